@@ -1,0 +1,46 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let package = Package(
+    name: "Decaf",
+    products: [
+        .library(name: "DecafWire", targets: ["DecafWire"]),
+        .library(name: "DecafDissect", targets: ["DecafDissect"]),
+        .library(name: "DecafVectors", targets: ["DecafVectors"]),
+        .executable(name: "decaf", targets: ["decaf"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CDeflate",
+            pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(name: "DecafWire", dependencies: ["CDeflate"]),
+        .target(name: "DecafDissect", dependencies: ["DecafWire"]),
+        .target(name: "DecafVectors", dependencies: ["DecafWire"]),
+        .executableTarget(
+            name: "decaf",
+            dependencies: [
+                "DecafWire", "DecafDissect", "DecafVectors",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(
+            name: "DecafTestSupport",
+            dependencies: ["DecafWire", "CZlib"],
+            path: "Tests/DecafTestSupport"
+        ),
+        .testTarget(name: "DecafWireTests", dependencies: ["DecafWire", "DecafTestSupport"]),
+        .testTarget(name: "DecafDissectTests", dependencies: ["DecafDissect", "DecafWire", "DecafTestSupport"]),
+        .testTarget(name: "DecafVectorsTests", dependencies: ["DecafVectors", "DecafWire", "DecafTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

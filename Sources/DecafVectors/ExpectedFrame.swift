@@ -1,0 +1,18 @@
+import DecafWire
+
+/// What a decoder must produce for a valid vector: the header fields, the TLV bytes after
+/// decompression and the field tree. It comes from how the vector was built, not from decoding it.
+public struct ExpectedFrame: Hashable, Sendable {
+    public var header: FrameHeader
+    public var payload: [UInt8]
+    public var fields: [TLVField]
+    /// Requirement IDs of warnings a dissector should raise (SEQ-2).
+    public var warnings: [RequirementID]
+
+    public init(header: FrameHeader, payload: [UInt8], fields: [TLVField], warnings: [RequirementID]) {
+        self.header = header
+        self.payload = payload
+        self.fields = fields
+        self.warnings = warnings
+    }
+}

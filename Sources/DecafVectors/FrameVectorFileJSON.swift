@@ -1,0 +1,201 @@
+import DecafWire
+
+/// The JSON form of a frame vector file (schema `decaf_frame_vectors_v1`), Wycheproof-style. See
+/// `Specs/decaf-wire-v1.md`, "Golden vectors", for the meaning of every key.
+public struct FrameVectorFileJSON: Codable, Hashable, Sendable {
+    public static let schemaName = "decaf_frame_vectors_v1.json"
+
+    public var algorithm: String
+    public var schema: String
+    public var generatorVersion: String
+    public var numberOfTests: Int
+    public var header: [String]
+    public var notes: [String: Note]
+    public var testGroups: [Group]
+
+    public struct Note: Codable, Hashable, Sendable {
+        public var description: String
+    }
+
+    public struct Group: Codable, Hashable, Sendable {
+        public var name: String
+        public var type: String
+        public var comment: String
+        public var options: Options
+        public var tests: [Test]
+    }
+
+    /// The decode options a receiver uses for a group.
+    public struct Options: Codable, Hashable, Sendable {
+        public var bodyLimit: Int
+        public var depthLimit: Int
+        public var allowDuplicateTags: Bool
+        public var versionMajor: Int
+        public var highestMinor: Int
+        public var acceptsEncryptedBodies: Bool
+        /// Absent: no timestamp window.
+        public var timestampWindow: Window?
+
+        public struct Window: Codable, Hashable, Sendable {
+            public var seconds: UInt32
+            public var now: UInt32
+        }
+    }
+
+    public struct Test: Codable, Hashable, Sendable {
+        public var tcId: Int
+        public var comment: String
+        public var requirements: [String]
+        public var flags: [String]
+        public var hex: String
+        public var result: VectorResult
+        public var error: String?
+        public var offset: Int?
+        public var frame: Frame?
+    }
+
+    public struct Frame: Codable, Hashable, Sendable {
+        public var header: Header
+        /// The TLV bytes after decompression, as hex.
+        public var payload: String
+        public var tlv: [Field]
+        public var warnings: [String]
+    }
+
+    public struct Header: Codable, Hashable, Sendable {
+        public var magic: UInt32
+        public var versionMajor: UInt8
+        public var versionMinor: UInt8
+        public var msgType: UInt16
+        public var sequence: UInt32
+        public var sequenceCategory: UInt8
+        public var sequenceCounter: UInt32
+        public var timestamp: UInt32
+        public var encryptType: UInt8
+        public var compressType: UInt8
+        public var sessionId: UInt16
+        public var bodyLength: UInt32
+        public var checksum: UInt32
+    }
+
+    public struct Field: Codable, Hashable, Sendable {
+        public var tag: UInt16
+        public var name: String?
+        /// The value as hex, for fields that are not containers.
+        public var value: String?
+        /// The child fields, for containers.
+        public var fields: [Field]?
+    }
+}
+
+extension FrameVectorFileJSON {
+    /// The JSON form of `file`.
+    public init(_ file: FrameVectorFile, generatorVersion: String) {
+        let tests = file.tests
+        let flags = Set(tests.flatMap(\.flags))
+        self.init(
+            algorithm: "DECAF-WIRE-V1",
+            schema: Self.schemaName,
+            generatorVersion: generatorVersion,
+            numberOfTests: tests.count,
+            header: file.description + [
+                "Each test is a byte stream (hex) fed to a receiver with its group's options, then the end of the stream.",
+                "valid: exactly one frame decodes, equal to `frame`. invalid: the receiver reports `error` at `offset` (brief section 8).",
+                "acceptable: the brief lets a receiver accept or reject; one that rejects reports `error` at `offset`.",
+            ],
+            notes: Dictionary(uniqueKeysWithValues: VectorFlag.allCases.filter(flags.contains).map { ($0.rawValue, Note(description: $0.note)) }),
+            testGroups: file.groups.map(Group.init)
+        )
+    }
+}
+
+extension FrameVectorFileJSON.Group {
+    init(_ group: VectorGroup) {
+        self.init(
+            name: group.name, type: "FrameDecode", comment: group.comment,
+            options: FrameVectorFileJSON.Options(group.options),
+            tests: group.tests.map(FrameVectorFileJSON.Test.init)
+        )
+    }
+}
+
+extension FrameVectorFileJSON.Options {
+    public init(_ options: DecodeOptions) {
+        self.init(
+            bodyLimit: options.bodyLimit,
+            depthLimit: options.tlv.depthLimit,
+            allowDuplicateTags: options.tlv.allowsDuplicateTags,
+            versionMajor: Int(options.version.major),
+            highestMinor: Int(options.version.minor),
+            acceptsEncryptedBodies: options.acceptsEncryptedBodies,
+            timestampWindow: options.timestampWindow.map { Window(seconds: $0.seconds, now: $0.now) }
+        )
+    }
+
+    /// The decode options these stand for.
+    public var decodeOptions: DecodeOptions {
+        DecodeOptions(
+            bodyLimit: bodyLimit,
+            version: ProtocolVersion(major: UInt8(versionMajor), minor: UInt8(highestMinor)),
+            tlv: TLVOptions(depthLimit: depthLimit, allowsDuplicateTags: allowDuplicateTags),
+            timestampWindow: timestampWindow.map { TimestampWindow(seconds: $0.seconds, now: $0.now) },
+            acceptsEncryptedBodies: acceptsEncryptedBodies
+        )
+    }
+}
+
+extension FrameVectorFileJSON.Test {
+    init(_ vector: FrameVector) {
+        self.init(
+            tcId: vector.tcId, comment: vector.comment,
+            requirements: vector.requirements.map(\.rawValue), flags: vector.flags.map(\.rawValue),
+            hex: Hex.string(vector.bytes), result: vector.result,
+            error: vector.error?.name, offset: vector.offset,
+            frame: vector.expected.map(FrameVectorFileJSON.Frame.init)
+        )
+    }
+}
+
+extension FrameVectorFileJSON.Frame {
+    init(_ expected: ExpectedFrame) {
+        self.init(
+            header: FrameVectorFileJSON.Header(expected.header),
+            payload: Hex.string(expected.payload),
+            tlv: expected.fields.map(FrameVectorFileJSON.Field.init),
+            warnings: expected.warnings.map(\.rawValue)
+        )
+    }
+}
+
+extension FrameVectorFileJSON.Header {
+    public init(_ header: FrameHeader) {
+        self.init(
+            magic: header.magic, versionMajor: header.version.major, versionMinor: header.version.minor,
+            msgType: header.messageType.rawValue, sequence: header.sequence.rawValue,
+            sequenceCategory: header.sequence.category.rawValue, sequenceCounter: header.sequence.counter,
+            timestamp: header.timestamp, encryptType: header.encryptType.rawValue,
+            compressType: header.compressType.rawValue, sessionId: header.sessionID.rawValue,
+            bodyLength: header.bodyLength, checksum: header.checksum
+        )
+    }
+}
+
+extension FrameVectorFileJSON.Field {
+    public init(_ field: TLVField) {
+        switch field.content {
+        case let .bytes(bytes):
+            self.init(tag: field.tag.rawValue, name: field.tag.name, value: Hex.string(bytes), fields: nil)
+        case let .fields(children):
+            self.init(tag: field.tag.rawValue, name: field.tag.name, value: nil, fields: children.map(Self.init))
+        }
+    }
+
+    /// The field this JSON describes, or nil if it is neither bytes nor fields.
+    public var tlvField: TLVField? {
+        if let value, let bytes = Hex.bytes(value) { return TLVField(tag: TLVTag(tag), bytes: bytes) }
+        guard let fields else { return nil }
+        let children = fields.compactMap(\.tlvField)
+        guard children.count == fields.count else { return nil }
+        return TLVField(tag: TLVTag(tag), content: .fields(children))
+    }
+}

@@ -1,0 +1,19 @@
+/// The header's compress_type: `zlib` means the body is one zlib stream of the TLV bytes (ZLIB-1).
+/// Other values are representable so they can be reported.
+public struct CompressType: NamedWireValue {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let none = CompressType(rawValue: 0)
+    public static let zlib = CompressType(rawValue: 1)
+
+    public static let known: [CompressType] = [.none, .zlib]
+
+    public var name: String? {
+        switch rawValue {
+        case 0: "NONE"
+        case 1: "ZLIB"
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,31 @@
+/// What a receiver accepts: its limits, its version and how strictly it parses bodies. The
+/// defaults are the brief's.
+public struct DecodeOptions: Hashable, Sendable {
+    /// The brief's default body limit, 10 MiB.
+    public static let defaultBodyLimit = 10_485_760
+
+    /// Largest body_length accepted, and largest body after inflating (FRAME-2, ZLIB-2).
+    public var bodyLimit: Int
+    /// The receiver's own version: frames must have its major and at most its minor (VER-1, VER-2).
+    public var version: ProtocolVersion
+    public var tlv: TLVOptions
+    /// When set, frames outside the window are rejected (TS-1); nil accepts any timestamp.
+    public var timestampWindow: TimestampWindow?
+    /// Whether frames with encrypt_type 2 (AES256) are accepted with their body left opaque. A
+    /// receiver that cannot decrypt rejects them (FRAME-5); a dissector shows them.
+    public var acceptsEncryptedBodies: Bool
+
+    public init(
+        bodyLimit: Int = DecodeOptions.defaultBodyLimit,
+        version: ProtocolVersion = .v1_0,
+        tlv: TLVOptions = TLVOptions(),
+        timestampWindow: TimestampWindow? = nil,
+        acceptsEncryptedBodies: Bool = false
+    ) {
+        self.bodyLimit = bodyLimit
+        self.version = version
+        self.tlv = tlv
+        self.timestampWindow = timestampWindow
+        self.acceptsEncryptedBodies = acceptsEncryptedBodies
+    }
+}

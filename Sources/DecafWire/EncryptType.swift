@@ -1,0 +1,21 @@
+/// The header's encrypt_type. `crc32` means integrity only, with the body in clear; `aes256` means
+/// the body is opaque to the toolkit. Other values are representable so they can be reported.
+public struct EncryptType: NamedWireValue {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let none = EncryptType(rawValue: 0)
+    public static let crc32 = EncryptType(rawValue: 1)
+    public static let aes256 = EncryptType(rawValue: 2)
+
+    public static let known: [EncryptType] = [.none, .crc32, .aes256]
+
+    public var name: String? {
+        switch rawValue {
+        case 0: "NONE"
+        case 1: "CRC32"
+        case 2: "AES256"
+        default: nil
+        }
+    }
+}

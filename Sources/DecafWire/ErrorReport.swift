@@ -1,0 +1,34 @@
+/// ERROR TLV: what a receiver sends before it closes on a fatal error (EX-5): a u16 code from
+/// the brief's table, then a UTF-8 reason.
+public struct ErrorReport: Hashable, Sendable {
+    /// The code as sent; `ErrorCode(rawValue:)` names it when the brief defines it.
+    public var code: UInt16
+    public var reason: String
+
+    public init(code: UInt16, reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    /// The report a receiver sends for `error`.
+    public init(_ error: WireError) {
+        self.init(code: error.code.rawValue, reason: error.description)
+    }
+
+    /// The report in `value`, or nil if it is shorter than 2 bytes or the reason is not UTF-8.
+    public init?(value: some Collection<UInt8>) {
+        guard value.count >= 2 else { return nil }
+        let bytes = Array(value)
+        guard let reason = String(validating: bytes[2...], as: UTF8.self) else { return nil }
+        self.init(code: UInt16(bytes[0]) << 8 | UInt16(bytes[1]), reason: reason)
+    }
+
+    public var value: [UInt8] {
+        var out: [UInt8] = []
+        out.appendBigEndian(code)
+        out.append(contentsOf: reason.utf8)
+        return out
+    }
+
+    public var field: TLVField { TLVField(tag: .error, bytes: value) }
+}

@@ -1,0 +1,47 @@
+/// Hexadecimal text for bytes and fixed-width integers, the one format every Decaf tool prints and
+/// reads (vectors, dissector input, reports).
+public enum Hex {
+    private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Lower-case hex of `bytes`, two digits per byte, no separators.
+    public static func string(_ bytes: some Sequence<UInt8>) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.underestimatedCount * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `0x` followed by `width` upper-case digits, e.g. `0xDECAFBAD`.
+    public static func format(_ value: some FixedWidthInteger, width: Int) -> String {
+        let text = String(value, radix: 16, uppercase: true)
+        return "0x" + String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+
+    /// A 32-bit value as `0xXXXXXXXX`.
+    public static func word(_ value: UInt32) -> String { format(value, width: 8) }
+
+    /// Bytes from hex text. Whitespace, `:` and `-` separate groups, a group may start with `0x`,
+    /// and the digits of all groups together must form whole bytes; anything else gives nil.
+    public static func bytes(_ text: some StringProtocol) -> [UInt8]? {
+        var nibbles: [UInt8] = []
+        nibbles.reserveCapacity(text.utf8.count)
+        let separators: Set<Character> = [" ", "\n", "\r", "\t", ":", "-"]
+        for group in text.split(whereSeparator: { separators.contains($0) }) {
+            var digits = Substring(group)
+            if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits = digits.dropFirst(2) }
+            for char in digits.utf8 {
+                switch char {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): nibbles.append(char - UInt8(ascii: "0"))
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): nibbles.append(char - UInt8(ascii: "a") + 10)
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): nibbles.append(char - UInt8(ascii: "A") + 10)
+                default: return nil
+                }
+            }
+        }
+        guard nibbles.count.isMultiple(of: 2) else { return nil }
+        return stride(from: 0, to: nibbles.count, by: 2).map { nibbles[$0] << 4 | nibbles[$0 + 1] }
+    }
+}

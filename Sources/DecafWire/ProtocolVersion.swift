@@ -1,0 +1,25 @@
+/// A protocol version: header bytes 4 and 5, and the u16 `major << 8 | minor` that the version
+/// handshake TLVs carry.
+public struct ProtocolVersion: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var major: UInt8
+    public var minor: UInt8
+
+    public init(major: UInt8, minor: UInt8) {
+        self.major = major
+        self.minor = minor
+    }
+
+    /// The version as the handshake TLVs carry it.
+    public init(packed: UInt16) {
+        self.init(major: UInt8(packed >> 8), minor: UInt8(truncatingIfNeeded: packed))
+    }
+
+    public var packed: UInt16 { UInt16(major) << 8 | UInt16(minor) }
+
+    /// Version 1.0, what a client sends before the handshake completes (VER-3).
+    public static let v1_0 = ProtocolVersion(major: 1, minor: 0)
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.packed < rhs.packed }
+
+    public var description: String { "\(major).\(minor)" }
+}

@@ -1,0 +1,43 @@
+/// The high 8 bits of a sequence number (SEQ-1). Each sender keeps one counter per category.
+public struct SequenceCategory: NamedWireValue {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let normal = SequenceCategory(rawValue: 0)
+    public static let heartbeat = SequenceCategory(rawValue: 1)
+    public static let control = SequenceCategory(rawValue: 2)
+    public static let media = SequenceCategory(rawValue: 3)
+    public static let broadcast = SequenceCategory(rawValue: 4)
+
+    public static let known: [SequenceCategory] = [.normal, .heartbeat, .control, .media, .broadcast]
+
+    public var name: String? {
+        switch rawValue {
+        case 0: "NORMAL"
+        case 1: "HEARTBEAT"
+        case 2: "CONTROL"
+        case 3: "MEDIA"
+        case 4: "BROADCAST"
+        default: nil
+        }
+    }
+
+    /// The category a sender uses for `type` (SEQ-2). DATA frames may also travel as MEDIA or
+    /// BROADCAST; ACK frames carry the acknowledged frame's sequence and have no category of their
+    /// own; undefined message types have none either. Returns nil when any category is fine.
+    public static func expected(for type: MessageType) -> [SequenceCategory]? {
+        switch type {
+        case .data: [.normal, .media, .broadcast]
+        case .readReceipt: [.normal]
+        case .heartbeat: [.heartbeat]
+        case .control: [.control]
+        default: nil
+        }
+    }
+
+    /// True when a frame of `type` with this category breaks SEQ-2 (a warning, never fatal).
+    public func mismatches(_ type: MessageType) -> Bool {
+        guard let expected = Self.expected(for: type) else { return false }
+        return !expected.contains(self)
+    }
+}

@@ -1,0 +1,20 @@
+/// How strictly a TLV body is parsed (TLV-2, TLV-3).
+public struct TLVOptions: Hashable, Sendable {
+    /// The deepest nesting level whose fields are parsed: the top-level sequence is depth 0 and a
+    /// container's value is parsed at its depth + 1. The brief's default 4 accepts four nested
+    /// containers and rejects five.
+    public var depthLimit: Int
+    /// Whether a tag may repeat within one sequence. Order is preserved either way.
+    public var allowsDuplicateTags: Bool
+
+    /// The largest depth limit accepted; larger values are clamped so parsing stays on a small,
+    /// bounded stack.
+    public static let maximumDepthLimit = 255
+
+    public init(depthLimit: Int = 4, allowsDuplicateTags: Bool = false) {
+        self.depthLimit = depthLimit
+        self.allowsDuplicateTags = allowsDuplicateTags
+    }
+
+    var effectiveDepthLimit: Int { min(max(depthLimit, 0), Self.maximumDepthLimit) }
+}

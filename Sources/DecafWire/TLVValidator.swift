@@ -1,0 +1,98 @@
+/// The rules of a TLV body (TLV-1, TLV-2, TLV-3), checked in the order the fields occur, with
+/// errors at the offending field's tag offset within the body.
+///
+/// Within one field the checks run: fewer than 6 bytes left (TLV_TRUNCATED), value longer than
+/// what remains of the enclosing sequence (TLV_LENGTH_OVERFLOW), tag already seen in this sequence
+/// (TLV_DUPLICATE_TAG), a container whose value would be parsed deeper than the limit
+/// (TLV_TOO_DEEP), then the container's own fields.
+///
+/// It allocates nothing for sequences of up to 8 fields; longer ones use an 8 KiB tag set, one per
+/// nesting level, so duplicate detection stays linear on hostile input. When repeats are rejected a
+/// sequence holds at most one container, so each level's set serves exactly one sequence.
+public enum TLVValidator {
+    /// Throws the first rule `body` breaks.
+    public static func validate(_ body: UnsafeRawBufferPointer, options: TLVOptions) throws(WireError) {
+        var validation = Validation(
+            body: body,
+            depthLimit: options.effectiveDepthLimit,
+            allowsDuplicateTags: options.allowsDuplicateTags
+        )
+        try validation.sequence(from: 0, to: body.count, depth: 0)
+    }
+
+    /// Throws the first rule `body` breaks.
+    public static func validate(_ body: some Collection<UInt8>, options: TLVOptions) throws(WireError) {
+        try body.withContiguousRawBytes { bytes throws(WireError) in try validate(bytes, options: options) }
+    }
+}
+
+private struct Validation {
+    static let inlineTags = 8
+    static let header = TLVEncoder.fieldHeaderSize
+
+    let body: UnsafeRawBufferPointer
+    let depthLimit: Int
+    let allowsDuplicateTags: Bool
+    /// Per nesting level, a 65,536-bit set of the tags seen in that level's sequence; created when
+    /// a sequence first passes the inline table.
+    var tagSets: [[UInt64]] = []
+
+    mutating func sequence(from start: Int, to end: Int, depth: Int) throws(WireError) {
+        var recent = InlineArray<8, UInt16>(repeating: 0)
+        var count = 0
+        var position = start
+        while position < end {
+            let remaining = end - position
+            guard remaining >= Self.header else {
+                throw WireError(.tlvTruncated(remaining: remaining), offset: position)
+            }
+            let tag = body.bigEndianUInt16(at: position)
+            let length = body.bigEndianUInt32(at: position + 2)
+            let available = remaining - Self.header
+            guard UInt64(length) <= UInt64(available) else {
+                throw WireError(.tlvLengthOverflow(tag: TLVTag(tag), length: length, available: available), offset: position)
+            }
+            if !allowsDuplicateTags {
+                if count < Self.inlineTags {
+                    for i in 0..<count where recent[i] == tag {
+                        throw duplicate(tag, at: position, sequenceStart: start)
+                    }
+                    recent[count] = tag
+                } else {
+                    if count == Self.inlineTags {
+                        for i in 0..<Self.inlineTags { _ = insert(recent[i], depth: depth) }
+                    }
+                    if !insert(tag, depth: depth) { throw duplicate(tag, at: position, sequenceStart: start) }
+                }
+            }
+            count += 1
+            let valueEnd = position + Self.header + Int(length)
+            if tag == TLVTag.container.rawValue {
+                guard depth < depthLimit else {
+                    throw WireError(.tlvTooDeep(depth: depth + 1, limit: depthLimit), offset: position)
+                }
+                try sequence(from: position + Self.header, to: valueEnd, depth: depth + 1)
+            }
+            position = valueEnd
+        }
+    }
+
+    /// Adds `tag` to the level's set; false if it was already there.
+    private mutating func insert(_ tag: UInt16, depth: Int) -> Bool {
+        while tagSets.count <= depth { tagSets.append([]) }
+        if tagSets[depth].isEmpty { tagSets[depth] = [UInt64](repeating: 0, count: 1024) }
+        let word = Int(tag >> 6)
+        let bit = UInt64(1) << UInt64(tag & 63)
+        if tagSets[depth][word] & bit != 0 { return false }
+        tagSets[depth][word] |= bit
+        return true
+    }
+
+    private func duplicate(_ tag: UInt16, at position: Int, sequenceStart: Int) -> WireError {
+        var first = sequenceStart
+        while body.bigEndianUInt16(at: first) != tag {
+            first += Self.header + Int(body.bigEndianUInt32(at: first + 2))
+        }
+        return WireError(.tlvDuplicateTag(tag: TLVTag(tag), firstOffset: first), offset: position)
+    }
+}

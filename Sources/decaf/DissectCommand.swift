@@ -1,0 +1,2 @@
+import ArgumentParser
+struct DissectCommand: ParsableCommand { func run() throws {} }
