@@ -17,13 +17,13 @@ extension Array where Element == UInt8 {
 
     /// The bytes with a different checksum field.
     func settingChecksum(_ value: UInt32) -> [UInt8] {
-        settingUInt32(at: FrameHeader.Offset.checksum, value)
+        settingUInt32(at: FrameHeader.Field.checksum.offset, value)
     }
 
     /// The frame with body_length and checksum made to fit its (edited) body again.
     func refittingBody() -> [UInt8] {
         let body = self[FrameHeader.size...]
-        return settingUInt32(at: FrameHeader.Offset.bodyLength, UInt32(body.count))
+        return settingUInt32(at: FrameHeader.Field.bodyLength.offset, UInt32(body.count))
             .settingChecksum(CRC32.checksum(body))
     }
 

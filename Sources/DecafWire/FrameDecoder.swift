@@ -33,6 +33,8 @@ public struct FrameDecoder {
         var error: WireError
         /// True when the failed frame was whole and has been consumed (a body error).
         var consumedFrame: Bool
+        /// What arrived of the failed frame (see `failedFrameBytes`).
+        var bytes: ArraySlice<UInt8>
     }
 
     private enum Boundary {
@@ -46,6 +48,11 @@ public struct FrameDecoder {
 
     /// Bytes received but not yet returned as frames.
     public var bufferedByteCount: Int { carry.count + input.count }
+
+    /// After an error, what arrived of the frame at fault, for tools that show it: the whole frame
+    /// for a body error, what there was of an unfinished frame for TRUNCATED_FRAME, and at most the
+    /// header for a header error. Nil when there is no error.
+    public var failedFrameBytes: ArraySlice<UInt8>? { failure?.bytes }
 
     /// Adds bytes read from the stream. The array is kept, not copied, until its frames are taken.
     public mutating func append(_ bytes: [UInt8]) {
@@ -77,7 +84,8 @@ public struct FrameDecoder {
             guard failure == nil else { throw error }
             var error = error
             error.frameOffset = streamOffset
-            failure = Failure(error: error, consumedFrame: false)
+            let header = (carry + input.prefix(FrameHeader.size)).prefix(FrameHeader.size)
+            failure = Failure(error: error, consumedFrame: false, bytes: header)
             throw error
         }
     }
@@ -100,7 +108,7 @@ public struct FrameDecoder {
         } catch {
             var error = error
             error.frameOffset = streamOffset
-            failure = Failure(error: error, consumedFrame: false)
+            failure = Failure(error: error, consumedFrame: false, bytes: pending.prefix(FrameHeader.size))
             throw error
         }
         guard case let .incomplete(expected) = boundary else { return }
@@ -108,7 +116,7 @@ public struct FrameDecoder {
             .truncatedFrame(received: pending.count, expected: expected),
             offset: streamOffset, frameOffset: streamOffset
         )
-        failure = Failure(error: error, consumedFrame: false)
+        failure = Failure(error: error, consumedFrame: false, bytes: pending[...])
         throw error
     }
 
@@ -164,7 +172,7 @@ public struct FrameDecoder {
         try bytes.withRawBytes { raw throws(WireError) -> Boundary in
             try HeaderValidator.validate(prefix: UnsafeRawBufferPointer(rebasing: raw.prefix(FrameHeader.size)), options: options)
             guard raw.count >= FrameHeader.size else { return .incomplete(expected: nil) }
-            let length = FrameHeader.size + Int(raw.bigEndianUInt32(at: FrameHeader.Offset.bodyLength))
+            let length = FrameHeader.size + Int(raw.bigEndianUInt32(at: FrameHeader.Field.bodyLength.offset))
             return raw.count >= length ? .complete(length: length) : .incomplete(expected: length)
         }
     }
@@ -179,7 +187,7 @@ public struct FrameDecoder {
         } catch {
             var error = error
             error.frameOffset = frameOffset
-            failure = Failure(error: error, consumedFrame: true)
+            failure = Failure(error: error, consumedFrame: true, bytes: bytes)
             throw error
         }
     }
@@ -189,7 +197,7 @@ public struct FrameDecoder {
         let body = bytes.dropFirst(FrameHeader.size)
         let computed = body.withUnsafeBytes { CRC32.checksum($0) }
         guard computed == header.checksum else {
-            throw WireError(.checksumMismatch(stored: header.checksum, computed: computed), offset: FrameHeader.Offset.checksum)
+            throw WireError(.checksumMismatch(stored: header.checksum, computed: computed), offset: FrameHeader.Field.checksum.offset)
         }
         let payload: ArraySlice<UInt8>
         if header.encryptType == .aes256 {

@@ -8,20 +8,51 @@ public struct FrameHeader: Hashable, Sendable {
     /// The value every frame starts with (FRAME-1).
     public static let magic: UInt32 = 0xDECA_FBAD
 
-    /// Byte offsets of the fields, which are also the offsets header errors report.
-    public enum Offset {
-        public static let magic = 0
-        public static let version = 4
-        public static let versionMinor = 5
-        public static let messageType = 6
-        public static let sequence = 8
-        public static let timestamp = 12
-        public static let encryptType = 16
-        public static let compressType = 17
-        public static let sessionID = 18
-        public static let bodyLength = 20
-        public static let checksum = 24
-        public static let body = 28
+    /// The header's fields in wire order, each at its byte offset (the raw value), which is also the
+    /// offset header errors report.
+    public enum Field: Int, CaseIterable, Sendable {
+        case magic = 0
+        case versionMajor = 4
+        case versionMinor = 5
+        case messageType = 6
+        case sequence = 8
+        case timestamp = 12
+        case encryptType = 16
+        case compressType = 17
+        case sessionID = 18
+        case bodyLength = 20
+        case checksum = 24
+
+        public var offset: Int { rawValue }
+
+        /// Bytes the field occupies.
+        public var size: Int {
+            switch self {
+            case .versionMajor, .versionMinor, .encryptType, .compressType: 1
+            case .messageType, .sessionID: 2
+            case .magic, .sequence, .timestamp, .bodyLength, .checksum: 4
+            }
+        }
+
+        /// The brief's name for the field.
+        public var name: String {
+            switch self {
+            case .magic: "magic"
+            case .versionMajor: "version_major"
+            case .versionMinor: "version_minor"
+            case .messageType: "msg_type"
+            case .sequence: "sequence"
+            case .timestamp: "timestamp"
+            case .encryptType: "encrypt_type"
+            case .compressType: "compress_type"
+            case .sessionID: "session_id"
+            case .bodyLength: "body_length"
+            case .checksum: "checksum"
+            }
+        }
+
+        /// The range of header bytes the field occupies.
+        public var range: Range<Int> { offset..<(offset + size) }
     }
 
     public var magic: UInt32
@@ -63,16 +94,16 @@ public struct FrameHeader: Hashable, Sendable {
     /// Reads the fields of the first 28 bytes of `bytes` without judging them; nil if fewer.
     public init?(decoding bytes: UnsafeRawBufferPointer) {
         guard bytes.count >= Self.size else { return nil }
-        magic = bytes.bigEndianUInt32(at: Offset.magic)
-        version = ProtocolVersion(major: bytes[Offset.version], minor: bytes[Offset.versionMinor])
-        messageType = MessageType(rawValue: bytes.bigEndianUInt16(at: Offset.messageType))
-        sequence = SequenceNumber(rawValue: bytes.bigEndianUInt32(at: Offset.sequence))
-        timestamp = bytes.bigEndianUInt32(at: Offset.timestamp)
-        encryptType = EncryptType(rawValue: bytes[Offset.encryptType])
-        compressType = CompressType(rawValue: bytes[Offset.compressType])
-        sessionID = SessionID(rawValue: bytes.bigEndianUInt16(at: Offset.sessionID))
-        bodyLength = bytes.bigEndianUInt32(at: Offset.bodyLength)
-        checksum = bytes.bigEndianUInt32(at: Offset.checksum)
+        magic = bytes.bigEndianUInt32(at: Field.magic.offset)
+        version = ProtocolVersion(major: bytes[Field.versionMajor.offset], minor: bytes[Field.versionMinor.offset])
+        messageType = MessageType(rawValue: bytes.bigEndianUInt16(at: Field.messageType.offset))
+        sequence = SequenceNumber(rawValue: bytes.bigEndianUInt32(at: Field.sequence.offset))
+        timestamp = bytes.bigEndianUInt32(at: Field.timestamp.offset)
+        encryptType = EncryptType(rawValue: bytes[Field.encryptType.offset])
+        compressType = CompressType(rawValue: bytes[Field.compressType.offset])
+        sessionID = SessionID(rawValue: bytes.bigEndianUInt16(at: Field.sessionID.offset))
+        bodyLength = bytes.bigEndianUInt32(at: Field.bodyLength.offset)
+        checksum = bytes.bigEndianUInt32(at: Field.checksum.offset)
     }
 
     /// Reads the header at the start of `bytes`; nil if fewer than 28 bytes.
@@ -86,17 +117,17 @@ public struct FrameHeader: Hashable, Sendable {
     /// Writes the 28 header bytes exactly as the fields say into `buffer` (at least 28 bytes).
     public func write(to buffer: UnsafeMutableRawBufferPointer) {
         precondition(buffer.count >= Self.size, "a frame header needs 28 bytes")
-        buffer.storeBigEndian(magic, at: Offset.magic)
-        buffer[Offset.version] = version.major
-        buffer[Offset.versionMinor] = version.minor
-        buffer.storeBigEndian(messageType.rawValue, at: Offset.messageType)
-        buffer.storeBigEndian(sequence.rawValue, at: Offset.sequence)
-        buffer.storeBigEndian(timestamp, at: Offset.timestamp)
-        buffer[Offset.encryptType] = encryptType.rawValue
-        buffer[Offset.compressType] = compressType.rawValue
-        buffer.storeBigEndian(sessionID.rawValue, at: Offset.sessionID)
-        buffer.storeBigEndian(bodyLength, at: Offset.bodyLength)
-        buffer.storeBigEndian(checksum, at: Offset.checksum)
+        buffer.storeBigEndian(magic, at: Field.magic.offset)
+        buffer[Field.versionMajor.offset] = version.major
+        buffer[Field.versionMinor.offset] = version.minor
+        buffer.storeBigEndian(messageType.rawValue, at: Field.messageType.offset)
+        buffer.storeBigEndian(sequence.rawValue, at: Field.sequence.offset)
+        buffer.storeBigEndian(timestamp, at: Field.timestamp.offset)
+        buffer[Field.encryptType.offset] = encryptType.rawValue
+        buffer[Field.compressType.offset] = compressType.rawValue
+        buffer.storeBigEndian(sessionID.rawValue, at: Field.sessionID.offset)
+        buffer.storeBigEndian(bodyLength, at: Field.bodyLength.offset)
+        buffer.storeBigEndian(checksum, at: Field.checksum.offset)
     }
 
     /// Appends the 28 header bytes exactly as the fields say.

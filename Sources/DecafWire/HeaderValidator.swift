@@ -7,61 +7,57 @@
 /// the whole header would.
 public enum HeaderValidator {
     /// Throws the first failing check that `prefix` (the first bytes of a frame) can decide.
-    public static func validate(
-        prefix: UnsafeRawBufferPointer, options: DecodeOptions
-    ) throws(WireError) {
-        typealias Offset = FrameHeader.Offset
-        let count = prefix.count
-        guard count >= Offset.magic + 4 else { return }
-        let magic = prefix.bigEndianUInt32(at: Offset.magic)
+    public static func validate(prefix: UnsafeRawBufferPointer, options: DecodeOptions) throws(WireError) {
+        typealias Field = FrameHeader.Field
+        func arrived(_ field: Field) -> Bool { prefix.count >= field.range.upperBound }
+
+        guard arrived(.magic) else { return }
+        let magic = prefix.bigEndianUInt32(at: Field.magic.offset)
         guard magic == FrameHeader.magic else {
-            throw WireError(.badMagic(found: magic), offset: Offset.magic)
+            throw WireError(.badMagic(found: magic), offset: Field.magic.offset)
         }
 
-        guard count >= Offset.versionMinor + 1 else { return }
-        let version = ProtocolVersion(major: prefix[Offset.version], minor: prefix[Offset.versionMinor])
+        guard arrived(.versionMinor) else { return }
+        let version = ProtocolVersion(major: prefix[Field.versionMajor.offset], minor: prefix[Field.versionMinor.offset])
         if version.major != options.version.major {
-            throw WireError(.majorVersionUnsupported(found: version, supported: options.version), offset: Offset.version)
+            throw WireError(.majorVersionUnsupported(found: version, supported: options.version), offset: Field.versionMajor.offset)
         }
         if version.minor > options.version.minor {
-            throw WireError(.minorVersionUnsupported(found: version, supported: options.version), offset: Offset.version)
+            throw WireError(.minorVersionUnsupported(found: version, supported: options.version), offset: Field.versionMajor.offset)
         }
 
-        guard count >= Offset.bodyLength + 4 else { return }
-        let bodyLength = prefix.bigEndianUInt32(at: Offset.bodyLength)
+        guard arrived(.bodyLength) else { return }
+        let bodyLength = prefix.bigEndianUInt32(at: Field.bodyLength.offset)
         if Int(bodyLength) > options.bodyLimit {
-            throw WireError(.bodyTooLarge(length: bodyLength, limit: options.bodyLimit), offset: Offset.bodyLength)
+            throw WireError(.bodyTooLarge(length: bodyLength, limit: options.bodyLimit), offset: Field.bodyLength.offset)
         }
 
-        let encrypt = EncryptType(rawValue: prefix[Offset.encryptType])
+        let encrypt = EncryptType(rawValue: prefix[Field.encryptType.offset])
         if !encrypt.isKnown {
-            throw WireError(.unknownEncryption(encrypt), offset: Offset.encryptType)
+            throw WireError(.unknownEncryption(encrypt), offset: Field.encryptType.offset)
         }
         if encrypt == .aes256 && !options.acceptsEncryptedBodies {
-            throw WireError(.undecryptableBody, offset: Offset.encryptType)
+            throw WireError(.undecryptableBody, offset: Field.encryptType.offset)
         }
 
-        let compress = CompressType(rawValue: prefix[Offset.compressType])
+        let compress = CompressType(rawValue: prefix[Field.compressType.offset])
         if !compress.isKnown {
-            throw WireError(.unknownCompression(compress), offset: Offset.compressType)
+            throw WireError(.unknownCompression(compress), offset: Field.compressType.offset)
         }
 
         if let window = options.timestampWindow {
-            let timestamp = prefix.bigEndianUInt32(at: Offset.timestamp)
+            let timestamp = prefix.bigEndianUInt32(at: Field.timestamp.offset)
             if !window.admits(timestamp) {
                 throw WireError(
                     .timestampOutOfWindow(timestamp: timestamp, now: window.now, window: window.seconds),
-                    offset: Offset.timestamp
+                    offset: Field.timestamp.offset
                 )
             }
         }
     }
 
-    /// Throws the first failing header check of a complete header.
+    /// Throws the first failing check of a complete header.
     public static func validate(_ header: FrameHeader, options: DecodeOptions) throws(WireError) {
-        try withUnsafeTemporaryAllocation(byteCount: FrameHeader.size, alignment: 1) { buffer throws(WireError) in
-            header.write(to: buffer)
-            try validate(prefix: UnsafeRawBufferPointer(buffer), options: options)
-        }
+        try header.bytes[...].withRawBytes { bytes throws(WireError) in try validate(prefix: bytes, options: options) }
     }
 }

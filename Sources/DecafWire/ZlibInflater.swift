@@ -24,7 +24,7 @@ public final class ZlibInflater {
     /// inflate past the limit costs at most about `limit` bytes of memory and work before it is
     /// refused. Errors carry offset 28, where the body starts in its frame.
     public func inflate(_ input: UnsafeRawBufferPointer, limit: Int) throws(WireError) -> [UInt8] {
-        let bodyOffset = FrameHeader.Offset.body
+        let bodyOffset = FrameHeader.size
         var capacity = min(limit, max(4096, input.count.multipliedReportingOverflow(by: 4).partialValue))
         while true {
             var consumed = 0

@@ -1,0 +1,46 @@
+import DecafWire
+import Foundation
+
+/// Turns dissection events into the text a user reads: summary lines, trees, hexdumps or JSON.
+public struct DissectionReport: Sendable {
+    public enum Style: Sendable {
+        case summary
+        case tree
+        case json
+    }
+
+    public var style: Style
+    public var hexdump: Bool
+
+    public init(style: Style = .summary, hexdump: Bool = false) {
+        self.style = style
+        self.hexdump = hexdump
+    }
+
+    /// The lines for `event`.
+    public func lines(for event: DissectionEvent) -> [String] {
+        switch (event, style) {
+        case let (.frame(record), .json):
+            return [Self.json(FrameRecordJSON(record))]
+        case let (.resynchronized(skipped, resumedAt), .json):
+            return [Self.json(ResynchronizationJSON(skipped: skipped, resumedAt: resumedAt))]
+        case let (.resynchronized(skipped, resumedAt), _):
+            return [TreeRenderer.resynchronizationLine(skipped: skipped, resumedAt: resumedAt)]
+        case let (.frame(record), .summary):
+            var lines = [SummaryRenderer.line(for: record)]
+            if let error = record.error, !hexdump {
+                lines += ErrorExcerpt.lines(for: record, error: error).map { "      " + $0 }
+            }
+            return lines + (hexdump ? HexdumpRenderer.lines(for: record).map { "      " + $0 } : [])
+        case let (.frame(record), .tree):
+            return TreeRenderer.lines(for: record) + (hexdump ? HexdumpRenderer.lines(for: record).map { "    " + $0 } + [""] : [""])
+        }
+    }
+
+    static func json(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding cannot fail: the records hold no floating-point values.
+        return String(decoding: try! encoder.encode(value), as: UTF8.self)
+    }
+}

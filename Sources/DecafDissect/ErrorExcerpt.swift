@@ -1,0 +1,58 @@
+import DecafWire
+
+/// The lines of a hexdump around the byte an error points at, with carets under the bytes of the
+/// offending field.
+enum ErrorExcerpt {
+    static func lines(for record: FrameRecord, error: WireError) -> [String] {
+        guard let (region, range) = location(of: error, in: record) else { return [] }
+        let bytes = region == .frame ? record.bytes : record.payload ?? []
+        let base = region == .frame ? record.streamOffset : 0
+        let firstLine = range.lowerBound / 16 * 16
+        let lastLine = (range.upperBound - 1) / 16 * 16
+        var lines: [String] = []
+        if region == .decompressedBody { lines.append("in the decompressed body:") }
+        for lineStart in stride(from: firstLine, through: lastLine, by: 16) {
+            let lineBytes = bytes[lineStart..<min(lineStart + 16, bytes.count)]
+            lines.append(HexdumpRenderer.address(base + lineStart, region: region) + "  " + lineBytes.map { Hex.string([$0]) }.joined(separator: " "))
+            let marks = (lineStart..<(lineStart + lineBytes.count)).map { range.contains($0) ? "^^" : "  " }
+            let caretLine = marks.joined(separator: " ")
+            let trimmed = String(caretLine.reversed().drop(while: { $0 == " " }).reversed())
+            lines.append(String(repeating: " ", count: HexdumpRenderer.address(0, region: region).count + 2) + trimmed)
+        }
+        return lines
+    }
+
+    /// Where in the record the error's offending bytes are, clipped to what arrived.
+    static func location(of error: WireError, in record: FrameRecord) -> (FieldSpan.Region, Range<Int>)? {
+        let region: FieldSpan.Region
+        var start: Int
+        var width: Int
+        switch error.code {
+        case .truncatedFrame:
+            region = .frame
+            start = 0
+            width = 4
+        case .decompressionFailed:
+            region = .frame
+            start = FrameHeader.size
+            width = 2
+        case .tlvTruncated, .tlvLengthOverflow, .tlvTooDeep, .tlvDuplicateTag:
+            region = record.isCompressed ? .decompressedBody : .frame
+            start = region == .frame ? FrameHeader.size + error.offset : error.offset
+            width = TLVEncoder.fieldHeaderSize
+        case .versionUnsupported:
+            region = .frame
+            start = error.offset
+            width = 2
+        default:
+            region = .frame
+            start = error.offset
+            width = FrameHeader.Field(rawValue: error.offset)?.size ?? 1
+        }
+        let available = region == .frame ? record.bytes.count : record.payload?.count ?? 0
+        start = min(start, available)
+        width = min(width, available - start)
+        guard width > 0 else { return nil }
+        return (region, start..<(start + width))
+    }
+}

@@ -1,0 +1,107 @@
+import DecafWire
+
+/// One frame as a dissector shows it: its bytes, what DecafWire made of them, and, for a frame
+/// that failed, the error and as much of the frame as can still be read.
+public struct FrameRecord: Sendable {
+    /// 1-based position among the frames (good or bad) of the stream.
+    public var index: Int
+    public var streamOffset: Int
+    /// The frame's bytes, as far as they arrived.
+    public var bytes: [UInt8]
+    /// The header, when all 28 bytes arrived and they start with the magic: bytes without it are
+    /// not a frame, and reading fields from them would only mislead.
+    public var header: FrameHeader?
+    /// The TLV bytes, when they can be read: always for a good frame; for a frame that failed on
+    /// its checksum or its TLV rules, what the body holds.
+    public var payload: [UInt8]?
+    public var error: WireError?
+    public var warnings: [DissectionWarning]
+
+    /// The record of a frame DecafWire accepted.
+    public init(index: Int, frame: Frame) {
+        self.index = index
+        streamOffset = frame.streamOffset
+        bytes = frame.header.bytes + frame.body
+        header = frame.header
+        payload = frame.isOpaque ? nil : Array(frame.payload)
+        error = nil
+        warnings = []
+        warnings = findWarnings()
+    }
+
+    /// The record of a frame DecafWire refused with `error`, from the bytes that arrived of it.
+    public init(index: Int, error: WireError, bytes: ArraySlice<UInt8>, options: DecodeOptions) {
+        self.index = index
+        streamOffset = error.frameOffset
+        self.bytes = Array(bytes)
+        header = error.code == .badMagic ? nil : FrameHeader(decoding: bytes)
+        self.error = error
+        payload = nil
+        warnings = []
+        payload = readablePayload(options: options)
+        warnings = findWarnings()
+    }
+
+    /// The body, when all of it arrived.
+    public var body: ArraySlice<UInt8>? {
+        guard let header, bytes.count >= FrameHeader.size + Int(header.bodyLength) else { return nil }
+        return bytes[FrameHeader.size..<(FrameHeader.size + Int(header.bodyLength))]
+    }
+
+    /// The CRC-32 of the body as it arrived, when all of it did.
+    public var computedChecksum: UInt32? { body.map { CRC32.checksum($0) } }
+
+    /// True when the body is a zlib stream (compress_type ZLIB, not empty, not opaque).
+    public var isCompressed: Bool {
+        guard let header, !isOpaque else { return false }
+        return header.compressType == .zlib && header.bodyLength > 0
+    }
+
+    /// True when the body is encrypted and left unparsed.
+    public var isOpaque: Bool { header?.encryptType == .aes256 }
+
+    /// The body's fields, when the payload is readable.
+    public var fields: TLVSequence? { payload.map { TLVSequence($0) } }
+
+    public var isValid: Bool { error == nil }
+
+    /// The TLV bytes of a refused frame that can still be shown: its body survived the checks
+    /// before TLV parsing (a TLV error), or it failed only its checksum.
+    private func readablePayload(options: DecodeOptions) -> [UInt8]? {
+        guard let error, let body, !isOpaque else { return nil }
+        switch error.code {
+        case .checksumMismatch, .tlvTruncated, .tlvLengthOverflow, .tlvTooDeep, .tlvDuplicateTag:
+            guard isCompressed else { return Array(body) }
+            return try? ZlibInflater().inflate(body, limit: options.bodyLimit)
+        default:
+            return nil
+        }
+    }
+
+    private func findWarnings() -> [DissectionWarning] {
+        guard let header else { return [] }
+        var warnings: [DissectionWarning] = []
+        if !header.messageType.isKnown {
+            warnings.append(DissectionWarning(.frame4, "msg_type \(header.messageType.rawValue) is not defined: a receiver checks the frame, skips it and does not acknowledge it"))
+        }
+        let category = header.sequence.category
+        if category.mismatches(header.messageType), let expected = SequenceCategory.expected(for: header.messageType) {
+            let names = expected.map(\.description).joined(separator: " or ")
+            warnings.append(DissectionWarning(.seq2, "sequence category \(category) does not fit \(header.messageType) (expected \(names))"))
+        }
+        if isOpaque {
+            warnings.append(DissectionWarning(.frame5, "encrypt_type 2 (AES256): the body is opaque and was not parsed"))
+        }
+        if let fields { appendValueWarnings(fields, to: &warnings) }
+        return warnings
+    }
+
+    private func appendValueWarnings(_ fields: TLVSequence, to warnings: inout [DissectionWarning]) {
+        for element in fields {
+            if case let .malformed(why) = element.interpreted {
+                warnings.append(DissectionWarning(.tlv4, "\(element.tag) at body offset \(element.offset): \(why)"))
+            }
+            if element.isContainer { appendValueWarnings(element.children, to: &warnings) }
+        }
+    }
+}

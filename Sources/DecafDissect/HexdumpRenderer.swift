@@ -1,0 +1,37 @@
+import Foundation
+import DecafWire
+
+/// A hexdump of a frame record in which every line names the field its bytes belong to.
+public enum HexdumpRenderer {
+    public static func lines(for record: FrameRecord) -> [String] {
+        var lines: [String] = []
+        var region = FieldSpan.Region.frame
+        for span in FrameLayout.spans(of: record) {
+            if span.region != region {
+                region = span.region
+                lines.append("decompressed body (\(record.payload?.count ?? 0) bytes):")
+            }
+            let bytes = span.region == .frame ? record.bytes : record.payload ?? []
+            let base = span.region == .frame ? record.streamOffset : 0
+            for chunkStart in stride(from: span.range.lowerBound, to: span.range.upperBound, by: 16) {
+                let chunk = bytes[chunkStart..<min(chunkStart + 16, span.range.upperBound)]
+                let hex = chunk.map { Hex.string([$0]) }.joined(separator: " ")
+                let padded = hex.padding(toLength: 16 * 3, withPad: " ", startingAt: 0)
+                let label = chunkStart == span.range.lowerBound ? String(repeating: "  ", count: span.depth) + span.label : ""
+                lines.append(address(base + chunkStart, region: span.region) + "  " + padded + " " + label)
+            }
+        }
+        return lines.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }
+    }
+
+    /// A byte's address in hex: `0x` and its stream offset, or `+0x` and its offset in the
+    /// decompressed body.
+    static func address(_ offset: Int, region: FieldSpan.Region) -> String {
+        let hex = String(offset, radix: 16)
+        let digits = String(repeating: "0", count: max(0, 6 - hex.count)) + hex
+        switch region {
+        case .frame: return "0x" + digits
+        case .decompressedBody: return "+0x" + digits.dropFirst()
+        }
+    }
+}

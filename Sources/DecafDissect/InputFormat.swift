@@ -1,0 +1,48 @@
+import DecafWire
+
+/// What kind of bytes a dissector was given, told apart by content.
+public enum InputFormat: String, Sendable, Hashable {
+    /// Hex text: digits with optional whitespace, `:` or `-` separators, `0x` prefixes and `#`
+    /// comments to the end of a line.
+    case hex
+    /// Raw bytes of one or more frames.
+    case binary
+
+    /// The format of `input`: hex if, comments aside, it is only hex digits and separators (and
+    /// holds at least one digit), binary otherwise. Frames start with 0xDE, which is not text.
+    public static func detect(_ input: [UInt8]) -> InputFormat {
+        var sawDigit = false
+        var inComment = false
+        for byte in input {
+            if inComment {
+                inComment = byte != UInt8(ascii: "\n")
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "#"): inComment = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"):
+                sawDigit = true
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"),
+                 UInt8(ascii: ":"), UInt8(ascii: "-"), UInt8(ascii: "x"), UInt8(ascii: "X"):
+                continue
+            default:
+                return .binary
+            }
+        }
+        return sawDigit ? .hex : .binary
+    }
+
+    /// The frame bytes that `input` in this format stands for, or nil for malformed hex.
+    public func bytes(of input: [UInt8]) -> [UInt8]? {
+        switch self {
+        case .binary:
+            return input
+        case .hex:
+            let text = String(decoding: input, as: UTF8.self)
+            let withoutComments = text.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { $0.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" }
+                .joined(separator: "\n")
+            return Hex.bytes(withoutComments)
+        }
+    }
+}
