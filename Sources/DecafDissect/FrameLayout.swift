@@ -18,10 +18,10 @@ public enum FrameLayout {
                 spans.append(FieldSpan(.frame, bodyRange, "\(what), \(bodyRange.count) bytes"))
             }
             if record.isCompressed, let payload = record.payload {
-                spans += tlvSpans(TLVSequence(payload), region: .decompressedBody, base: 0, end: payload.count, depth: 0)
+                spans += tlvSpans(record, TLVSequence(payload), region: .decompressedBody, base: 0, end: payload.count, depth: 0)
             }
         } else if let payload = record.payload {
-            spans += tlvSpans(TLVSequence(payload), region: .frame, base: FrameHeader.size, end: payload.count, depth: 0)
+            spans += tlvSpans(record, TLVSequence(payload), region: .frame, base: FrameHeader.size, end: payload.count, depth: 0)
         }
         if bodyEnd < record.bytes.count {
             spans.append(FieldSpan(.frame, bodyEnd..<record.bytes.count, "bytes after the frame"))
@@ -61,23 +61,27 @@ public enum FrameLayout {
         }
     }
 
-    private static func tlvSpans(_ fields: TLVSequence, region: FieldSpan.Region, base: Int, end: Int, depth: Int) -> [FieldSpan] {
+    private static func tlvSpans(
+        _ record: FrameRecord, _ fields: TLVSequence, region: FieldSpan.Region, base: Int, end: Int, depth: Int
+    ) -> [FieldSpan] {
         var spans: [FieldSpan] = []
         var parsedEnd = fields.baseOffset
-        for element in fields {
+        for element in record.visible(fields) {
             let start = base + element.offset
             let valueStart = start + TLVEncoder.fieldHeaderSize
             let name = element.tag.name ?? Hex.format(element.tag.rawValue, width: 4)
             spans.append(FieldSpan(region, start..<valueStart, "\(name) tag, length \(element.value.count)", depth: depth))
             if element.isContainer {
-                spans += tlvSpans(element.children, region: region, base: base, end: element.offset + TLVEncoder.fieldHeaderSize + element.value.count, depth: depth + 1)
+                let valueEnd = element.offset + TLVEncoder.fieldHeaderSize + element.value.count
+                spans += tlvSpans(record, element.children, region: region, base: base, end: valueEnd, depth: depth + 1)
             } else if !element.value.isEmpty {
                 spans.append(FieldSpan(region, valueStart..<(valueStart + element.value.count), "\(name) value", depth: depth))
             }
             parsedEnd = element.offset + TLVEncoder.fieldHeaderSize + element.value.count
         }
         if parsedEnd < end {
-            spans.append(FieldSpan(region, (base + parsedEnd)..<(base + end), "unparsed bytes", depth: depth))
+            let what = record.error == nil ? "unparsed bytes" : "bytes after the error, not parsed"
+            spans.append(FieldSpan(region, (base + parsedEnd)..<(base + end), what, depth: depth))
         }
         return spans
     }

@@ -60,8 +60,17 @@ public struct FrameRecord: Sendable {
     /// True when the body is encrypted and left unparsed.
     public var isOpaque: Bool { header?.encryptType == .aes256 }
 
-    /// The body's fields, when the payload is readable.
-    public var fields: TLVSequence? { payload.map { TLVSequence($0) } }
+    /// The body's top-level fields as far as they were parsed, when the payload is readable.
+    public var fields: [TLVElement]? { payload.map { visible(TLVSequence($0)) } }
+
+    /// The fields of `sequence` that lie before a TLV error: a parser stops at the error, so the
+    /// bytes after it are not shown as fields.
+    public func visible(_ sequence: TLVSequence) -> [TLVElement] {
+        guard let error, [.tlvTruncated, .tlvLengthOverflow, .tlvTooDeep, .tlvDuplicateTag].contains(error.code) else {
+            return Array(sequence)
+        }
+        return sequence.prefix { $0.offset <= error.offset }
+    }
 
     public var isValid: Bool { error == nil }
 
@@ -96,12 +105,12 @@ public struct FrameRecord: Sendable {
         return warnings
     }
 
-    private func appendValueWarnings(_ fields: TLVSequence, to warnings: inout [DissectionWarning]) {
+    private func appendValueWarnings(_ fields: [TLVElement], to warnings: inout [DissectionWarning]) {
         for element in fields {
             if case let .malformed(why) = element.interpreted {
                 warnings.append(DissectionWarning(.tlv4, "\(element.tag) at body offset \(element.offset): \(why)"))
             }
-            if element.isContainer { appendValueWarnings(element.children, to: &warnings) }
+            if element.isContainer { appendValueWarnings(visible(element.children), to: &warnings) }
         }
     }
 }

@@ -116,7 +116,7 @@ extension FrameRecordJSON {
             ErrorInfo(code: $0.code.rawValue, name: $0.code.name, requirement: $0.requirement.rawValue,
                       offset: $0.offset, frameOffset: $0.frameOffset, message: $0.message)
         }
-        tlv = record.fields.map { $0.map(Field.init) }
+        tlv = record.fields.map { $0.map { Field($0, record: record) } }
         guard let header = record.header else { return }
         self.header = Header(header)
         let computed = record.computedChecksum
@@ -149,13 +149,13 @@ extension FrameRecordJSON.Header {
 }
 
 extension FrameRecordJSON.Field {
-    init(_ element: TLVElement) {
+    init(_ element: TLVElement, record: FrameRecord) {
         offset = element.offset
         tag = element.tag.rawValue
         name = element.tag.name
         length = element.value.count
         if element.isContainer {
-            fields = element.children.map(Self.init)
+            fields = record.visible(element.children).map { Self($0, record: record) }
         } else {
             value = Hex.string(element.value)
             decoded = FrameRecordJSON.Decoded(element.interpreted)

@@ -3,6 +3,9 @@ import DecafWire
 
 /// A hexdump of a frame record in which every line names the field its bytes belong to.
 public enum HexdumpRenderer {
+    /// Lines shown at the start of a long field; its last line follows a note of what was left out.
+    static let leadingLines = 8
+
     public static func lines(for record: FrameRecord) -> [String] {
         var lines: [String] = []
         var region = FieldSpan.Region.frame
@@ -13,7 +16,15 @@ public enum HexdumpRenderer {
             }
             let bytes = span.region == .frame ? record.bytes : record.payload ?? []
             let base = span.region == .frame ? record.streamOffset : 0
-            for chunkStart in stride(from: span.range.lowerBound, to: span.range.upperBound, by: 16) {
+            let starts = Array(stride(from: span.range.lowerBound, to: span.range.upperBound, by: 16))
+            for (line, chunkStart) in starts.enumerated() {
+                if starts.count > leadingLines + 2 && line >= leadingLines && line < starts.count - 1 {
+                    if line == leadingLines {
+                        let omitted = starts[starts.count - 1] - chunkStart
+                        lines.append(String(repeating: " ", count: address(0, region: span.region).count + 2) + "… \(omitted) more bytes of this field …")
+                    }
+                    continue
+                }
                 let chunk = bytes[chunkStart..<min(chunkStart + 16, span.range.upperBound)]
                 let hex = chunk.map { Hex.string([$0]) }.joined(separator: " ")
                 let padded = hex.padding(toLength: 16 * 3, withPad: " ", startingAt: 0)

@@ -8,7 +8,7 @@ public enum SummaryRenderer {
             var body = "\(header.bodyLength)"
             if record.isCompressed, let payload = record.payload { body += " zlib→\(payload.count)" }
             if record.isOpaque { body += " opaque" }
-            let tags = record.fields.map { $0.map { $0.tag.name ?? Hex.format($0.tag.rawValue, width: 4) }.joined(separator: ",") } ?? "-"
+            let tags = record.fields.map(tagList) ?? "-"
             columns += [
                 pad(header.messageType.description, 13),
                 pad("seq \(header.sequence)", 22),
@@ -22,6 +22,13 @@ public enum SummaryRenderer {
         }
         columns.append(status(of: record))
         return columns.joined(separator: " ")
+    }
+
+    /// The first few top-level tags, then how many more there are.
+    static func tagList(_ fields: [TLVElement]) -> String {
+        let shown = 6
+        let names = fields.prefix(shown).map { $0.tag.name ?? Hex.format($0.tag.rawValue, width: 4) }.joined(separator: ",")
+        return fields.count > shown ? names + ",+\(fields.count - shown)" : names
     }
 
     static func status(of record: FrameRecord) -> String {

@@ -73,7 +73,7 @@ public enum TreeRenderer {
         guard let payload = record.payload else {
             return ["Body: \(body.count) bytes\(record.isCompressed ? ", zlib stream" : ""), not readable"]
         }
-        let fields = Array(TLVSequence(payload))
+        let fields = record.fields ?? []
         let count = "\(fields.count) field\(fields.count == 1 ? "" : "s")"
         var lines: [String]
         if record.isCompressed {
@@ -82,17 +82,17 @@ public enum TreeRenderer {
         } else {
             lines = ["Body: \(body.count) bytes, \(count)"]
         }
-        lines += fieldLines(TLVSequence(payload), depth: 1)
+        lines += fieldLines(fields, record: record, depth: 1)
         return lines
     }
 
-    static func fieldLines(_ fields: TLVSequence, depth: Int) -> [String] {
+    static func fieldLines(_ fields: [TLVElement], record: FrameRecord, depth: Int) -> [String] {
         var lines: [String] = []
         let prefix = String(repeating: indent, count: depth)
         for element in fields {
             let size = "\(element.value.count) byte\(element.value.count == 1 ? "" : "s")"
             lines.append(prefix + "\(TLVValueText.tagName(element.tag)), \(size): \(TLVValueText.describe(element))")
-            if element.isContainer { lines += fieldLines(element.children, depth: depth + 1) }
+            if element.isContainer { lines += fieldLines(record.visible(element.children), record: record, depth: depth + 1) }
         }
         return lines
     }

@@ -1,0 +1,18 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// libFuzzer targets over DecafWire, kept out of the main package so its build stays light.
+// Build: swift build -c release --sanitize fuzzer --sanitize address (see run.sh).
+let package = Package(
+    name: "DecafFuzz",
+    dependencies: [.package(name: "Decaf", path: "../..")],
+    targets: [
+        .executableTarget(name: "FuzzFrameDecoder", dependencies: [.product(name: "DecafWire", package: "Decaf")]),
+        .executableTarget(
+            name: "FuzzDissector",
+            dependencies: [.product(name: "DecafWire", package: "Decaf"), .product(name: "DecafDissect", package: "Decaf")]
+        ),
+        .executableTarget(name: "FuzzTLV", dependencies: [.product(name: "DecafWire", package: "Decaf")]),
+    ],
+    swiftLanguageModes: [.v6]
+)
