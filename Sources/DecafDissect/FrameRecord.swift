@@ -15,6 +15,9 @@ public struct FrameRecord: Sendable {
     /// its checksum or its TLV rules, what the body holds.
     public var payload: [UInt8]?
     public var error: WireError?
+    /// For a frame that failed its checksum, the first TLV rule its (untrusted) body would also
+    /// break, if any: shown as a note, and where the shown fields stop.
+    public var untrustedBodyError: WireError?
     public var warnings: [DissectionWarning]
 
     /// The record of a frame DecafWire accepted.
@@ -39,6 +42,9 @@ public struct FrameRecord: Sendable {
         payload = nil
         warnings = []
         payload = readablePayload(options: options)
+        if error.code == .checksumMismatch, let payload {
+            do { try TLVValidator.validate(payload, options: options.tlv) } catch { untrustedBodyError = error }
+        }
         warnings = findWarnings()
     }
 
@@ -63,13 +69,18 @@ public struct FrameRecord: Sendable {
     /// The body's top-level fields as far as they were parsed, when the payload is readable.
     public var fields: [TLVElement]? { payload.map { visible(TLVSequence($0)) } }
 
-    /// The fields of `sequence` that lie before a TLV error: a parser stops at the error, so the
-    /// bytes after it are not shown as fields.
+    /// The fields of `sequence` that lie before a TLV error (the frame's own, or its untrusted
+    /// body's): a parser stops at the error, so the bytes after it are not shown as fields.
     public func visible(_ sequence: TLVSequence) -> [TLVElement] {
-        guard let error, [.tlvTruncated, .tlvLengthOverflow, .tlvTooDeep, .tlvDuplicateTag].contains(error.code) else {
-            return Array(sequence)
-        }
-        return sequence.prefix { $0.offset <= error.offset }
+        guard let limit = tlvErrorOffset else { return Array(sequence) }
+        return sequence.prefix { $0.offset <= limit }
+    }
+
+    /// Body offset of the TLV error that ends the readable fields, if any.
+    private var tlvErrorOffset: Int? {
+        let tlvCodes: [ErrorCode] = [.tlvTruncated, .tlvLengthOverflow, .tlvTooDeep, .tlvDuplicateTag]
+        if let error, tlvCodes.contains(error.code) { return error.offset }
+        return untrustedBodyError?.offset
     }
 
     public var isValid: Bool { error == nil }

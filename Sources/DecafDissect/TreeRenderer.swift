@@ -20,6 +20,9 @@ public enum TreeRenderer {
         if let error = record.error {
             lines += errorLines(error, record: record).map { indent + $0 }
         }
+        if let bodyError = record.untrustedBodyError {
+            lines.append(indent + "[Note] the untrusted body would also break \(bodyError.requirement.rawValue) at body offset \(bodyError.offset): \(bodyError.code.name), \(bodyError.message)")
+        }
         return lines
     }
 
