@@ -1,12 +1,12 @@
 /// Big-endian loads and stores at byte offsets of raw buffers, the only way DecafWire touches
 /// multi-byte fields. Callers check bounds first.
 extension UnsafeRawBufferPointer {
-    @inline(__always)
+    @inlinable
     func bigEndianUInt16(at offset: Int) -> UInt16 {
         UInt16(bigEndian: loadUnaligned(fromByteOffset: offset, as: UInt16.self))
     }
 
-    @inline(__always)
+    @inlinable
     func bigEndianUInt32(at offset: Int) -> UInt32 {
         UInt32(bigEndian: loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }

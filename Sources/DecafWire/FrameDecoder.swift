@@ -21,11 +21,14 @@ public struct FrameDecoder {
     /// Bytes skipped by resynchronization since the decoder was created.
     public private(set) var discardedByteCount = 0
 
-    /// Appended bytes not yet consumed, decoded in place.
-    private var input: ArraySlice<UInt8> = []
+    /// The latest append, decoded in place from `position` on.
+    private var input: [UInt8] = []
+    private var position = 0
     /// The beginning of a frame that did not fit in one append; logically precedes `input`.
     private var carry: [UInt8] = []
     private var failure: Failure?
+    /// What arrived of the failed frame (see `failedFrameBytes`); empty without a failure.
+    private var failedBytes: ArraySlice<UInt8> = []
     private var isHunting = false
     private var inflater: ZlibInflater?
 
@@ -33,13 +36,20 @@ public struct FrameDecoder {
         var error: WireError
         /// True when the failed frame was whole and has been consumed (a body error).
         var consumedFrame: Bool
-        /// What arrived of the failed frame (see `failedFrameBytes`).
-        var bytes: ArraySlice<UInt8>
     }
 
-    private enum Boundary {
+    /// What the bytes at the start of a buffer hold.
+    private enum Scan {
         case incomplete(expected: Int?)
-        case complete(length: Int)
+        /// A whole frame of `length` bytes whose header, checksum and (for a body in clear that is
+        /// not compressed) TLV rules hold.
+        case frame(length: Int)
+    }
+
+    /// Why `scan` refused a frame: its header, or, once the frame was whole, its body.
+    private enum ScanError: Error {
+        case header(WireError)
+        case body(WireError, length: Int)
     }
 
     public init(options: DecodeOptions = DecodeOptions()) {
@@ -47,47 +57,77 @@ public struct FrameDecoder {
     }
 
     /// Bytes received but not yet returned as frames.
-    public var bufferedByteCount: Int { carry.count + input.count }
+    public var bufferedByteCount: Int { carry.count + (input.count - position) }
 
     /// After an error, what arrived of the frame at fault, for tools that show it: the whole frame
     /// for a body error, what there was of an unfinished frame for TRUNCATED_FRAME, and at most the
     /// header for a header error. Nil when there is no error.
-    public var failedFrameBytes: ArraySlice<UInt8>? { failure?.bytes }
+    public var failedFrameBytes: ArraySlice<UInt8>? { failure == nil ? nil : failedBytes }
 
     /// Adds bytes read from the stream. The array is kept, not copied, until its frames are taken.
     public mutating func append(_ bytes: [UInt8]) {
-        append(bytes[...])
-    }
-
-    /// Adds bytes read from the stream. The slice is kept, not copied, until its frames are taken.
-    public mutating func append(_ bytes: ArraySlice<UInt8>) {
         guard !bytes.isEmpty else { return }
-        if !input.isEmpty { carry.append(contentsOf: input) }
+        if position < input.count { carry.append(contentsOf: input[position...]) }
         input = bytes
+        position = 0
     }
 
-    /// Adds bytes read from the stream.
+    /// Adds bytes read from the stream (copied: keep whole arrays to decode in place).
     public mutating func append(contentsOf bytes: some Sequence<UInt8>) {
         append(Array(bytes))
     }
 
     /// The next complete frame, nil if more bytes are needed, or the first rule the stream breaks.
+    /// The frame shares storage with the appended bytes; `decodeFrames(_:)` is the faster way
+    /// through a stream when frames need not outlive their handling.
     public mutating func nextFrame() throws(WireError) -> Frame? {
-        if let failure { throw failure.error }
-        if isHunting {
-            hunt()
-            if isHunting { return nil }
+        guard failure == nil, !isHunting, carry.isEmpty else { return try nextFrameCarefully() }
+        guard position < input.count else { return releaseInput() }
+        let start = position
+        let input = self.input
+        let step = try input.withUnsafeBytes { raw in
+            Result { () throws(WireError) in try self.step(raw, at: start, of: input) }
+        }.get()
+        guard let (length, inflated) = step else { return nil }
+        let header = input.withUnsafeBytes { FrameHeader(unchecked: UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        let body = input[(start + FrameHeader.size)..<(start + length)]
+        return Frame(header: header, body: body, inflated: inflated, streamOffset: streamOffset - length)
+    }
+
+    /// Decodes every complete frame buffered so far and hands each to `handle` in place, without
+    /// copying or retaining anything per frame. Returns how many frames it handed out, or throws
+    /// the first rule the stream breaks (after handing out the frames before it).
+    @discardableResult
+    public mutating func decodeFrames(_ handle: (FrameView) -> Void) throws(WireError) -> Int {
+        var count = 0
+        while failure != nil || isHunting || !carry.isEmpty {
+            guard let frame = try nextFrame() else { return count }
+            frame.withView(handle)
+            count += 1
         }
-        do {
-            return carry.isEmpty ? try frameFromInput() : try frameFromCarry()
-        } catch {
-            guard failure == nil else { throw error }
-            var error = error
-            error.frameOffset = streamOffset
-            let header = (carry + input.prefix(FrameHeader.size)).prefix(FrameHeader.size)
-            failure = Failure(error: error, consumedFrame: false, bytes: header)
-            throw error
-        }
+        let input = self.input
+        try input.withUnsafeBytes { raw in
+            Result { () throws(WireError) in
+                while position < raw.count {
+                    let start = position
+                    guard let (length, inflated) = try step(raw, at: start, of: input) else { return }
+                    let bytes = UnsafeRawBufferPointer(rebasing: raw[start..<(start + length)])
+                    let frameOffset = streamOffset - length
+                    if let inflated {
+                        inflated.withUnsafeBytes { payload in
+                            handle(FrameView(bytes: bytes, streamOffset: frameOffset, payload: payload))
+                        }
+                    } else {
+                        let opaque = bytes[FrameHeader.Field.encryptType.offset] == EncryptType.aes256.rawValue
+                        let payload = opaque ? UnsafeRawBufferPointer(start: nil, count: 0) : UnsafeRawBufferPointer(rebasing: bytes[FrameHeader.size...])
+                        handle(FrameView(bytes: bytes, streamOffset: frameOffset, payload: payload))
+                    }
+                    count += 1
+                }
+            }
+        }.get()
+        if position >= input.count { _ = releaseInput() }
+        return count
     }
 
     /// Declares the end of the stream. Throws TRUNCATED_FRAME (or the header error the partial
@@ -100,23 +140,17 @@ public struct FrameDecoder {
             return
         }
         guard bufferedByteCount > 0 else { return }
-        var pending = carry
-        pending.append(contentsOf: input)
-        let boundary: Boundary
+        let pending = carry + input[position...]
+        let scan: Scan
         do {
-            boundary = try Self.boundary(of: pending[...], options: options)
+            scan = try Self.headerScan(pending[...], options: options)
         } catch {
-            var error = error
-            error.frameOffset = streamOffset
-            failure = Failure(error: error, consumedFrame: false, bytes: pending.prefix(FrameHeader.size))
-            throw error
+            throw fail(headerError: error, bytes: pending.prefix(FrameHeader.size))
         }
-        guard case let .incomplete(expected) = boundary else { return }
-        let error = WireError(
-            .truncatedFrame(received: pending.count, expected: expected),
-            offset: streamOffset, frameOffset: streamOffset
-        )
-        failure = Failure(error: error, consumedFrame: false, bytes: pending[...])
+        guard case let .incomplete(expected) = scan else { return }
+        let error = WireError(.truncatedFrame(received: pending.count, expected: expected), offset: streamOffset, frameOffset: streamOffset)
+        failure = Failure(error: error, consumedFrame: false)
+        failedBytes = pending[...]
         throw error
     }
 
@@ -126,90 +160,162 @@ public struct FrameDecoder {
     public mutating func resynchronize() {
         guard let failure else { return }
         self.failure = nil
+        failedBytes = []
         if !failure.consumedFrame { discard(1) }
         isHunting = true
     }
 
     // MARK: - Decoding
 
-    private mutating func frameFromInput() throws(WireError) -> Frame? {
-        guard !input.isEmpty else { return nil }
-        switch try Self.boundary(of: input, options: options) {
-        case .incomplete:
-            carry.append(contentsOf: input)
-            input = []
-            return nil
-        case let .complete(length):
-            let bytes = input.prefix(length)
-            input = input.count == length ? [] : input.dropFirst(length)
-            return try accept(bytes)
+    /// Checks the frame at the start of `bytes` as far as it has arrived.
+    @inline(__always)
+    private static func scan(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ScanError) -> Scan {
+        do {
+            try HeaderValidator.validate(prefix: bytes, options: options)
+        } catch {
+            throw .header(error)
         }
+        guard bytes.count >= FrameHeader.size else { return .incomplete(expected: nil) }
+        let length = FrameHeader.size + Int(bytes.bigEndianUInt32(at: FrameHeader.Field.bodyLength.offset))
+        guard bytes.count >= length else { return .incomplete(expected: length) }
+        let body = UnsafeRawBufferPointer(rebasing: bytes[FrameHeader.size..<length])
+        let computed = CRC32.checksum(body)
+        let stored = bytes.bigEndianUInt32(at: FrameHeader.Field.checksum.offset)
+        guard computed == stored else {
+            throw .body(WireError(.checksumMismatch(stored: stored, computed: computed), offset: FrameHeader.Field.checksum.offset), length: length)
+        }
+        let compressed = bytes[FrameHeader.Field.compressType.offset] == CompressType.zlib.rawValue && !body.isEmpty
+        guard bytes[FrameHeader.Field.encryptType.offset] != EncryptType.aes256.rawValue, !compressed else {
+            return .frame(length: length)
+        }
+        do {
+            try TLVValidator.validate(body, options: options.tlv)
+        } catch {
+            throw .body(error, length: length)
+        }
+        return .frame(length: length)
     }
 
-    private mutating func frameFromCarry() throws(WireError) -> Frame? {
-        while true {
-            switch try Self.boundary(of: carry[...], options: options) {
-            case let .incomplete(expected):
-                guard !input.isEmpty else { return nil }
-                let wanted = (expected ?? FrameHeader.size) - carry.count
-                let taken = input.prefix(wanted)
-                carry.append(contentsOf: taken)
-                input = input.count == taken.count ? [] : input.dropFirst(taken.count)
-            case let .complete(length):
-                let bytes = carry.prefix(length)
-                if carry.count == length {
-                    carry = []
-                } else {
-                    carry.removeFirst(length)
+    /// `scan` for tools that want only the header's verdict and the frame's length.
+    private static func headerScan(_ bytes: ArraySlice<UInt8>, options: DecodeOptions) throws(WireError) -> Scan {
+        try bytes.withRawBytes { raw throws(WireError) in
+            do throws(ScanError) {
+                return try scan(raw, options: options)
+            } catch {
+                switch error {
+                case let .header(error): throw error
+                case let .body(_, length): return .frame(length: length)
                 }
-                return try accept(bytes)
             }
         }
     }
 
-    /// Checks the header prefix of `bytes` and says whether a whole frame is there.
-    private static func boundary(of bytes: ArraySlice<UInt8>, options: DecodeOptions) throws(WireError) -> Boundary {
-        try bytes.withRawBytes { raw throws(WireError) -> Boundary in
-            try HeaderValidator.validate(prefix: UnsafeRawBufferPointer(rebasing: raw.prefix(FrameHeader.size)), options: options)
-            guard raw.count >= FrameHeader.size else { return .incomplete(expected: nil) }
-            let length = FrameHeader.size + Int(raw.bigEndianUInt32(at: FrameHeader.Field.bodyLength.offset))
-            return raw.count >= length ? .complete(length: length) : .incomplete(expected: length)
-        }
-    }
-
-    /// Checks the body of the whole frame in `bytes` and returns the frame; the frame is consumed
-    /// whether or not its body is valid.
-    private mutating func accept(_ bytes: ArraySlice<UInt8>) throws(WireError) -> Frame {
-        let frameOffset = streamOffset
-        streamOffset += bytes.count
+    /// Decodes the frame at `start` of `raw`, the bytes of `storage`, as far as it has arrived:
+    /// nil (the partial frame moved to `carry`) if it is incomplete; else the frame is consumed,
+    /// whether or not it is valid, and its length and inflated body (for a compressed frame) are
+    /// returned, or its error is recorded and thrown.
+    @inline(__always)
+    private mutating func step(
+        _ raw: UnsafeRawBufferPointer, at start: Int, of storage: [UInt8]
+    ) throws(WireError) -> (length: Int, inflated: [UInt8]?)? {
+        let frame = UnsafeRawBufferPointer(rebasing: raw[start...])
+        let length: Int
         do {
-            return try checkBody(of: bytes, frameOffset: frameOffset)
+            switch try Self.scan(frame, options: options) {
+            case .incomplete:
+                carry.append(contentsOf: storage[start...])
+                position = storage.count
+                return nil
+            case let .frame(frameLength):
+                length = frameLength
+            }
         } catch {
-            var error = error
-            error.frameOffset = frameOffset
-            failure = Failure(error: error, consumedFrame: true, bytes: bytes)
-            throw error
+            switch error {
+            case let .header(error):
+                throw fail(headerError: error, bytes: storage[start...].prefix(FrameHeader.size))
+            case let .body(error, length):
+                position = start + length
+                streamOffset += length
+                throw fail(bodyError: error, frame: storage[start..<(start + length)])
+            }
+        }
+        position = start + length
+        streamOffset += length
+        let compressed = frame[FrameHeader.Field.compressType.offset] == CompressType.zlib.rawValue
+        guard compressed, length > FrameHeader.size, frame[FrameHeader.Field.encryptType.offset] != EncryptType.aes256.rawValue else {
+            return (length, nil)
+        }
+        do throws(WireError) {
+            if !isKnownUniquelyReferenced(&inflater) { inflater = ZlibInflater() }
+            let payload = try inflater!.inflate(UnsafeRawBufferPointer(rebasing: frame[FrameHeader.size..<length]), limit: options.bodyLimit)
+            try TLVValidator.validate(payload, options: options.tlv)
+            return (length, payload)
+        } catch {
+            throw fail(bodyError: error, frame: storage[start..<(start + length)])
         }
     }
 
-    private mutating func checkBody(of bytes: ArraySlice<UInt8>, frameOffset: Int) throws(WireError) -> Frame {
-        let header = bytes.withUnsafeBytes { FrameHeader(decoding: $0)! }
-        let body = bytes.dropFirst(FrameHeader.size)
-        let computed = body.withUnsafeBytes { CRC32.checksum($0) }
-        guard computed == header.checksum else {
-            throw WireError(.checksumMismatch(stored: header.checksum, computed: computed), offset: FrameHeader.Field.checksum.offset)
+    /// Records the body error of the whole (consumed) frame `frame`, which ends at `streamOffset`,
+    /// and returns it.
+    private mutating func fail(bodyError: WireError, frame: ArraySlice<UInt8>) -> WireError {
+        var error = bodyError
+        error.frameOffset = streamOffset - frame.count
+        failure = Failure(error: error, consumedFrame: true)
+        failedBytes = frame
+        return error
+    }
+
+    /// Lets go of a fully consumed append.
+    private mutating func releaseInput() -> Frame? {
+        input = []
+        position = 0
+        return nil
+    }
+
+    /// Records a header error of the frame at `streamOffset` and returns it.
+    private mutating func fail(headerError: WireError, bytes: some Sequence<UInt8>) -> WireError {
+        var error = headerError
+        error.frameOffset = streamOffset
+        failure = Failure(error: error, consumedFrame: false)
+        failedBytes = ArraySlice(bytes)
+        return error
+    }
+
+    /// `nextFrame()` when there is an error to repeat, a magic to hunt for, or a frame that
+    /// started in an earlier append.
+    private mutating func nextFrameCarefully() throws(WireError) -> Frame? {
+        if let failure { throw failure.error }
+        if isHunting {
+            hunt()
+            if isHunting { return nil }
         }
-        let payload: ArraySlice<UInt8>
-        if header.encryptType == .aes256 {
-            payload = []
-        } else if header.compressType == .zlib && !body.isEmpty {
-            if !isKnownUniquelyReferenced(&inflater) { inflater = ZlibInflater() }
-            payload = try inflater!.inflate(body, limit: options.bodyLimit)[...]
-        } else {
-            payload = body
+        guard !carry.isEmpty else { return try nextFrame() }
+        while true {
+            let scan: Scan
+            do {
+                scan = try Self.headerScan(carry[...], options: options)
+            } catch {
+                throw fail(headerError: error, bytes: (carry + input[position...]).prefix(FrameHeader.size))
+            }
+            guard case let .incomplete(expected) = scan else { break }
+            guard position < input.count else { return nil }
+            let end = min(input.count, position + (expected ?? FrameHeader.size) - carry.count)
+            carry.append(contentsOf: input[position..<end])
+            position = end
         }
-        try TLVValidator.validate(payload, options: options.tlv)
-        return Frame(header: header, body: body, payload: payload, streamOffset: frameOffset)
+        // Decode the whole frame now at the front of `carry` as if it were an append of its own,
+        // then put back what follows it.
+        let resume = (input: input, position: position)
+        input = carry
+        position = 0
+        carry = []
+        defer {
+            let leftover = input[position...]
+            input = resume.input
+            position = resume.position
+            if !leftover.isEmpty { carry = Array(leftover) }
+        }
+        return try nextFrame()
     }
 
     // MARK: - Resynchronization
@@ -218,27 +324,26 @@ public struct FrameDecoder {
     /// a magic that the next append completes.
     private mutating func hunt() {
         if !carry.isEmpty {
-            carry.append(contentsOf: input)
-            input = carry[...]
+            carry.append(contentsOf: input[position...])
+            input = carry
+            position = 0
             carry = []
         }
         let magic: [UInt8] = [0xDE, 0xCA, 0xFB, 0xAD]
-        var index = input.startIndex
-        while index < input.endIndex {
-            let available = min(4, input.endIndex - index)
+        var index = position
+        while index < input.count {
+            let available = min(4, input.count - index)
             if input[index..<(index + available)].elementsEqual(magic.prefix(available)) { break }
             index += 1
         }
-        discard(index - input.startIndex)
-        isHunting = input.count < 4
+        discard(index - position)
+        isHunting = input.count - position < 4
     }
 
     private mutating func discard(_ count: Int) {
-        var remaining = count
-        let fromCarry = min(remaining, carry.count)
+        let fromCarry = min(count, carry.count)
         carry.removeFirst(fromCarry)
-        remaining -= fromCarry
-        input = input.count == remaining ? [] : input.dropFirst(remaining)
+        position += count - fromCarry
         streamOffset += count
         discardedByteCount += count
     }

@@ -32,7 +32,6 @@ public struct FrameEncoder {
         var header = header
         header.bodyLength = UInt32(body.count)
         header.checksum = CRC32.checksum(body)
-        out.reserveCapacity(out.count + FrameHeader.size + body.count)
         header.append(to: &out)
         out.append(contentsOf: body)
     }

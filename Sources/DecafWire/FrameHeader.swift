@@ -94,6 +94,13 @@ public struct FrameHeader: Hashable, Sendable {
     /// Reads the fields of the first 28 bytes of `bytes` without judging them; nil if fewer.
     public init?(decoding bytes: UnsafeRawBufferPointer) {
         guard bytes.count >= Self.size else { return nil }
+        self.init(unchecked: bytes)
+    }
+
+    /// Reads the fields of the first 28 bytes of `bytes`, which the caller has counted. Inlined so
+    /// that a caller reading one field loads only that field.
+    @inlinable @inline(__always)
+    init(unchecked bytes: UnsafeRawBufferPointer) {
         magic = bytes.bigEndianUInt32(at: Field.magic.offset)
         version = ProtocolVersion(major: bytes[Field.versionMajor.offset], minor: bytes[Field.versionMinor.offset])
         messageType = MessageType(rawValue: bytes.bigEndianUInt16(at: Field.messageType.offset))

@@ -6,7 +6,9 @@
 /// and an oversized body from the header alone, and still report exactly what a receiver holding
 /// the whole header would.
 public enum HeaderValidator {
-    /// Throws the first failing check that `prefix` (the first bytes of a frame) can decide.
+    /// Throws the first failing check that `prefix` (the first bytes of a frame, possibly followed
+    /// by more) can decide. Inlined into the frame decoder's loop.
+    @inline(__always)
     public static func validate(prefix: UnsafeRawBufferPointer, options: DecodeOptions) throws(WireError) {
         typealias Field = FrameHeader.Field
         func arrived(_ field: Field) -> Bool { prefix.count >= field.range.upperBound }

@@ -10,13 +10,16 @@
 /// nesting level, so duplicate detection stays linear on hostile input. When repeats are rejected a
 /// sequence holds at most one container, so each level's set serves exactly one sequence.
 public enum TLVValidator {
-    /// Throws the first rule `body` breaks.
+    /// Throws the first rule `body` breaks. Inlined into the frame decoder's loop, where a call per
+    /// frame costs more than checking a small body.
+    @inline(__always)
     public static func validate(_ body: UnsafeRawBufferPointer, options: TLVOptions) throws(WireError) {
         var validation = Validation(
             body: body,
             depthLimit: options.effectiveDepthLimit,
             allowsDuplicateTags: options.allowsDuplicateTags
         )
+        defer { validation.tagSets?.deallocate() }
         try validation.sequence(from: 0, to: body.count, depth: 0)
     }
 
@@ -33,10 +36,15 @@ private struct Validation {
     let body: UnsafeRawBufferPointer
     let depthLimit: Int
     let allowsDuplicateTags: Bool
-    /// Per nesting level, a 65,536-bit set of the tags seen in that level's sequence; created when
-    /// a sequence first passes the inline table.
-    var tagSets: [[UInt64]] = []
+    /// Per nesting level, a 65,536-bit set of the tags seen in that level's sequence: grown,
+    /// zeroed, to cover a level when a sequence there first passes the inline table, and freed by
+    /// `TLVValidator.validate`. Plain memory keeps the common path free of reference counting.
+    var tagSets: UnsafeMutableBufferPointer<UInt64>?
+    static let wordsPerSet = 1024
 
+    /// Checks the fields of one sequence. Inlined where it is called, so a body without containers
+    /// is checked without a call; containers go through `container`.
+    @inline(__always)
     mutating func sequence(from start: Int, to end: Int, depth: Int) throws(WireError) {
         var recent = InlineArray<8, UInt16>(repeating: 0)
         var count = 0
@@ -71,20 +79,34 @@ private struct Validation {
                 guard depth < depthLimit else {
                     throw WireError(.tlvTooDeep(depth: depth + 1, limit: depthLimit), offset: position)
                 }
-                try sequence(from: position + Self.header, to: valueEnd, depth: depth + 1)
+                try container(from: position + Self.header, to: valueEnd, depth: depth + 1)
             }
             position = valueEnd
         }
     }
 
+    /// Checks a container's value, a sequence one level deeper.
+    @inline(never)
+    private mutating func container(from start: Int, to end: Int, depth: Int) throws(WireError) {
+        try sequence(from: start, to: end, depth: depth)
+    }
+
     /// Adds `tag` to the level's set; false if it was already there.
     private mutating func insert(_ tag: UInt16, depth: Int) -> Bool {
-        while tagSets.count <= depth { tagSets.append([]) }
-        if tagSets[depth].isEmpty { tagSets[depth] = [UInt64](repeating: 0, count: 1024) }
-        let word = Int(tag >> 6)
+        let needed = (depth + 1) * Self.wordsPerSet
+        if (tagSets?.count ?? 0) < needed {
+            let grown = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: needed)
+            grown.initialize(repeating: 0)
+            if let old = tagSets {
+                _ = grown.update(fromContentsOf: old)
+                old.deallocate()
+            }
+            tagSets = grown
+        }
+        let word = depth * Self.wordsPerSet + Int(tag >> 6)
         let bit = UInt64(1) << UInt64(tag & 63)
-        if tagSets[depth][word] & bit != 0 { return false }
-        tagSets[depth][word] |= bit
+        if tagSets![word] & bit != 0 { return false }
+        tagSets![word] |= bit
         return true
     }
 

@@ -29,13 +29,28 @@ enum CommittedVectors {
 
     static let valid = cases.filter { $0.test.result == .valid }
 
+    /// Everything `decodeFrames` makes of `chunks`: owned copies of the frames it hands out, or the
+    /// first error.
+    static func decodeInPlace(_ chunks: [ArraySlice<UInt8>], options: DecodeOptions) -> Result<[Frame], WireError> {
+        Result { () throws(WireError) in
+            var decoder = FrameDecoder(options: options)
+            var frames: [Frame] = []
+            for chunk in chunks {
+                decoder.append(Array(chunk))
+                try decoder.decodeFrames { frames.append($0.frame) }
+            }
+            try decoder.finish()
+            return frames
+        }
+    }
+
     /// Everything a decoder makes of `chunks`: the frames, or the first error.
     static func decode(_ chunks: [ArraySlice<UInt8>], options: DecodeOptions) -> Result<[Frame], WireError> {
         Result { () throws(WireError) in
             var decoder = FrameDecoder(options: options)
             var frames: [Frame] = []
             for chunk in chunks {
-                decoder.append(chunk)
+                decoder.append(Array(chunk))
                 while let frame = try decoder.nextFrame() { frames.append(frame) }
             }
             try decoder.finish()
@@ -125,14 +140,19 @@ struct GoldenVectorTests {
         #expect(encoder.encode(frame.header, fields: fields) == bytes, "from the field tree")
     }
 
-    @Test("every 2-way split and byte-by-byte feeding give the same result", arguments: CommittedVectors.cases.filter { $0.bytes.count < 5000 })
+    @Test("every 2-way split and byte-by-byte feeding give the same result, frame by frame or in place",
+          arguments: CommittedVectors.cases.filter { $0.bytes.count < 5000 })
     func splits(_ vector: CommittedVectors.Case) {
         let bytes = vector.bytes
         let whole = CommittedVectors.decode([bytes[...]], options: vector.options)
+        #expect(CommittedVectors.decodeInPlace([bytes[...]], options: vector.options) == whole)
         for cut in 0...bytes.count {
             #expect(CommittedVectors.decode([bytes[..<cut], bytes[cut...]], options: vector.options) == whole, "cut at \(cut)")
+            #expect(CommittedVectors.decodeInPlace([bytes[..<cut], bytes[cut...]], options: vector.options) == whole, "in place, cut at \(cut)")
         }
-        #expect(CommittedVectors.decode(bytes.indices.map { bytes[$0...$0] }, options: vector.options) == whole)
+        let byteByByte = bytes.indices.map { bytes[$0...$0] }
+        #expect(CommittedVectors.decode(byteByByte, options: vector.options) == whole)
+        #expect(CommittedVectors.decodeInPlace(byteByByte, options: vector.options) == whole)
     }
 }
 

@@ -23,7 +23,7 @@ struct FrameDecoderTests {
         var decoder = FrameDecoder(options: options)
         var frames: [Frame] = []
         for chunk in chunks {
-            decoder.append(chunk)
+            decoder.append(Array(chunk))
             while let frame = try decoder.nextFrame() { frames.append(frame) }
         }
         try decoder.finish()
@@ -214,6 +214,49 @@ struct FrameDecoderTests {
             #expect(frame.header.checksum == ReferenceZlib.crc32(Array(frame.body)))
             #expect(frame.fields.map(TLVField.init) == fields)
         }
+    }
+
+    @Test("decodeFrames hands out in place exactly the frames nextFrame returns, however the stream is cut")
+    func inPlaceMatchesNextFrame() throws {
+        var random = SeededGenerator(seed: 0x1A7E)
+        var encoder = FrameEncoder()
+        var stream: [UInt8] = []
+        for index in 0..<300 {
+            stream += encoder.encode(random.header(compress: index % 3 == 0 ? .zlib : .none), fields: random.fields())
+        }
+        let expected = try Self.decode([stream[...]])
+        for _ in 0..<20 {
+            var decoder = FrameDecoder()
+            var frames: [Frame] = []
+            var views: [(payload: [UInt8], offset: Int)] = []
+            var start = 0
+            while start < stream.count {
+                let end = min(stream.count, start + Int.random(in: 1...5000, using: &random))
+                decoder.append(Array(stream[start..<end]))
+                try decoder.decodeFrames { view in
+                    frames.append(view.frame)
+                    views.append((Array(view.payload), view.streamOffset))
+                }
+                start = end
+            }
+            try decoder.finish()
+            #expect(frames == expected)
+            #expect(views.map(\.payload) == expected.map { Array($0.payload) })
+            #expect(views.map(\.offset) == expected.map(\.streamOffset))
+        }
+    }
+
+    @Test("decodeFrames hands out the frames before an error, then throws it")
+    func inPlaceStopsAtError() {
+        var bytes = Self.stream
+        bytes[39 + 30] ^= 0x01
+        var decoder = FrameDecoder()
+        decoder.append(bytes)
+        var seen = 0
+        #expect(throws: WireError.self) { try decoder.decodeFrames { _ in seen += 1 } }
+        #expect(seen == 1)
+        #expect(throws: WireError.self) { try decoder.decodeFrames { _ in seen += 1 } }
+        #expect(seen == 1)
     }
 
     @Test("an encrypted body is accepted as opaque only when the receiver says so")
