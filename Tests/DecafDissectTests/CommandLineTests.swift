@@ -69,3 +69,15 @@ struct CommandLineTests {
         #expect(try Self.decaf(["dissect"], input: Data()).status == 2)
     }
 }
+
+@Suite("Specs/dissect-json.md")
+struct DissectJSONDocumentTests {
+    @Test("the documented example is exactly what decaf dissect --json prints")
+    func example() throws {
+        let document = String(decoding: FileManager.default.contents(atPath: FixturePaths.root.appending(path: "Specs/dissect-json.md").path)!, as: UTF8.self)
+        let path = FixturePaths.fixtures.appending(path: "frames/frame-basic/1.bin").path
+        let run = try CommandLineTests.decaf(["dissect", "--json", path])
+        #expect(run.status == 0)
+        #expect(document.contains(run.output.trimmingCharacters(in: .newlines)))
+    }
+}

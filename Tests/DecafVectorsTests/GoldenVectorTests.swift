@@ -29,29 +29,19 @@ enum CommittedVectors {
 
     static let valid = cases.filter { $0.test.result == .valid }
 
-    /// Everything `decodeFrames` makes of `chunks`: owned copies of the frames it hands out, or the
-    /// first error.
-    static func decodeInPlace(_ chunks: [ArraySlice<UInt8>], options: DecodeOptions) -> Result<[Frame], WireError> {
+    /// Everything a decoder makes of `chunks`: the frames, or the first error. `inPlace` takes the
+    /// frames with `decodeFrames` (owned copies of the views) instead of `nextFrame`.
+    static func decode(_ chunks: [ArraySlice<UInt8>], options: DecodeOptions, inPlace: Bool = false) -> Result<[Frame], WireError> {
         Result { () throws(WireError) in
             var decoder = FrameDecoder(options: options)
             var frames: [Frame] = []
             for chunk in chunks {
                 decoder.append(Array(chunk))
-                try decoder.decodeFrames { frames.append($0.frame) }
-            }
-            try decoder.finish()
-            return frames
-        }
-    }
-
-    /// Everything a decoder makes of `chunks`: the frames, or the first error.
-    static func decode(_ chunks: [ArraySlice<UInt8>], options: DecodeOptions) -> Result<[Frame], WireError> {
-        Result { () throws(WireError) in
-            var decoder = FrameDecoder(options: options)
-            var frames: [Frame] = []
-            for chunk in chunks {
-                decoder.append(Array(chunk))
-                while let frame = try decoder.nextFrame() { frames.append(frame) }
+                if inPlace {
+                    try decoder.decodeFrames { frames.append($0.frame) }
+                } else {
+                    while let frame = try decoder.nextFrame() { frames.append(frame) }
+                }
             }
             try decoder.finish()
             return frames
@@ -145,14 +135,14 @@ struct GoldenVectorTests {
     func splits(_ vector: CommittedVectors.Case) {
         let bytes = vector.bytes
         let whole = CommittedVectors.decode([bytes[...]], options: vector.options)
-        #expect(CommittedVectors.decodeInPlace([bytes[...]], options: vector.options) == whole)
+        #expect(CommittedVectors.decode([bytes[...]], options: vector.options, inPlace: true) == whole)
         for cut in 0...bytes.count {
             #expect(CommittedVectors.decode([bytes[..<cut], bytes[cut...]], options: vector.options) == whole, "cut at \(cut)")
-            #expect(CommittedVectors.decodeInPlace([bytes[..<cut], bytes[cut...]], options: vector.options) == whole, "in place, cut at \(cut)")
+            #expect(CommittedVectors.decode([bytes[..<cut], bytes[cut...]], options: vector.options, inPlace: true) == whole, "in place, cut at \(cut)")
         }
         let byteByByte = bytes.indices.map { bytes[$0...$0] }
         #expect(CommittedVectors.decode(byteByByte, options: vector.options) == whole)
-        #expect(CommittedVectors.decodeInPlace(byteByByte, options: vector.options) == whole)
+        #expect(CommittedVectors.decode(byteByByte, options: vector.options, inPlace: true) == whole)
     }
 }
 

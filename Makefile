@@ -1,0 +1,52 @@
+# Decaf: the two commands a newcomer needs are `make demo` and `make test`.
+SWIFT ?= swift
+DECAF := .build/debug/decaf
+# System libraries the package links: libdeflate (CRC-32 and zlib bodies) and zlib (the reference
+# the tests hold libdeflate to), found through pkg-config.
+PACKAGES := libdeflate-dev zlib1g-dev pkg-config
+
+.PHONY: demo test build deps fixtures fixtures-check fuzz bench clean
+
+## demo: install what is missing (as root), build, and show what Decaf does on golden frames.
+demo: deps build
+	@tools/demo.sh $(DECAF)
+
+## test: the whole test suite (Swift Testing), built once and then run.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+build:
+	$(SWIFT) build --product decaf
+
+## deps: install the system packages the build needs when they are missing (needs root).
+deps:
+	@missing=$$(for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ]; then \
+			echo "installing $$missing"; \
+			DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+		else \
+			echo "missing system packages: $$missing (run: sudo apt-get install $$missing)"; exit 1; \
+		fi; \
+	fi
+
+## fixtures: regenerate every golden vector and frame file under Fixtures/.
+fixtures: build
+	$(DECAF) fixtures generate Fixtures
+
+## fixtures-check: fail if regenerating the fixtures would change anything committed.
+fixtures-check: build
+	$(DECAF) fixtures verify Fixtures
+
+## fuzz: run each libFuzzer target for 60 s (FUZZ_SECONDS to change).
+fuzz: deps
+	tools/fuzz/run.sh $${FUZZ_SECONDS:-60}
+
+## bench: run the codec benchmarks and report ratios against the C baseline and zlib.
+bench: deps
+	tools/bench/report.py
+
+clean:
+	rm -rf .build tools/fuzz/.build tools/bench/.build

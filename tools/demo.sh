@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# The toolkit's main job, for now: dissect golden frames, good and bad, as a user would.
+set -uo pipefail
+decaf=${1:-.build/debug/decaf}
+frames=Fixtures/frames
+
+run() {
+    printf '\n\033[1m$ %s\033[0m\n' "$*"
+    "$@"
+    local status=$?
+    printf '\033[2m(exit status %s)\033[0m\n' "$status"
+}
+
+printf '\033[1mDecaf: dissecting golden frames of the Decaf wire protocol (magic 0xDECAFBAD)\033[0m\n'
+printf 'Every frame below is a committed golden vector; see Specs/decaf-wire-v1.md for the rules.\n'
+
+# A valid DATA frame, field by field.
+run "$decaf" dissect -V "$frames/frame-basic/1.bin"
+# A compressed body with a container, with a hexdump naming every byte's field.
+run "$decaf" dissect -V --hexdump "$frames/zlib/501.bin"
+# The interoperability defect the brief warns about: the checksum written little-endian.
+run "$decaf" dissect "$frames/checksum/207.bin"
+# Five nested containers, one more than the default depth limit.
+run "$decaf" dissect "$frames/tlv-nesting/425.bin"
+# A stream: good frames, garbage, a zlib bomb, then a good frame again; decoding resumes.
+mkdir -p .build/demo
+stream=.build/demo/mixed-stream.bin
+cat "$frames/frame-basic/1.bin" "$frames/frame-basic/4.bin" > "$stream"
+printf 'GET / HTTP/1.1\r\n' >> "$stream"
+cat "$frames/zlib-bomb-default/560.bin" "$frames/frame-basic/7.bin" >> "$stream"
+run "$decaf" dissect "$stream"
+# Hex from the command line, as copied out of a log.
+run "$decaf" dissect --hex "de ca fb ad 01 00 00 01 01 00 00 07 65 53 f1 00 00 00 44 4c 00 00 00 00 00 00 00 00"
+exit 0
