@@ -82,7 +82,10 @@ public struct FrameDecoder {
     /// through a stream when frames need not outlive their handling.
     public mutating func nextFrame() throws(WireError) -> Frame? {
         guard failure == nil, !isHunting, carry.isEmpty else { return try nextFrameCarefully() }
-        guard position < input.count else { return releaseInput() }
+        guard position < input.count else {
+            releaseInput()
+            return nil
+        }
         let start = position
         let input = self.input
         let step = try input.withUnsafeBytes { raw in
@@ -126,7 +129,7 @@ public struct FrameDecoder {
                 }
             }
         }.get()
-        if position >= input.count { _ = releaseInput() }
+        if position >= input.count { releaseInput() }
         return count
     }
 
@@ -266,10 +269,9 @@ public struct FrameDecoder {
     }
 
     /// Lets go of a fully consumed append.
-    private mutating func releaseInput() -> Frame? {
+    private mutating func releaseInput() {
         input = []
         position = 0
-        return nil
     }
 
     /// Records a header error of the frame at `streamOffset` and returns it.

@@ -146,6 +146,39 @@ struct GoldenVectorTests {
     }
 }
 
+@Suite("Golden vectors, damaged")
+struct DamagedVectorTests {
+    @Test("every proper prefix of a valid vector is TRUNCATED_FRAME at the frame's start", arguments: CommittedVectors.valid)
+    func prefixes(_ vector: CommittedVectors.Case) {
+        let bytes = vector.bytes
+        for cut in 1..<bytes.count {
+            let outcome = CommittedVectors.decode([bytes[..<cut]], options: vector.options)
+            guard case let .failure(error) = outcome else {
+                Issue.record("prefix of \(cut) bytes decoded")
+                continue
+            }
+            #expect(error.code == .truncatedFrame && error.offset == 0, "prefix of \(cut) bytes: \(error)")
+        }
+    }
+
+    @Test("every single-bit flip of a valid vector ends in a frame or a typed error",
+          arguments: CommittedVectors.valid.filter { $0.bytes.count <= 512 })
+    func bitFlips(_ vector: CommittedVectors.Case) {
+        let bytes = vector.bytes
+        var rejected = 0
+        for index in bytes.indices {
+            for bit in 0..<8 {
+                var damaged = bytes
+                damaged[index] ^= 1 << UInt8(bit)
+                if case .failure = CommittedVectors.decode([damaged[...]], options: vector.options) { rejected += 1 }
+            }
+        }
+        // A flip in the body, the checksum or the magic can never go unnoticed.
+        let mustFail = (bytes.count - FrameHeader.size) * 8 + 64
+        #expect(rejected >= mustFail, "only \(rejected) of \(bytes.count * 8) flips were refused")
+    }
+}
+
 @Suite("Session id vectors (SESSION-1)")
 struct SessionIDVectorTests {
     @Test("each UUID gives its stated session id, or none")

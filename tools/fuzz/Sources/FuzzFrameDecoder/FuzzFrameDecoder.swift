@@ -44,7 +44,7 @@ private func decodeAll(_ chunks: [ArraySlice<UInt8>], options: DecodeOptions) ->
         }
     }
     for chunk in chunks {
-        decoder.append(chunk)
+        decoder.append(Array(chunk))
         drain()
     }
     do {
