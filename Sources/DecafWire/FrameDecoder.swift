@@ -8,8 +8,9 @@
 /// rules.
 ///
 /// An appended array is decoded in place: frames share its storage, and only the bytes of a frame
-/// that straddles two appends are copied. Memory therefore stays within one partial frame plus the
-/// latest append, as long as frames are taken out after each append; work is linear in the input.
+/// that straddles two appends are copied, once. Appends that arrive before earlier ones are drained
+/// wait in order, uncopied. Memory is the undrained appends plus at most one partial frame; work is
+/// linear in the input.
 ///
 /// After an error the decoder keeps throwing it: a receiver closes the connection (EX-5). Tools
 /// that want to read on call `resynchronize()`, which skips to the next magic.
@@ -21,10 +22,13 @@ public struct FrameDecoder {
     /// Bytes skipped by resynchronization since the decoder was created.
     public private(set) var discardedByteCount = 0
 
-    /// The latest append, decoded in place from `position` on.
+    /// The append being decoded, in place, from `position` on.
     private var input: [UInt8] = []
     private var position = 0
-    /// The beginning of a frame that did not fit in one append; logically precedes `input`.
+    /// Appends that follow `input`, oldest first.
+    private var queued: [[UInt8]] = []
+    /// The beginning of one frame that did not fit in the append it started in; logically precedes
+    /// `input`. It never holds more than that frame.
     private var carry: [UInt8] = []
     private var failure: Failure?
     /// What arrived of the failed frame (see `failedFrameBytes`); empty without a failure.
@@ -57,7 +61,7 @@ public struct FrameDecoder {
     }
 
     /// Bytes received but not yet returned as frames.
-    public var bufferedByteCount: Int { carry.count + (input.count - position) }
+    public var bufferedByteCount: Int { carry.count + (input.count - position) + queued.reduce(0) { $0 + $1.count } }
 
     /// After an error, what arrived of the frame at fault, for tools that show it: the whole frame
     /// for a body error, what there was of an unfinished frame for TRUNCATED_FRAME, and at most the
@@ -67,9 +71,12 @@ public struct FrameDecoder {
     /// Adds bytes read from the stream. The array is kept, not copied, until its frames are taken.
     public mutating func append(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
-        if position < input.count { carry.append(contentsOf: input[position...]) }
-        input = bytes
-        position = 0
+        if position >= input.count && queued.isEmpty {
+            input = bytes
+            position = 0
+        } else {
+            queued.append(bytes)
+        }
     }
 
     /// Adds bytes read from the stream (copied: keep whole arrays to decode in place).
@@ -82,16 +89,16 @@ public struct FrameDecoder {
     /// through a stream when frames need not outlive their handling.
     public mutating func nextFrame() throws(WireError) -> Frame? {
         guard failure == nil, !isHunting, carry.isEmpty else { return try nextFrameCarefully() }
-        guard position < input.count else {
-            releaseInput()
-            return nil
-        }
+        guard advanceInput() else { return nil }
         let start = position
         let input = self.input
         let step = try input.withUnsafeBytes { raw in
             Result { () throws(WireError) in try self.step(raw, at: start, of: input) }
         }.get()
-        guard let (length, inflated) = step else { return nil }
+        guard let (length, inflated) = step else {
+            // The append ended inside a frame, now in `carry`; later appends may complete it.
+            return queued.isEmpty ? nil : try nextFrameCarefully()
+        }
         let header = input.withUnsafeBytes { FrameHeader(unchecked: UnsafeRawBufferPointer(rebasing: $0[start...])) }
         let body = input[(start + FrameHeader.size)..<(start + length)]
         return Frame(header: header, body: body, inflated: inflated, streamOffset: streamOffset - length)
@@ -103,11 +110,21 @@ public struct FrameDecoder {
     @discardableResult
     public mutating func decodeFrames(_ handle: (FrameView) -> Void) throws(WireError) -> Int {
         var count = 0
-        while failure != nil || isHunting || !carry.isEmpty {
-            guard let frame = try nextFrame() else { return count }
-            frame.withView(handle)
-            count += 1
+        while true {
+            if failure != nil || isHunting || !carry.isEmpty {
+                guard let frame = try nextFrame() else { return count }
+                frame.withView(handle)
+                count += 1
+                continue
+            }
+            guard advanceInput() else { return count }
+            count += try decodeInPlace(handle)
         }
+    }
+
+    /// Hands out the frames of the current append that it holds whole; the loop of `decodeFrames`.
+    private mutating func decodeInPlace(_ handle: (FrameView) -> Void) throws(WireError) -> Int {
+        var count = 0
         let input = self.input
         try input.withUnsafeBytes { raw in
             Result { () throws(WireError) in
@@ -129,7 +146,6 @@ public struct FrameDecoder {
                 }
             }
         }.get()
-        if position >= input.count { releaseInput() }
         return count
     }
 
@@ -143,7 +159,7 @@ public struct FrameDecoder {
             return
         }
         guard bufferedByteCount > 0 else { return }
-        let pending = carry + input[position...]
+        let pending = carry + input[position...] + queued.joined()
         let scan: Scan
         do {
             scan = try Self.headerScan(pending[...], options: options)
@@ -268,10 +284,19 @@ public struct FrameDecoder {
         return error
     }
 
-    /// Lets go of a fully consumed append.
-    private mutating func releaseInput() {
-        input = []
-        position = 0
+    /// Makes `input` an append with bytes left to decode, taking the next queued one when the
+    /// current one is used up; false when there is none.
+    private mutating func advanceInput() -> Bool {
+        while position >= input.count {
+            guard !queued.isEmpty else {
+                input = []
+                position = 0
+                return false
+            }
+            input = queued.removeFirst()
+            position = 0
+        }
+        return true
     }
 
     /// Records a header error of the frame at `streamOffset` and returns it.
@@ -300,22 +325,19 @@ public struct FrameDecoder {
                 throw fail(headerError: error, bytes: (carry + input[position...]).prefix(FrameHeader.size))
             }
             guard case let .incomplete(expected) = scan else { break }
-            guard position < input.count else { return nil }
+            guard advanceInput() else { return nil }
             let end = min(input.count, position + (expected ?? FrameHeader.size) - carry.count)
             carry.append(contentsOf: input[position..<end])
             position = end
         }
-        // Decode the whole frame now at the front of `carry` as if it were an append of its own,
-        // then put back what follows it.
+        // `carry` now holds exactly one whole frame: decode it as if it were an append of its own.
         let resume = (input: input, position: position)
         input = carry
         position = 0
         carry = []
         defer {
-            let leftover = input[position...]
             input = resume.input
             position = resume.position
-            if !leftover.isEmpty { carry = Array(leftover) }
         }
         return try nextFrame()
     }
@@ -325,11 +347,11 @@ public struct FrameDecoder {
     /// Skips bytes until the magic starts the buffer, or until what is left could be the start of
     /// a magic that the next append completes.
     private mutating func hunt() {
-        if !carry.isEmpty {
-            carry.append(contentsOf: input[position...])
-            input = carry
+        if !carry.isEmpty || !queued.isEmpty {
+            input = carry + input[position...] + queued.joined()
             position = 0
             carry = []
+            queued = []
         }
         let magic: [UInt8] = [0xDE, 0xCA, 0xFB, 0xAD]
         var index = position
@@ -342,10 +364,16 @@ public struct FrameDecoder {
         isHunting = input.count - position < 4
     }
 
+    /// Drops `count` buffered bytes from the front: from `carry`, then the appends in order.
     private mutating func discard(_ count: Int) {
         let fromCarry = min(count, carry.count)
         carry.removeFirst(fromCarry)
-        position += count - fromCarry
+        var remaining = count - fromCarry
+        while remaining > 0 && advanceInput() {
+            let taken = min(remaining, input.count - position)
+            position += taken
+            remaining -= taken
+        }
         streamOffset += count
         discardedByteCount += count
     }

@@ -67,6 +67,27 @@ struct FrameDecoderTests {
         #expect(frames == (try Self.decode([Self.stream[...]])))
     }
 
+    @Test("many appends before any draining wait in order, uncopied, and all their frames come out")
+    func queuedAppends() throws {
+        var random = SeededGenerator(seed: 0x0E0E)
+        var encoder = FrameEncoder()
+        var decoder = FrameDecoder()
+        var pieces: [[UInt8]] = []
+        for _ in 0..<2000 {
+            let frame = encoder.encode(random.header(), fields: random.fields(maxCount: 2))
+            let cut = Int.random(in: 0...frame.count, using: &random)
+            pieces += [Array(frame[..<cut]), Array(frame[cut...])]
+        }
+        for piece in pieces { decoder.append(piece) }
+        #expect(decoder.bufferedByteCount == pieces.reduce(0) { $0 + $1.count })
+        var frames = 0
+        frames += try decoder.decodeFrames { _ in }
+        while try decoder.nextFrame() != nil { frames += 1 }
+        try decoder.finish()
+        #expect(frames == 2000)
+        #expect(decoder.bufferedByteCount == 0)
+    }
+
     @Test("frames from one append share its storage: nothing is copied")
     func zeroCopy() throws {
         let bytes = Self.stream
