@@ -16,6 +16,7 @@ public enum TreeRenderer {
         }
         for warning in record.warnings {
             lines.append(indent + "[Warning \(warning.requirement.rawValue)] \(warning.message)")
+            lines.append(indent + indent + rule(warning.requirement))
         }
         if let error = record.error {
             lines += errorLines(error, record: record).map { indent + $0 }
@@ -108,7 +109,12 @@ public enum TreeRenderer {
             place = "at body offset \(error.offset)\(record.isCompressed ? " (decompressed)" : ", stream offset \(record.streamOffset + FrameHeader.size + error.offset)")"
         default: place = "at frame offset \(error.offset), stream offset \(record.streamOffset + error.offset)"
         }
-        return ["[Error \(error.code.name) (\(error.requirement.rawValue))] \(place): \(error.message)"]
+        return ["[Error \(error.code.name) (\(error.requirement.rawValue))] \(place): \(error.message)", indent + rule(error.requirement)]
             + ErrorExcerpt.lines(for: record, error: error).map { indent + $0 }
+    }
+
+    /// What the requirement says, so a reader need not look it up.
+    static func rule(_ requirement: RequirementID) -> String {
+        "Rule \(requirement.rawValue): \(requirement.summary)"
     }
 }

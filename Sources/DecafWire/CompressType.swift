@@ -7,8 +7,6 @@ public struct CompressType: NamedWireValue {
     public static let none = CompressType(rawValue: 0)
     public static let zlib = CompressType(rawValue: 1)
 
-    public static let known: [CompressType] = [.none, .zlib]
-
     public var name: String? {
         switch rawValue {
         case 0: "NONE"

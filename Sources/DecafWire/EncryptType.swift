@@ -8,8 +8,6 @@ public struct EncryptType: NamedWireValue {
     public static let crc32 = EncryptType(rawValue: 1)
     public static let aes256 = EncryptType(rawValue: 2)
 
-    public static let known: [EncryptType] = [.none, .crc32, .aes256]
-
     public var name: String? {
         switch rawValue {
         case 0: "NONE"

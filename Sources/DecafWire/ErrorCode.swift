@@ -33,10 +33,4 @@ public enum ErrorCode: UInt16, CaseIterable, Sendable, Hashable, Codable {
         case .truncatedFrame: "TRUNCATED_FRAME"
         }
     }
-
-    /// The code whose name is `name`, so vectors and reports can be read back.
-    public init?(name: String) {
-        guard let code = Self.allCases.first(where: { $0.name == name }) else { return nil }
-        self = code
-    }
 }

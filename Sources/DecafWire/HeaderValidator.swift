@@ -57,9 +57,4 @@ public enum HeaderValidator {
             }
         }
     }
-
-    /// Throws the first failing check of a complete header.
-    public static func validate(_ header: FrameHeader, options: DecodeOptions) throws(WireError) {
-        try header.bytes[...].withRawBytes { bytes throws(WireError) in try validate(prefix: bytes, options: options) }
-    }
 }

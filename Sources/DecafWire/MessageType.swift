@@ -10,9 +10,6 @@ public struct MessageType: NamedWireValue {
     public static let control = MessageType(rawValue: 3)
     public static let readReceipt = MessageType(rawValue: 4)
 
-    /// The types the brief defines.
-    public static let known: [MessageType] = [.data, .heartbeat, .ack, .control, .readReceipt]
-
     /// The brief's name (`DATA`, `READ_RECEIPT`, ...), or nil for an undefined value.
     public var name: String? {
         switch rawValue {
@@ -24,7 +21,4 @@ public struct MessageType: NamedWireValue {
         default: nil
         }
     }
-
-    /// True for the types a receiver acknowledges with an ACK (EX-1, EX-2).
-    public var isAcknowledged: Bool { self == .data || self == .control || self == .readReceipt || self == .heartbeat }
 }

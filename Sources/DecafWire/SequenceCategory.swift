@@ -9,8 +9,6 @@ public struct SequenceCategory: NamedWireValue {
     public static let media = SequenceCategory(rawValue: 3)
     public static let broadcast = SequenceCategory(rawValue: 4)
 
-    public static let known: [SequenceCategory] = [.normal, .heartbeat, .control, .media, .broadcast]
-
     public var name: String? {
         switch rawValue {
         case 0: "NORMAL"

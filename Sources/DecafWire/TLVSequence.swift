@@ -38,7 +38,4 @@ public struct TLVSequence: Sequence, Sendable {
     public func makeIterator() -> Iterator {
         Iterator(bytes: bytes, baseOffset: baseOffset, index: bytes.startIndex)
     }
-
-    /// The first field with `tag`, if any.
-    public func first(_ tag: TLVTag) -> TLVElement? { first { $0.tag == tag } }
 }

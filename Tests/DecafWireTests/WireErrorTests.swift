@@ -11,7 +11,6 @@ struct WireErrorTests {
             "UNSUPPORTED_COMPRESSION", "DECOMPRESSION_FAILED", "TLV_TRUNCATED", "TLV_LENGTH_OVERFLOW", "TLV_TOO_DEEP",
             "TLV_DUPLICATE_TAG", "TIMESTAMP_OUT_OF_WINDOW", "TRUNCATED_FRAME",
         ])
-        #expect(ErrorCode(name: "TLV_TOO_DEEP") == .tlvTooDeep)
     }
 
     @Test("a byte-swapped checksum is named as the little-endian defect (CRC-3)")
