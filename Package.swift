@@ -7,10 +7,12 @@ let package = Package(
         .library(name: "DecafWire", targets: ["DecafWire"]),
         .library(name: "DecafDissect", targets: ["DecafDissect"]),
         .library(name: "DecafVectors", targets: ["DecafVectors"]),
+        .library(name: "DecafNIO", targets: ["DecafNIO"]),
         .executable(name: "decaf", targets: ["decaf"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(
@@ -25,6 +27,7 @@ let package = Package(
         ),
         .target(name: "DecafWire", dependencies: ["CDeflate"]),
         .target(name: "DecafDissect", dependencies: ["DecafWire"]),
+        .target(name: "DecafNIO", dependencies: ["DecafWire", .product(name: "NIOCore", package: "swift-nio")]),
         .target(name: "DecafVectors", dependencies: ["DecafWire"]),
         .executableTarget(
             name: "decaf",
@@ -39,6 +42,10 @@ let package = Package(
             path: "Tests/DecafTestSupport"
         ),
         .testTarget(name: "DecafWireTests", dependencies: ["DecafWire", "DecafTestSupport"]),
+        .testTarget(
+            name: "DecafNIOTests",
+            dependencies: ["DecafNIO", "DecafWire", .product(name: "NIOEmbedded", package: "swift-nio")]
+        ),
         .testTarget(name: "DecafDissectTests", dependencies: ["DecafDissect", "DecafWire", "DecafTestSupport"]),
         .testTarget(name: "DecafVectorsTests", dependencies: ["DecafVectors", "DecafWire", "DecafTestSupport"]),
     ],
