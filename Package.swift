@@ -8,11 +8,14 @@ let package = Package(
         .library(name: "DecafDissect", targets: ["DecafDissect"]),
         .library(name: "DecafVectors", targets: ["DecafVectors"]),
         .library(name: "DecafNIO", targets: ["DecafNIO"]),
+        .library(name: "DecafPeer", targets: ["DecafPeer"]),
         .executable(name: "decaf", targets: ["decaf"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(
@@ -28,6 +31,16 @@ let package = Package(
         .target(name: "DecafWire", dependencies: ["CDeflate"]),
         .target(name: "DecafDissect", dependencies: ["DecafWire"]),
         .target(name: "DecafNIO", dependencies: ["DecafWire", .product(name: "NIOCore", package: "swift-nio")]),
+        .target(
+            name: "DecafPeer",
+            dependencies: [
+                "DecafWire", "DecafNIO",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(name: "DecafVectors", dependencies: ["DecafWire"]),
         .executableTarget(
             name: "decaf",
@@ -46,6 +59,7 @@ let package = Package(
             name: "DecafNIOTests",
             dependencies: ["DecafNIO", "DecafWire", .product(name: "NIOEmbedded", package: "swift-nio")]
         ),
+        .testTarget(name: "DecafPeerTests", dependencies: ["DecafPeer", "DecafNIO", "DecafWire", "DecafTestSupport"]),
         .testTarget(name: "DecafDissectTests", dependencies: ["DecafDissect", "DecafWire", "DecafTestSupport"]),
         .testTarget(name: "DecafVectorsTests", dependencies: ["DecafVectors", "DecafWire", "DecafTestSupport"]),
     ],

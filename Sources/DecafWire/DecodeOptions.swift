@@ -14,18 +14,23 @@ public struct DecodeOptions: Hashable, Sendable {
     /// Whether frames with encrypt_type 2 (AES256) are accepted with their body left opaque. A
     /// receiver that cannot decrypt rejects them (FRAME-5); a dissector shows them.
     public var acceptsEncryptedBodies: Bool
+    /// Whether the checksum is verified (CRC-2). Only a deliberately faulty receiver (the reference
+    /// peer's `accept-bad-crc` fault) turns this off.
+    public var verifiesChecksum: Bool
 
     public init(
         bodyLimit: Int = DecodeOptions.defaultBodyLimit,
         version: ProtocolVersion = .v1_0,
         tlv: TLVOptions = TLVOptions(),
         timestampWindow: TimestampWindow? = nil,
-        acceptsEncryptedBodies: Bool = false
+        acceptsEncryptedBodies: Bool = false,
+        verifiesChecksum: Bool = true
     ) {
         self.bodyLimit = bodyLimit
         self.version = version
         self.tlv = tlv
         self.timestampWindow = timestampWindow
         self.acceptsEncryptedBodies = acceptsEncryptedBodies
+        self.verifiesChecksum = verifiesChecksum
     }
 }

@@ -280,6 +280,16 @@ struct FrameDecoderTests {
         #expect(seen == 1)
     }
 
+    @Test("a receiver told not to verify checksums takes a frame with a wrong one")
+    func unverifiedChecksum() throws {
+        var bytes = Array(Self.stream.prefix(39))
+        bytes[24] ^= 0xFF
+        #expect(throws: WireError.self) { try Self.decode([bytes[...]]) }
+        var options = DecodeOptions()
+        options.verifiesChecksum = false
+        #expect(try Self.decode([bytes[...]], options: options).count == 1)
+    }
+
     @Test("an encrypted body is accepted as opaque only when the receiver says so")
     func opaqueBodies() throws {
         var encoder = FrameEncoder()

@@ -1,0 +1,12 @@
+import DecafNIO
+import DecafWire
+
+/// What a connection must do after its session saw a frame or an error, in order.
+public enum PeerAction: Hashable, Sendable {
+    /// Write the frame after `delay` (zero: at once).
+    case send(OutgoingFrame, after: Duration)
+    /// A DATA frame with this sequence was delivered to the application.
+    case deliver(SequenceNumber)
+    /// Close the connection once the writes before this action are out.
+    case close(reason: String)
+}

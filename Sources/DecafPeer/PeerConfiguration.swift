@@ -1,0 +1,52 @@
+import DecafWire
+
+/// What the reference peer supports and how it behaves. The defaults are the brief's.
+public struct PeerConfiguration: Sendable {
+    /// The peer's own version: its major and highest minor.
+    public var version: ProtocolVersion = .v1_0
+    /// The features the peer supports.
+    public var features: FeatureFlags = .known
+    public var bodyLimit: Int = DecodeOptions.defaultBodyLimit
+    public var depthLimit: Int = 4
+    /// When set, frames whose timestamp is farther than this from the peer's clock are refused
+    /// (TS-1). Off by default.
+    public var timestampWindow: UInt32?
+    /// How long the peer remembers a frame to recognise a repeat (REPLAY-1), in seconds.
+    public var replayWindow: UInt32 = 60
+    /// How many frames per connection it remembers at most; older ones are forgotten first, so a
+    /// client cannot grow the peer's memory without bound.
+    public var replayMemoryLimit: Int = 65_536
+    /// Delay before a read receipt is sent for a delivered DATA frame (EX-4).
+    public var readReceiptDelay: Duration = .zero
+    /// A connection that sends nothing for this long is closed (EX-6).
+    public var idleTimeout: Duration = .seconds(90)
+    /// Connections beyond this many are closed as soon as they are accepted.
+    public var maxConnections: Int = 1024
+    /// A client whose unsent replies pass this many bytes is not read from until they drain.
+    public var outboundHighWaterMark: Int = 1 << 20
+    public var faults: [PeerFault] = []
+
+    public init() {}
+
+    /// The decoder settings for a connection: the limits, the peer's version, and the faults that
+    /// change what the decoder accepts.
+    public var decodeOptions: DecodeOptions {
+        DecodeOptions(
+            bodyLimit: bodyLimit,
+            version: version,
+            tlv: TLVOptions(depthLimit: has(.dropOnDeepTLV) ? 2 : depthLimit),
+            timestampWindow: timestampWindow.map { TimestampWindow(seconds: $0, now: 0) },
+            verifiesChecksum: !has(.acceptBadCRC)
+        )
+    }
+
+    /// The milliseconds of the `slow-ack` fault, if it is on.
+    public var slowAckMilliseconds: Int? {
+        faults.lazy.compactMap { if case let .slowAck(milliseconds) = $0 { milliseconds } else { nil } }.first
+    }
+
+    /// Whether `fault` (any delay, for `slow-ack`) is on.
+    public func has(_ fault: PeerFault) -> Bool {
+        faults.contains { $0.name == fault.name }
+    }
+}

@@ -1,0 +1,98 @@
+import DecafWire
+
+/// A way the reference peer misbehaves on purpose (`decaf peer --fault NAME`), so that clients and
+/// conformance tools can be tested against a known-broken server. Each imitates a defect seen in
+/// real implementations and breaks the requirements in `breaks`.
+public enum PeerFault: Hashable, Sendable {
+    case crcLittleEndian
+    case noHeartbeatAck
+    case doubleControlAck
+    case ackWrongSequence
+    case handshakeIgnoresShort
+    case fixedFeatures
+    case replayReject
+    case replayRedeliver
+    case acceptBadCRC
+    case keepOpenOnBadMagic
+    case ackUnknownTypes
+    case dropOnDeepTLV
+    case slowAck(milliseconds: Int)
+
+    /// Every fault, `slow-ack` with its default delay.
+    public static let all: [PeerFault] = [
+        .crcLittleEndian, .noHeartbeatAck, .doubleControlAck, .ackWrongSequence, .handshakeIgnoresShort,
+        .fixedFeatures, .replayReject, .replayRedeliver, .acceptBadCRC, .keepOpenOnBadMagic, .ackUnknownTypes,
+        .dropOnDeepTLV, .slowAck(milliseconds: PeerFault.defaultSlowAckMilliseconds),
+    ]
+
+    public static let defaultSlowAckMilliseconds = 1000
+
+    /// The name `--fault` takes.
+    public var name: String {
+        switch self {
+        case .crcLittleEndian: "crc-little-endian"
+        case .noHeartbeatAck: "no-heartbeat-ack"
+        case .doubleControlAck: "double-control-ack"
+        case .ackWrongSequence: "ack-wrong-sequence"
+        case .handshakeIgnoresShort: "handshake-ignores-short"
+        case .fixedFeatures: "fixed-features"
+        case .replayReject: "replay-reject"
+        case .replayRedeliver: "replay-redeliver"
+        case .acceptBadCRC: "accept-bad-crc"
+        case .keepOpenOnBadMagic: "keep-open-on-bad-magic"
+        case .ackUnknownTypes: "ack-unknown-types"
+        case .dropOnDeepTLV: "drop-on-deep-tlv"
+        case .slowAck: "slow-ack"
+        }
+    }
+
+    /// What the peer does wrong, in one line.
+    public var summary: String {
+        switch self {
+        case .crcLittleEndian: "writes the checksum of every frame it sends in little-endian"
+        case .noHeartbeatAck: "never answers a HEARTBEAT"
+        case .doubleControlAck: "acknowledges every CONTROL frame twice"
+        case .ackWrongSequence: "acknowledges with the sequence counter plus one"
+        case .handshakeIgnoresShort: "ignores version requests whose body is shorter than 12 bytes, so the normal 10-byte one goes unanswered"
+        case .fixedFeatures: "answers a version request with features 0x000F instead of the intersection"
+        case .replayReject: "treats a repeated frame as a replay attack and closes the connection"
+        case .replayRedeliver: "delivers a repeated frame again (and sends its read receipt again)"
+        case .acceptBadCRC: "does not verify checksums"
+        case .keepOpenOnBadMagic: "sends an ERROR on a bad magic but keeps the connection open"
+        case .ackUnknownTypes: "acknowledges frames of undefined message types"
+        case .dropOnDeepTLV: "closes without an ERROR on TLV nesting deeper than 2"
+        case let .slowAck(milliseconds): "delays every ACK by \(milliseconds) ms"
+        }
+    }
+
+    /// The requirements a peer with this fault breaks.
+    public var breaks: [RequirementID] {
+        switch self {
+        case .crcLittleEndian: [.crc1]
+        case .noHeartbeatAck: [.ex2]
+        case .doubleControlAck: [.ex1]
+        case .ackWrongSequence: [.ex1, .ex2]
+        case .handshakeIgnoresShort: [.hs2]
+        case .fixedFeatures: [.hs2]
+        case .replayReject: [.replay1]
+        case .replayRedeliver: [.replay1]
+        case .acceptBadCRC: [.crc2]
+        case .keepOpenOnBadMagic: [.ex5, .frame1]
+        case .ackUnknownTypes: [.ex3, .frame4]
+        case .dropOnDeepTLV: [.tlv2, .ex5]
+        case .slowAck: [.ex1, .ex7]
+        }
+    }
+
+    /// The fault named by a `--fault` argument: a name, or `slow-ack=MS`.
+    public init?(argument: String) {
+        let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+        if parts[0] == "slow-ack" {
+            guard parts.count == 1 || Int(parts[1]).map({ $0 >= 0 }) == true else { return nil }
+            self = .slowAck(milliseconds: parts.count == 2 ? Int(parts[1])! : Self.defaultSlowAckMilliseconds)
+            return
+        }
+        guard parts.count == 1, let fault = Self.all.first(where: { $0.name == argument }) else { return nil }
+        self = fault
+    }
+}

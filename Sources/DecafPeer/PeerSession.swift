@@ -1,0 +1,127 @@
+import DecafNIO
+import DecafWire
+
+/// The reference peer's protocol logic for one connection, as a pure function of what arrives and
+/// when: section 7 of the brief, plus the faults it was told to have. The NIO handler carries out
+/// the actions it returns; nothing here touches a socket or reads a clock.
+public struct PeerSession {
+    public let configuration: PeerConfiguration
+    public private(set) var summary = ConnectionSummary()
+
+    private let negotiator: VersionNegotiator
+    /// The version and features agreed by the last handshake whose majors matched.
+    private var agreed: VersionResponse?
+    private var replay: ReplayMemory
+    private var controlSequence = SequenceNumber(category: .control, counter: 0)
+    private var normalSequence = SequenceNumber(category: .normal, counter: 0)
+    /// The session of the last frame received, for replies that answer no frame (ERROR).
+    private var lastSession = SessionID(rawValue: 0)
+
+    public init(configuration: PeerConfiguration) {
+        self.configuration = configuration
+        negotiator = VersionNegotiator(version: configuration.version, features: configuration.features)
+        replay = ReplayMemory(window: configuration.replayWindow, limit: configuration.replayMemoryLimit)
+    }
+
+    /// What to do about `frame`, received at `now` (UNIX seconds).
+    public mutating func receive(_ frame: Frame, now: UInt32) -> [PeerAction] {
+        let header = frame.header
+        summary.framesIn[header.messageType, default: 0] += 1
+        lastSession = header.sessionID
+        switch header.messageType {
+        case .ack:
+            return []
+        case .heartbeat:
+            return configuration.has(.noHeartbeatAck) ? [] : [ack(header, now: now)]
+        case .data, .control, .readReceipt:
+            let key = ReplayMemory.Key(sequence: header.sequence.rawValue, timestamp: header.timestamp)
+            if !replay.insert(key, now: now) {
+                summary.repeats += 1
+                if configuration.has(.replayReject) {
+                    return [.close(reason: "repeated frame \(header.sequence) taken for a replay attack")]
+                }
+                if !configuration.has(.replayRedeliver) { return acks(header, now: now) }
+            }
+            var actions = acks(header, now: now)
+            if header.messageType == .data {
+                actions += deliver(frame, now: now)
+            } else if header.messageType == .control {
+                actions += handshake(frame, now: now)
+            }
+            return actions
+        default:
+            return configuration.has(.ackUnknownTypes) ? [ack(header, now: now)] : []
+        }
+    }
+
+    /// What to do about a fatal error: an ERROR TLV, then close (EX-5).
+    public mutating func fail(_ error: WireError, now: UInt32) -> [PeerAction] {
+        summary.errors.append(error)
+        if error.code == .tlvTooDeep && configuration.has(.dropOnDeepTLV) {
+            return [.close(reason: error.description)]
+        }
+        let report = send(control(fields: [ErrorReport(error).field], session: lastSession, now: now))
+        if error.code == .badMagic && configuration.has(.keepOpenOnBadMagic) { return [report] }
+        return [report, .close(reason: error.description)]
+    }
+
+    // MARK: - Replies
+
+    /// The ACKs for `header` (EX-1, EX-2): one, or two for CONTROL under `double-control-ack`.
+    private mutating func acks(_ header: FrameHeader, now: UInt32) -> [PeerAction] {
+        let count = header.messageType == .control && configuration.has(.doubleControlAck) ? 2 : 1
+        return (0..<count).map { _ in ack(header, now: now) }
+    }
+
+    /// An ACK: the same sequence and session, empty body, no flags (EX-1).
+    private mutating func ack(_ header: FrameHeader, now: UInt32) -> PeerAction {
+        let sequence = configuration.has(.ackWrongSequence) ? header.sequence.next : header.sequence
+        let ack = FrameHeader(messageType: .ack, sequence: sequence, timestamp: now, sessionID: header.sessionID, version: outgoingVersion)
+        let delay = configuration.slowAckMilliseconds.map { Duration.milliseconds($0) } ?? .zero
+        return send(OutgoingFrame(header: ack), after: delay)
+    }
+
+    /// Delivers a DATA frame, and sends its read receipt when both sides agreed to them (EX-4).
+    private mutating func deliver(_ frame: Frame, now: UInt32) -> [PeerAction] {
+        summary.delivered += 1
+        var actions: [PeerAction] = [.deliver(frame.header.sequence)]
+        if agreed?.features.contains(.readReceipt) == true {
+            normalSequence = normalSequence.next
+            let header = FrameHeader(messageType: .readReceipt, sequence: normalSequence, timestamp: now,
+                                     sessionID: frame.header.sessionID, version: outgoingVersion)
+            actions.append(send(OutgoingFrame(header: header, fields: [ReadReceipt(sequence: frame.header.sequence).field]),
+                                after: configuration.readReceiptDelay))
+        }
+        return actions
+    }
+
+    /// Answers a VERSION_REQUEST in a CONTROL frame (HS-2); renegotiates on a later one.
+    private mutating func handshake(_ frame: Frame, now: UInt32) -> [PeerAction] {
+        guard let field = frame.fields.first(where: { $0.tag == .versionRequest }),
+              let request = VersionRequest(value: field.value)
+        else { return [] }
+        if configuration.has(.handshakeIgnoresShort) && frame.body.count < 12 { return [] }
+        var outcome = negotiator.respond(to: request)
+        if configuration.has(.fixedFeatures) { outcome.response.features = FeatureFlags(rawValue: 0x000F) }
+        agreed = outcome.closesConnection ? nil : outcome.response
+        summary.negotiated = outcome.response
+        let response = send(control(fields: [outcome.response.field], session: frame.header.sessionID, now: now))
+        guard outcome.closesConnection else { return [response] }
+        return [response, .close(reason: "client speaks major \(request.version.major), this peer \(configuration.version.major)")]
+    }
+
+    /// A CONTROL frame with the peer's own next CONTROL sequence (HS-2, EX-5).
+    private mutating func control(fields: [TLVField], session: SessionID, now: UInt32) -> OutgoingFrame {
+        controlSequence = controlSequence.next
+        let header = FrameHeader(messageType: .control, sequence: controlSequence, timestamp: now, sessionID: session, version: outgoingVersion)
+        return OutgoingFrame(header: header, fields: fields)
+    }
+
+    private mutating func send(_ frame: OutgoingFrame, after delay: Duration = .zero) -> PeerAction {
+        summary.framesOut[frame.header.messageType, default: 0] += 1
+        return .send(frame, after: delay)
+    }
+
+    /// 1.0 until a handshake agrees on a version, then that version (VER-3).
+    private var outgoingVersion: ProtocolVersion { agreed?.version ?? .v1_0 }
+}
