@@ -1,0 +1,110 @@
+import DecafNIO
+import DecafWire
+import Logging
+import NIOCore
+
+/// Runs one connection of the reference peer: hands each frame and each fatal error to the
+/// connection's `PeerSession` and carries out the actions it returns, closes an idle connection
+/// (EX-6), stops reading from a client that does not read its replies, and logs a summary when the
+/// connection ends.
+final class PeerConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = Frame
+    typealias OutboundOut = OutgoingFrame
+
+    private var session: PeerSession
+    private var logger: Logger
+    private let clock: @Sendable () -> UInt32
+    private var closing = false
+    private var closeReason = "closed by the client"
+
+    init(configuration: PeerConfiguration, logger: Logger, clock: @escaping @Sendable () -> UInt32) {
+        session = PeerSession(configuration: configuration)
+        self.logger = logger
+        self.clock = clock
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        logger.info("connection opened")
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !closing else { return }
+        let frame = unwrapInboundIn(data)
+        logger.trace("frame in", metadata: ["type": "\(frame.header.messageType)", "sequence": "\(frame.header.sequence)"])
+        perform(session.receive(frame, now: clock()), context: context)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        guard !closing else { return }
+        if let error = error as? WireError {
+            logger.notice("protocol error", metadata: ["error": "\(error)"])
+            perform(session.fail(error, now: clock()), context: context)
+        } else {
+            logger.info("connection error", metadata: ["error": "\(error)"])
+            close(context: context, reason: "connection error: \(error)")
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case IdleStateHandler.IdleStateEvent.read = event {
+            close(context: context, reason: "idle for \(session.configuration.idleTimeout), closed (EX-6)")
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        let writable = context.channel.isWritable
+        if !writable {
+            logger.notice("client is not reading its replies; stopped reading from it until they drain")
+        }
+        context.channel.setOption(ChannelOptions.autoRead, value: writable).whenFailure { _ in }
+        if writable { context.read() }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        logger.info("connection closed", metadata: ["reason": "\(closeReason)", "summary": "\(session.summary)"])
+        context.fireChannelInactive()
+    }
+
+    private func perform(_ actions: [PeerAction], context: ChannelHandlerContext) {
+        var lastWrite: EventLoopFuture<Void>?
+        for action in actions {
+            switch action {
+            case let .send(frame, delay) where delay == .zero:
+                lastWrite = context.write(wrapOutboundOut(frame))
+            case let .send(frame, delay):
+                schedule(frame, after: delay, context: context)
+            case let .deliver(sequence):
+                logger.debug("delivered", metadata: ["sequence": "\(sequence)"])
+            case let .close(reason):
+                context.flush()
+                closing = true
+                closeReason = reason
+                let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+                (lastWrite ?? context.eventLoop.makeSucceededVoidFuture()).whenComplete { _ in
+                    bound.value.close(promise: nil)
+                }
+                return
+            }
+        }
+        context.flush()
+    }
+
+    private func schedule(_ frame: OutgoingFrame, after delay: Duration, context: ChannelHandlerContext) {
+        let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        context.eventLoop.scheduleTask(in: .nanoseconds(Int64(delay / .nanoseconds(1)))) {
+            let (handler, context) = bound.value
+            guard !handler.closing, context.channel.isActive else { return }
+            context.writeAndFlush(handler.wrapOutboundOut(frame), promise: nil)
+        }
+    }
+
+    private func close(context: ChannelHandlerContext, reason: String) {
+        closing = true
+        closeReason = reason
+        context.close(promise: nil)
+    }
+}

@@ -1,0 +1,109 @@
+import DecafNIO
+import DecafWire
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOExtras
+import NIOPosix
+
+/// The reference peer: a TCP server that speaks the protocol as the brief says (section 7), or
+/// with the faults it was configured with, on as many connections as it is allowed.
+public final class PeerServer: Sendable {
+    /// Where the server listens.
+    public let localAddress: SocketAddress
+    private let channel: Channel
+    private let group: MultiThreadedEventLoopGroup
+    private let pcap: NIOWritePCAPHandler.SynchronizedFileSink?
+
+    private init(channel: Channel, group: MultiThreadedEventLoopGroup, pcap: NIOWritePCAPHandler.SynchronizedFileSink?) throws {
+        guard let address = channel.localAddress else { throw PeerServerError.noLocalAddress }
+        localAddress = address
+        self.channel = channel
+        self.group = group
+        self.pcap = pcap
+    }
+
+    /// Starts a peer listening on `host`:`port` (port 0: any free port; see `localAddress`).
+    ///
+    /// - Parameters:
+    ///   - pcapPath: when set, every connection is recorded to this pcap file.
+    ///   - clock: the current UNIX time in seconds, for timestamps, repeats and the timestamp window.
+    public static func start(
+        configuration: PeerConfiguration,
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        pcapPath: String? = nil,
+        logger: Logger = Logger(label: "decaf.peer"),
+        threads: Int = System.coreCount,
+        clock: @escaping @Sendable () -> UInt32
+    ) async throws -> PeerServer {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
+        do {
+            let pcap = try pcapPath.map { path in
+                try NIOWritePCAPHandler.SynchronizedFileSink.fileSinkWritingToFile(path: path) { error in
+                    logger.error("writing the pcap file failed", metadata: ["error": "\(error)"])
+                }
+            }
+            let connections = NIOLockedValueBox(0)
+            let highWaterMark = max(configuration.outboundHighWaterMark, 2)
+            let channel = try await ServerBootstrap(group: group)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelOption(.writeBufferWaterMark, value: .init(low: highWaterMark / 2, high: highWaterMark))
+                .childChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        var logger = logger
+                        logger[metadataKey: "client"] = "\(channel.remoteAddress.map { "\($0)" } ?? "?")"
+                        let admitted = connections.withLockedValue { count in
+                            guard count < configuration.maxConnections else { return false }
+                            count += 1
+                            return true
+                        }
+                        guard admitted else {
+                            logger.warning("connection refused: \(configuration.maxConnections) connections already open")
+                            channel.close(promise: nil)
+                            return
+                        }
+                        channel.closeFuture.whenComplete { _ in connections.withLockedValue { $0 -= 1 } }
+                        try addHandlers(to: channel, configuration: configuration, pcap: pcap, logger: logger, clock: clock)
+                    }
+                }
+                .bind(host: host, port: port)
+                .get()
+            return try PeerServer(channel: channel, group: group, pcap: pcap)
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+    }
+
+    private static func addHandlers(
+        to channel: Channel, configuration: PeerConfiguration, pcap: NIOWritePCAPHandler.SynchronizedFileSink?,
+        logger: Logger, clock: @escaping @Sendable () -> UInt32
+    ) throws {
+        let pipeline = channel.pipeline.syncOperations
+        if let pcap { try pipeline.addHandler(NIOWritePCAPHandler(mode: .server, fileSink: pcap.write)) }
+        try pipeline.addHandler(IdleStateHandler(readTimeout: .nanoseconds(Int64(configuration.idleTimeout / .nanoseconds(1)))))
+        if configuration.has(.crcLittleEndian) { try pipeline.addHandler(ChecksumByteSwapHandler()) }
+        try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: configuration.decodeOptions, now: clock)))
+        try pipeline.addHandler(MessageToByteHandler(FrameEncoderHandler()))
+        try pipeline.addHandler(PeerConnectionHandler(configuration: configuration, logger: logger, clock: clock))
+    }
+
+    /// Stops accepting, closes every connection (each logs its summary), and finishes the pcap file.
+    public func shutdown() async throws {
+        try? await channel.close()
+        try await group.shutdownGracefully()
+        try await pcap?.close()
+    }
+}
+
+/// Why the peer could not start.
+public enum PeerServerError: Error, CustomStringConvertible {
+    case noLocalAddress
+
+    public var description: String {
+        switch self {
+        case .noLocalAddress: "the listening socket has no local address"
+        }
+    }
+}
