@@ -24,6 +24,8 @@ public struct PeerConfiguration: Sendable {
     public var maxConnections: Int = 1024
     /// A client whose unsent replies pass this many bytes is not read from until they drain.
     public var outboundHighWaterMark: Int = 1 << 20
+    /// The kernel send buffer of each connection (SO_SNDBUF); nil leaves the system's default.
+    public var socketSendBufferSize: Int?
     public var faults: [PeerFault] = []
 
     public init() {}

@@ -1,6 +1,7 @@
 import DecafNIO
 import DecafWire
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 
 /// Runs one connection of the reference peer: hands each frame and each fatal error to the
@@ -14,12 +15,15 @@ final class PeerConnectionHandler: ChannelInboundHandler {
     private var session: PeerSession
     private var logger: Logger
     private let clock: @Sendable () -> UInt32
+    private let statistics: NIOLockedValueBox<PeerStatistics>
     private var closing = false
     private var closeReason = "closed by the client"
 
-    init(configuration: PeerConfiguration, logger: Logger, clock: @escaping @Sendable () -> UInt32) {
+    init(configuration: PeerConfiguration, logger: Logger, statistics: NIOLockedValueBox<PeerStatistics>,
+         clock: @escaping @Sendable () -> UInt32) {
         session = PeerSession(configuration: configuration)
         self.logger = logger
+        self.statistics = statistics
         self.clock = clock
     }
 
@@ -39,6 +43,7 @@ final class PeerConnectionHandler: ChannelInboundHandler {
         guard !closing else { return }
         if let error = error as? WireError {
             logger.notice("protocol error", metadata: ["error": "\(error)"])
+            statistics.withLockedValue { $0.protocolErrors += 1 }
             perform(session.fail(error, now: clock()), context: context)
         } else {
             logger.info("connection error", metadata: ["error": "\(error)"])
@@ -58,6 +63,7 @@ final class PeerConnectionHandler: ChannelInboundHandler {
         let writable = context.channel.isWritable
         if !writable {
             logger.notice("client is not reading its replies; stopped reading from it until they drain")
+            statistics.withLockedValue { $0.readPauses += 1 }
         }
         context.channel.setOption(ChannelOptions.autoRead, value: writable).whenFailure { _ in }
         if writable { context.read() }
@@ -66,6 +72,11 @@ final class PeerConnectionHandler: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         logger.info("connection closed", metadata: ["reason": "\(closeReason)", "summary": "\(session.summary)"])
+        let summary = session.summary
+        statistics.withLockedValue {
+            $0.framesReceived += summary.framesIn.values.reduce(0, +)
+            $0.framesDelivered += summary.delivered
+        }
         context.fireChannelInactive()
     }
 

@@ -14,14 +14,22 @@ public final class PeerServer: Sendable {
     private let channel: Channel
     private let group: MultiThreadedEventLoopGroup
     private let pcap: NIOWritePCAPHandler.SynchronizedFileSink?
+    private let counters: NIOLockedValueBox<PeerStatistics>
 
-    private init(channel: Channel, group: MultiThreadedEventLoopGroup, pcap: NIOWritePCAPHandler.SynchronizedFileSink?) throws {
+    private init(
+        channel: Channel, group: MultiThreadedEventLoopGroup, pcap: NIOWritePCAPHandler.SynchronizedFileSink?,
+        counters: NIOLockedValueBox<PeerStatistics>
+    ) throws {
         guard let address = channel.localAddress else { throw PeerServerError.noLocalAddress }
         localAddress = address
         self.channel = channel
         self.group = group
         self.pcap = pcap
+        self.counters = counters
     }
+
+    /// The counters so far.
+    public var statistics: PeerStatistics { counters.withLockedValue { $0 } }
 
     /// Starts a peer listening on `host`:`port` (port 0: any free port; see `localAddress`).
     ///
@@ -44,18 +52,26 @@ public final class PeerServer: Sendable {
                     logger.error("writing the pcap file failed", metadata: ["error": "\(error)"])
                 }
             }
-            let connections = NIOLockedValueBox(0)
+            let counters = NIOLockedValueBox(PeerStatistics())
             let highWaterMark = max(configuration.outboundHighWaterMark, 2)
-            let channel = try await ServerBootstrap(group: group)
+            var bootstrap = ServerBootstrap(group: group)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelOption(.writeBufferWaterMark, value: .init(low: highWaterMark / 2, high: highWaterMark))
+            if let size = configuration.socketSendBufferSize {
+                bootstrap = bootstrap.childChannelOption(.socketOption(.so_sndbuf), value: SocketOptionValue(size))
+            }
+            let channel = try await bootstrap
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         var logger = logger
                         logger[metadataKey: "client"] = "\(channel.remoteAddress.map { "\($0)" } ?? "?")"
-                        let admitted = connections.withLockedValue { count in
-                            guard count < configuration.maxConnections else { return false }
-                            count += 1
+                        let admitted = counters.withLockedValue { counters in
+                            guard counters.connectionsOpen < configuration.maxConnections else {
+                                counters.connectionsRefused += 1
+                                return false
+                            }
+                            counters.connectionsOpen += 1
+                            counters.connectionsAccepted += 1
                             return true
                         }
                         guard admitted else {
@@ -63,13 +79,13 @@ public final class PeerServer: Sendable {
                             channel.close(promise: nil)
                             return
                         }
-                        channel.closeFuture.whenComplete { _ in connections.withLockedValue { $0 -= 1 } }
-                        try addHandlers(to: channel, configuration: configuration, pcap: pcap, logger: logger, clock: clock)
+                        channel.closeFuture.whenComplete { _ in counters.withLockedValue { $0.connectionsOpen -= 1 } }
+                        try addHandlers(to: channel, configuration: configuration, pcap: pcap, logger: logger, statistics: counters, clock: clock)
                     }
                 }
                 .bind(host: host, port: port)
                 .get()
-            return try PeerServer(channel: channel, group: group, pcap: pcap)
+            return try PeerServer(channel: channel, group: group, pcap: pcap, counters: counters)
         } catch {
             try? await group.shutdownGracefully()
             throw error
@@ -78,7 +94,7 @@ public final class PeerServer: Sendable {
 
     private static func addHandlers(
         to channel: Channel, configuration: PeerConfiguration, pcap: NIOWritePCAPHandler.SynchronizedFileSink?,
-        logger: Logger, clock: @escaping @Sendable () -> UInt32
+        logger: Logger, statistics: NIOLockedValueBox<PeerStatistics>, clock: @escaping @Sendable () -> UInt32
     ) throws {
         let pipeline = channel.pipeline.syncOperations
         if let pcap { try pipeline.addHandler(NIOWritePCAPHandler(mode: .server, fileSink: pcap.write)) }
@@ -86,7 +102,7 @@ public final class PeerServer: Sendable {
         if configuration.has(.crcLittleEndian) { try pipeline.addHandler(ChecksumByteSwapHandler()) }
         try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: configuration.decodeOptions, now: clock)))
         try pipeline.addHandler(MessageToByteHandler(FrameEncoderHandler()))
-        try pipeline.addHandler(PeerConnectionHandler(configuration: configuration, logger: logger, clock: clock))
+        try pipeline.addHandler(PeerConnectionHandler(configuration: configuration, logger: logger, statistics: statistics, clock: clock))
     }
 
     /// Stops accepting, closes every connection (each logs its summary), and finishes the pcap file.

@@ -19,13 +19,22 @@ public final class WireClient: Sendable {
     }
 
     /// Connects to `host`:`port`; frames from the server are decoded with `options`.
+    /// A `receiveBufferSize` sets the kernel receive buffer (SO_RCVBUF); with `readsReplies` false
+    /// the client never reads what the server sends, like a stalled mobile client.
     public static func connect(
         host: String, port: Int, options: DecodeOptions = DecodeOptions(acceptsEncryptedBodies: true),
-        group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        receiveBufferSize: Int? = nil, readsReplies: Bool = true, group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> WireClient {
         let events = WireEventQueue()
         let log = NIOLockedValueBox((sent: [UInt8](), received: [UInt8]()))
-        let channel = try await ClientBootstrap(group: group)
+        var bootstrap = ClientBootstrap(group: group)
+        if let receiveBufferSize {
+            bootstrap = bootstrap.channelOption(.socketOption(.so_rcvbuf), value: SocketOptionValue(receiveBufferSize))
+        }
+        if !readsReplies {
+            bootstrap = bootstrap.channelOption(.autoRead, value: false)
+        }
+        let channel = try await bootstrap
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
