@@ -76,6 +76,7 @@ final class PeerConnectionHandler: ChannelInboundHandler {
         statistics.withLockedValue {
             $0.framesReceived += summary.framesIn.values.reduce(0, +)
             $0.framesDelivered += summary.delivered
+            $0.repeats += summary.repeats
         }
         context.fireChannelInactive()
     }

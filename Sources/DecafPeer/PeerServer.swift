@@ -15,6 +15,7 @@ public final class PeerServer: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let pcap: NIOWritePCAPHandler.SynchronizedFileSink?
     private let counters: NIOLockedValueBox<PeerStatistics>
+    private let stopped = NIOLockedValueBox(false)
 
     private init(
         channel: Channel, group: MultiThreadedEventLoopGroup, pcap: NIOWritePCAPHandler.SynchronizedFileSink?,
@@ -106,7 +107,13 @@ public final class PeerServer: Sendable {
     }
 
     /// Stops accepting, closes every connection (each logs its summary), and finishes the pcap file.
+    /// Calling it again does nothing.
     public func shutdown() async throws {
+        let first = stopped.withLockedValue { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
         try? await channel.close()
         try await group.shutdownGracefully()
         try await pcap?.close()

@@ -3,7 +3,7 @@ import DecafPeer
 import DecafWire
 import Testing
 
-@Suite("Peer on loopback: section 7", .serialized)
+@Suite("Peer on loopback: section 7", .serialized, .timeLimit(.minutes(1)))
 struct PeerLoopbackTests {
     @Test("DATA, CONTROL and READ_RECEIPT each get one ACK; HEARTBEAT too; ACK and unknown types get none")
     func acknowledgements() async throws {
@@ -36,7 +36,7 @@ struct PeerLoopbackTests {
     }
 }
 
-@Suite("Peer on loopback: exchanges and errors", .serialized)
+@Suite("Peer on loopback: exchanges and errors", .serialized, .timeLimit(.minutes(1)))
 struct PeerExchangeTests {
     @Test("each fatal error is answered by a CONTROL frame with its ERROR TLV, then the close (EX-5)", arguments: [
         ("decafbae" + String(repeating: "00", count: 24), ErrorCode.badMagic),

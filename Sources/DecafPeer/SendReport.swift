@@ -1,0 +1,36 @@
+import DecafWire
+
+/// What `decaf send` achieved, over all its connections.
+public struct SendReport: Hashable, Sendable {
+    public var connections = 0
+    /// Distinct messages sent at least once.
+    public var sent = 0
+    public var acknowledged = 0
+    /// Messages never acknowledged: out of retries, or the deadline passed.
+    public var lost = 0
+    public var retransmissions = 0
+    /// ACKs for a message already acknowledged, or for no message sent.
+    public var duplicateAcks = 0
+    public var readReceipts = 0
+    public var reconnects = 0
+    public var heartbeatsAcknowledged = 0
+    /// The versions and features the handshakes agreed on, last one per connection.
+    public var negotiated: [VersionResponse] = []
+    /// ERROR TLVs the server sent.
+    public var serverErrors: [ErrorReport] = []
+    /// Time from the first connection attempt to the last message settled.
+    public var elapsed: Duration = .zero
+    /// From a message's first sending to its ACK.
+    public var latency: LatencySummary?
+
+    public init() {}
+
+    /// Acknowledged messages per second.
+    public var messagesPerSecond: Double {
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return seconds > 0 ? Double(acknowledged) / seconds : 0
+    }
+
+    /// True when every message was acknowledged.
+    public var succeeded: Bool { lost == 0 && acknowledged == sent && sent > 0 }
+}
