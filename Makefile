@@ -5,7 +5,7 @@ DECAF := .build/debug/decaf
 # the tests hold libdeflate to), found through pkg-config.
 PACKAGES := libdeflate-dev zlib1g-dev pkg-config
 
-.PHONY: demo test build deps fixtures fixtures-check fuzz bench clean
+.PHONY: demo test build deps fixtures fixtures-check fuzz bench load clean
 
 ## demo: install what is missing (as root), build, and show what Decaf does on golden frames.
 demo: deps build
@@ -47,6 +47,10 @@ fuzz: deps
 ## bench: run the codec benchmarks and report ratios against the C baseline and zlib.
 bench: deps
 	tools/bench/report.py
+
+## load: decaf send against decaf peer, 100 connections; messages/s, latency, peer memory.
+load: deps
+	tools/bench/load.py
 
 clean:
 	rm -rf .build tools/fuzz/.build tools/bench/.build

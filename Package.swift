@@ -46,8 +46,9 @@ let package = Package(
         .executableTarget(
             name: "decaf",
             dependencies: [
-                "DecafWire", "DecafDissect", "DecafVectors",
+                "DecafWire", "DecafDissect", "DecafVectors", "DecafPeer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(

@@ -31,4 +31,33 @@ cat "$frames/zlib-bomb-default/560.bin" "$frames/frame-basic/7.bin" >> "$stream"
 run "$decaf" dissect "$stream"
 # Hex from the command line, as copied out of a log.
 run "$decaf" dissect --hex "de ca fb ad 01 00 00 01 01 00 00 07 65 53 f1 00 00 00 44 4c 00 00 00 00 00 00 00 00"
+
+# The reference peer on a free loopback port, recording to a pcap, and the clients against it.
+start_peer() {
+    local out=.build/demo/$1.out
+    shift
+    "$decaf" peer --log-level warning "$@" > "$out" 2>/dev/null &
+    peer_pid=$!
+    for _ in $(seq 100); do grep -q '^listening' "$out" 2>/dev/null && break; sleep 0.05; done
+    address=$(sed -n 's/^listening on //p' "$out")
+}
+stop_peer() {
+    kill -INT "$peer_pid"
+    wait "$peer_pid"
+    printf '\033[2m(peer: %s)\033[0m\n' "$(tail -n 1 "$1")"
+}
+
+printf '\n\033[1m$ %s\033[0m\n' "$decaf peer --pcap .build/demo/session.pcap &"
+start_peer correct --pcap .build/demo/session.pcap --read-receipt-delay 2
+echo "listening on $address"
+run "$decaf" handshake "$address"
+run "$decaf" send "$address" --count 500 --connections 4 --text "see you at eight"
+stop_peer .build/demo/correct.out
+
+run "$decaf" peer --list-faults
+printf '\n\033[1m$ %s\033[0m\n' "$decaf peer --fault fixed-features --fault crc-little-endian &"
+start_peer faulty --fault fixed-features --fault crc-little-endian
+echo "listening on $address"
+run "$decaf" handshake "$address" --features BASIC
+stop_peer .build/demo/faulty.out
 exit 0

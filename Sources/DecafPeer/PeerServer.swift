@@ -57,6 +57,7 @@ public final class PeerServer: Sendable {
             let highWaterMark = max(configuration.outboundHighWaterMark, 2)
             var bootstrap = ServerBootstrap(group: group)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
                 .childChannelOption(.writeBufferWaterMark, value: .init(low: highWaterMark / 2, high: highWaterMark))
             if let size = configuration.socketSendBufferSize {
                 bootstrap = bootstrap.childChannelOption(.socketOption(.so_sndbuf), value: SocketOptionValue(size))

@@ -1,11 +1,11 @@
 import ArgumentParser
 
 /// The toolkit's command line: thin commands over the Decaf modules.
-struct Decaf: ParsableCommand {
+struct Decaf: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decaf",
         abstract: "Tools for the Decaf binary IM wire protocol (magic 0xDECAFBAD).",
         version: "0.1.0",
-        subcommands: [DissectCommand.self, FixturesCommand.self]
+        subcommands: [DissectCommand.self, FixturesCommand.self, PeerCommand.self, HandshakeCommand.self, SendCommand.self]
     )
 }

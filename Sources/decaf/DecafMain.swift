@@ -7,10 +7,14 @@ import Glibc
 /// is 64).
 @main
 enum DecafMain {
-    static func main() {
+    static func main() async {
         do {
             var command = try Decaf.parseAsRoot()
-            try command.run()
+            if var command = command as? AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
         } catch let error as InputError {
             FileHandleOutput.standardError.write("Error: \(error.message)\n")
             exit(2)

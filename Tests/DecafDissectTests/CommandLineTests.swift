@@ -5,27 +5,8 @@ import Testing
 /// The `decaf` executable run as a user runs it.
 @Suite("decaf dissect on the command line")
 struct CommandLineTests {
-    struct Run {
-        var status: Int32
-        var output: String
-        var error: String
-    }
-
-    static func decaf(_ arguments: [String], input: Data? = nil) throws -> Run {
-        let process = Process()
-        process.executableURL = FixturePaths.decafExecutable
-        process.arguments = arguments
-        let output = Pipe(), error = Pipe(), stdin = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = stdin
-        try process.run()
-        stdin.fileHandleForWriting.write(input ?? Data())
-        try stdin.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), error: String(decoding: err, as: UTF8.self))
+    static func decaf(_ arguments: [String], input: Data? = nil) throws -> DecafProcess.Run {
+        try DecafProcess.run(arguments, input: input)
     }
 
     static let helloHex = "decafbad01000000000000016553f1000000444c0000000b8a4cde3110010000000568656c6c6f"

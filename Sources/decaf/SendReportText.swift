@@ -1,0 +1,30 @@
+import DecafPeer
+import Foundation
+
+/// `decaf send`: the report as lines a person reads.
+struct SendReportText {
+    let lines: [String]
+
+    init(_ report: SendReport) {
+        let seconds = Milliseconds.value(report.elapsed) / 1000
+        var lines = [
+            "\(report.sent) messages on \(report.connections) connection\(report.connections == 1 ? "" : "s") in \(String(format: "%.2f", seconds)) s: "
+                + "\(report.acknowledged) acknowledged, \(report.lost) lost",
+            "  \(String(format: "%.0f", report.messagesPerSecond)) acknowledged messages per second",
+        ]
+        if let latency = report.latency {
+            lines.append("  ACK latency: min \(Milliseconds.text(latency.minimum)), median \(Milliseconds.text(latency.median)), "
+                + "p99 \(Milliseconds.text(latency.p99)), max \(Milliseconds.text(latency.maximum))")
+        }
+        lines.append("  read receipts \(report.readReceipts), retransmissions \(report.retransmissions), "
+            + "duplicate ACKs \(report.duplicateAcks), reconnects \(report.reconnects)")
+        if report.heartbeatsAcknowledged > 0 { lines.append("  heartbeats acknowledged \(report.heartbeatsAcknowledged)") }
+        if let negotiated = report.negotiated.first {
+            lines.append("  negotiated \(negotiated.version), features \(negotiated.features)")
+        }
+        for error in report.serverErrors.prefix(5) {
+            lines.append("  server sent ERROR \(error.code): \(error.reason)")
+        }
+        self.lines = lines
+    }
+}

@@ -1,0 +1,93 @@
+import DecafTestSupport
+import Foundation
+import Testing
+
+/// `decaf peer`, `decaf handshake` and `decaf send` run as a user runs them, in separate processes.
+@Suite("Peer commands on the command line", .serialized, .timeLimit(.minutes(1)))
+struct PeerCommandLineTests {
+    static func decaf(_ arguments: [String]) throws -> DecafProcess.Run {
+        try DecafProcess.run(arguments)
+    }
+
+    /// Starts `decaf peer` with `arguments`, runs `body` with its address, then stops it with SIGINT
+    /// and returns what it printed last.
+    static func withPeer(_ arguments: [String] = [], _ body: (String) throws -> Void) throws -> String {
+        let process = Process()
+        process.executableURL = FixturePaths.decafExecutable
+        process.arguments = ["peer", "--log-level", "critical"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var firstLine = Data()
+        while !firstLine.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            firstLine += chunk
+        }
+        let line = String(decoding: firstLine, as: UTF8.self)
+        let address = try #require(line.split(separator: "\n").first.map { String($0.dropFirst("listening on ".count)) })
+        do {
+            try body(address)
+        } catch {
+            process.interrupt()
+            process.waitUntilExit()
+            throw error
+        }
+        process.interrupt()
+        let rest = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "the peer stops cleanly on SIGINT")
+        return String(decoding: rest, as: UTF8.self)
+    }
+
+    @Test("the peer prints its address first, serves handshake and send, and stops cleanly on SIGINT")
+    func peerHandshakeSend() throws {
+        let summary = try Self.withPeer { address in
+            let handshake = try Self.decaf(["handshake", "--json", "--features", "BASIC,READ_RECEIPT", address])
+            #expect(handshake.status == 0)
+            let json = try JSONSerialization.jsonObject(with: Data(handshake.output.utf8)) as? [String: Any]
+            #expect(json?["ok"] as? Bool == true)
+            #expect(json?["features"] as? Int == 9)
+            let send = try Self.decaf(["send", address, "--count", "50", "--connections", "2", "--json"])
+            #expect(send.status == 0)
+            let report = try JSONSerialization.jsonObject(with: Data(send.output.utf8)) as? [String: Any]
+            #expect(report?["acknowledged"] as? Int == 100)
+            #expect(report?["readReceipts"] as? Int == 100)
+        }
+        #expect(summary.contains("stopped by signal 2"))
+        #expect(summary.contains("100 delivered"))
+    }
+
+    @Test("a handshake the peer leaves unanswered exits 1")
+    func failedHandshake() throws {
+        _ = try Self.withPeer(["--fault", "handshake-ignores-short"]) { address in
+            let run = try Self.decaf(["handshake", "--timeout", "0.3", address])
+            #expect(run.status == 1)
+            #expect(run.output.contains("failed"))
+        }
+    }
+
+    @Test("--list-faults names every fault with what it breaks")
+    func listFaults() throws {
+        let run = try Self.decaf(["peer", "--list-faults"])
+        #expect(run.status == 0)
+        #expect(run.output.split(separator: "\n").count == 13)
+        #expect(run.output.contains("handshake-ignores-short") && run.output.contains("breaks HS-2"))
+    }
+
+    @Test("usage errors exit 2", arguments: [
+        ["peer", "--fault", "no-such-fault"], ["send", "localhost"], ["send", "127.0.0.1:1", "--reconnect", "sometimes"],
+        ["handshake"], ["peer", "--log-level", "loud"],
+    ])
+    func usageErrors(arguments: [String]) throws {
+        #expect(try Self.decaf(arguments).status == 2)
+    }
+
+    @Test("send to a port where nothing listens loses its messages and exits 1")
+    func nothingListening() throws {
+        let run = try Self.decaf(["send", "127.0.0.1:1", "--count", "2", "--reconnect", "none"])
+        #expect(run.status == 1)
+        #expect(run.output.contains("2 lost"))
+    }
+}
