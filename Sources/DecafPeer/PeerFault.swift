@@ -84,9 +84,10 @@ public enum PeerFault: Hashable, Sendable {
         }
     }
 
-    /// The fault named by a `--fault` argument: a name, or `slow-ack=MS`.
+    /// The fault named by a `--fault` argument: a name, or `slow-ack` with its milliseconds after
+    /// `=`, `:` or a space (`slow-ack=250`, `"slow-ack 250"`).
     public init?(argument: String) {
-        let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+        let parts = argument.split(maxSplits: 1, whereSeparator: { "=: ".contains($0) }).map(String.init)
         if parts[0] == "slow-ack" {
             guard parts.count == 1 || Int(parts[1]).map({ $0 >= 0 }) == true else { return nil }
             self = .slowAck(milliseconds: parts.count == 2 ? Int(parts[1])! : Self.defaultSlowAckMilliseconds)

@@ -18,11 +18,13 @@ public final class WireClient: Sendable {
         self.log = log
     }
 
-    /// Connects to `host`:`port`; frames from the server are decoded with `options`.
+    /// Connects to `host`:`port`; frames from the server are decoded with `options` (by default any
+    /// minor of major 1, since the server may answer in the version the handshake agreed).
     /// A `receiveBufferSize` sets the kernel receive buffer (SO_RCVBUF); with `readsReplies` false
     /// the client never reads what the server sends, like a stalled mobile client.
     public static func connect(
-        host: String, port: Int, options: DecodeOptions = DecodeOptions(acceptsEncryptedBodies: true),
+        host: String, port: Int,
+        options: DecodeOptions = DecodeOptions(version: ProtocolVersion(major: 1, minor: .max), acceptsEncryptedBodies: true),
         receiveBufferSize: Int? = nil, readsReplies: Bool = true, group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> WireClient {
         let events = WireEventQueue()

@@ -21,7 +21,7 @@ struct PeerCommand: AsyncParsableCommand {
     @Option(help: "Features the peer supports: all, none, a number, or names like BASIC,READ_RECEIPT.")
     var features = FeatureFlags.known
 
-    @Option(help: "Misbehave on purpose (repeatable); see --list-faults. slow-ack takes =MS.")
+    @Option(help: "Misbehave on purpose (repeatable); see --list-faults. slow-ack takes milliseconds: slow-ack=250.")
     var fault: [String] = []
 
     @Flag(help: "List the faults and exit.")
@@ -48,7 +48,11 @@ struct PeerCommand: AsyncParsableCommand {
     @Option(help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
-    @OptionGroup var limits: DecodeOptionsArguments
+    @Option(help: "Largest body accepted, before and after inflating, in bytes.")
+    var bodyLimit = DecodeOptions.defaultBodyLimit
+
+    @Option(help: "Deepest nesting level of TLV containers accepted.")
+    var depthLimit = 4
 
     func validate() throws {
         for name in fault where PeerFault(argument: name) == nil {
@@ -56,6 +60,9 @@ struct PeerCommand: AsyncParsableCommand {
         }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level '\(logLevel)'") }
         guard idleTimeout > 0, maxConnections > 0 else { throw ValidationError("--idle-timeout and --max-connections must be positive") }
+        guard bodyLimit >= 0, bodyLimit <= Int(UInt32.max), depthLimit >= 0 else {
+            throw ValidationError("--body-limit must be 0...4294967295 and --depth-limit not negative")
+        }
     }
 
     func run() async throws {
@@ -80,8 +87,8 @@ struct PeerCommand: AsyncParsableCommand {
         configuration.maxConnections = maxConnections
         configuration.timestampWindow = timestampWindow
         configuration.replayWindow = replayWindow
-        configuration.bodyLimit = limits.bodyLimit
-        configuration.depthLimit = limits.depthLimit
+        configuration.bodyLimit = bodyLimit
+        configuration.depthLimit = depthLimit
         let server = try await PeerServer.start(configuration: configuration, host: listen.host, port: listen.port,
                                                 pcapPath: pcap, clock: Clock.unixSeconds)
         // Written unbuffered: scripts read this line while the peer runs.

@@ -77,6 +77,14 @@ extension WireClient {
     }
 }
 
+extension TLVValue {
+    /// The code of an ERROR TLV, if this is one.
+    var errorCode: UInt16? {
+        if case let .error(report) = self { return report.code }
+        return nil
+    }
+}
+
 enum LoopbackError: Error {
     case unexpected(WireEvent)
     case timeout

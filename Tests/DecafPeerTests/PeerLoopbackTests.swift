@@ -20,6 +20,19 @@ struct PeerLoopbackTests {
         }
     }
 
+    @Test("the handshake agrees on the lower of the two minors")
+    func lowerMinor() async throws {
+        try await LoopbackPeer.with({ $0.version = ProtocolVersion(major: 1, minor: 3) }) { peer in
+            let client = try await peer.client()
+            try await client.send(ClientFrames.versionRequest(1, 1, .basic))
+            let replies = try await client.framesBefore(sentinel: ClientFrames.sentinel())
+            let response = try #require(replies.first { $0.header.messageType == .control })
+            #expect(Array(response.fields).first?.interpreted == .versionResponse(VersionResponse(version: ProtocolVersion(major: 1, minor: 1), features: .basic)))
+            #expect(response.header.version == ProtocolVersion(major: 1, minor: 1), "the response already uses the agreed version (VER-3)")
+            await client.close()
+        }
+    }
+
     @Test("the handshake over the wire: an ACK and a VERSION_RESPONSE with the intersection")
     func handshake() async throws {
         try await LoopbackPeer.with({ $0.features = [.basic, .readReceipt, .compression] }) { peer in
@@ -83,6 +96,19 @@ struct PeerExchangeTests {
                 return
             }
             #expect(report.code == code.rawValue)
+            #expect(await client.next() == .closed)
+        }
+    }
+
+    @Test("with a timestamp window, a frame from a clock too far off gets TIMESTAMP_OUT_OF_WINDOW, then the close (TS-1)")
+    func timestampWindow() async throws {
+        try await LoopbackPeer.with({ $0.timestampWindow = 60 }) { peer in
+            let client = try await peer.client()
+            try await client.send(OutgoingFrame(header: ClientFrames.header(.data, 1, timestamp: LoopbackPeer.now + 30), fields: []))
+            #expect(await client.nextFrame()?.header.messageType == .ack, "30 s off is within the window")
+            try await client.send(OutgoingFrame(header: ClientFrames.header(.data, 2, timestamp: LoopbackPeer.now - 61), fields: []))
+            let error = try #require(await client.nextFrame())
+            #expect(Array(error.fields).first?.interpreted.errorCode == ErrorCode.timestampOutOfWindow.rawValue)
             #expect(await client.next() == .closed)
         }
     }

@@ -210,6 +210,8 @@ struct PeerFaultTests {
             #expect(!fault.summary.isEmpty && !fault.breaks.isEmpty)
         }
         #expect(PeerFault(argument: "slow-ack=250") == .slowAck(milliseconds: 250))
+        #expect(PeerFault(argument: "slow-ack 250") == .slowAck(milliseconds: 250))
+        #expect(PeerFault(argument: "slow-ack") == .slowAck(milliseconds: PeerFault.defaultSlowAckMilliseconds))
         #expect(PeerFault(argument: "slow-ack=-1") == nil)
         #expect(PeerFault(argument: "no-such-fault") == nil)
     }

@@ -13,6 +13,10 @@ let package = Package(
             dependencies: [.product(name: "DecafWire", package: "Decaf"), .product(name: "DecafDissect", package: "Decaf")]
         ),
         .executableTarget(name: "FuzzTLV", dependencies: [.product(name: "DecafWire", package: "Decaf")]),
+        .executableTarget(
+            name: "FuzzPeerSession",
+            dependencies: [.product(name: "DecafPeer", package: "Decaf"), .product(name: "DecafWire", package: "Decaf")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (frame decoder, dissector, TLV decoder) with AddressSanitizer and
-# runs each for SECONDS (default 60),
-# seeded from the golden frames. Exits non-zero on any crash, leak or timeout, and when a target
-# runs without coverage feedback.
+# Builds the libFuzzer targets (frame decoder, dissector, TLV decoder, peer session) with
+# AddressSanitizer and runs each for SECONDS (default 60), seeded from the golden frames. Exits
+# non-zero on any crash, leak or timeout, and when a target runs without coverage feedback.
 set -euo pipefail
 seconds=${1:-60}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,7 +18,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # Frame seeds: every golden frame, with a control byte in front (defaults and a byte-wise split).
-mkdir -p "$work/frames" "$work/tlv" "$work/corpus-FuzzFrameDecoder" "$work/corpus-FuzzDissector" "$work/corpus-tlv"
+mkdir -p "$work/frames" "$work/tlv" "$work/corpus-FuzzFrameDecoder" "$work/corpus-FuzzDissector" "$work/corpus-FuzzPeerSession" "$work/corpus-tlv"
 find "$root/Fixtures/frames" -name '*.bin' | while read -r file; do
     name=$(basename "$(dirname "$file")")-$(basename "$file" .bin)
     { printf '\x12'; cat "$file"; } > "$work/frames/$name-a"
@@ -28,9 +27,9 @@ find "$root/Fixtures/frames" -name '*.bin' | while read -r file; do
 done
 
 export SWIFT_BACKTRACE=enable=no
-for target in FuzzFrameDecoder FuzzDissector FuzzTLV; do
+for target in FuzzFrameDecoder FuzzDissector FuzzTLV FuzzPeerSession; do
     case $target in
-        FuzzFrameDecoder | FuzzDissector) seeds="$work/frames"; corpus="$work/corpus-$target" ;;
+        FuzzFrameDecoder | FuzzDissector | FuzzPeerSession) seeds="$work/frames"; corpus="$work/corpus-$target" ;;
         FuzzTLV) seeds="$work/tlv"; corpus="$work/corpus-tlv" ;;
     esac
     echo "== $target: ${seconds}s"
