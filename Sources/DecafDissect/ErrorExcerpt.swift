@@ -13,7 +13,7 @@ enum ErrorExcerpt {
         if region == .decompressedBody { lines.append("in the decompressed body:") }
         for lineStart in stride(from: firstLine, through: lastLine, by: 16) {
             let lineBytes = bytes[lineStart..<min(lineStart + 16, bytes.count)]
-            lines.append(HexdumpRenderer.address(base + lineStart, region: region) + "  " + lineBytes.map { Hex.string([$0]) }.joined(separator: " "))
+            lines.append(HexdumpRenderer.address(base + lineStart, region: region) + "  " + Hex.spaced(lineBytes))
             let marks = (lineStart..<(lineStart + lineBytes.count)).map { range.contains($0) ? "^^" : "  " }
             let caretLine = marks.joined(separator: " ")
             let trimmed = String(caretLine.reversed().drop(while: { $0 == " " }).reversed())
@@ -36,7 +36,7 @@ enum ErrorExcerpt {
             region = .frame
             start = FrameHeader.size
             width = 2
-        case .tlvTruncated, .tlvLengthOverflow, .tlvTooDeep, .tlvDuplicateTag:
+        case let code where code.countsOffsetFromBody:
             region = record.isCompressed ? .decompressedBody : .frame
             start = region == .frame ? FrameHeader.size + error.offset : error.offset
             width = TLVEncoder.fieldHeaderSize

@@ -78,8 +78,7 @@ public struct FrameRecord: Sendable {
 
     /// Body offset of the TLV error that ends the readable fields, if any.
     private var tlvErrorOffset: Int? {
-        let tlvCodes: [ErrorCode] = [.tlvTruncated, .tlvLengthOverflow, .tlvTooDeep, .tlvDuplicateTag]
-        if let error, tlvCodes.contains(error.code) { return error.offset }
+        if let error, error.code.countsOffsetFromBody { return error.offset }
         return untrustedBodyError?.offset
     }
 
@@ -89,13 +88,9 @@ public struct FrameRecord: Sendable {
     /// before TLV parsing (a TLV error), or it failed only its checksum.
     private func readablePayload(options: DecodeOptions) -> [UInt8]? {
         guard let error, let body, !isOpaque else { return nil }
-        switch error.code {
-        case .checksumMismatch, .tlvTruncated, .tlvLengthOverflow, .tlvTooDeep, .tlvDuplicateTag:
-            guard isCompressed else { return Array(body) }
-            return try? ZlibInflater().inflate(body, limit: options.bodyLimit)
-        default:
-            return nil
-        }
+        guard error.code == .checksumMismatch || error.code.countsOffsetFromBody else { return nil }
+        guard isCompressed else { return Array(body) }
+        return try? ZlibInflater().inflate(body, limit: options.bodyLimit)
     }
 
     private func findWarnings() -> [DissectionWarning] {

@@ -26,7 +26,7 @@ public enum HexdumpRenderer {
                     continue
                 }
                 let chunk = bytes[chunkStart..<min(chunkStart + 16, span.range.upperBound)]
-                let hex = chunk.map { Hex.string([$0]) }.joined(separator: " ")
+                let hex = Hex.spaced(chunk)
                 let padded = hex.padding(toLength: 16 * 3, withPad: " ", startingAt: 0)
                 let label = chunkStart == span.range.lowerBound ? String(repeating: "  ", count: span.depth) + span.label : ""
                 lines.append(address(base + chunkStart, region: span.region) + "  " + padded + " " + label)

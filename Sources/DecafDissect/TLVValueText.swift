@@ -32,7 +32,7 @@ enum TLVValueText {
 
     static func hex(_ bytes: ArraySlice<UInt8>) -> String {
         guard !bytes.isEmpty else { return "(empty)" }
-        let shown = bytes.prefix(hexLimit).map { Hex.string([$0]) }.joined(separator: " ")
+        let shown = Hex.spaced(bytes.prefix(hexLimit))
         return bytes.count > hexLimit ? "\(shown) … (\(bytes.count - hexLimit) more)" : shown
     }
 

@@ -105,7 +105,7 @@ public enum TreeRenderer {
         let place: String
         switch error.code {
         case .truncatedFrame: place = "at stream offset \(error.offset)"
-        case .tlvTruncated, .tlvLengthOverflow, .tlvTooDeep, .tlvDuplicateTag:
+        case let code where code.countsOffsetFromBody:
             place = "at body offset \(error.offset)\(record.isCompressed ? " (decompressed)" : ", stream offset \(record.streamOffset + FrameHeader.size + error.offset)")"
         default: place = "at frame offset \(error.offset), stream offset \(record.streamOffset + error.offset)"
         }

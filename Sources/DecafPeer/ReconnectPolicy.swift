@@ -1,5 +1,5 @@
 /// How a client waits before reconnecting after its connection drops.
-public enum ReconnectPolicy: String, Sendable, CaseIterable {
+public enum ReconnectPolicy: String, Sendable {
     /// base × 2^attempt, capped, with jitter.
     case exponential
     /// base × fib(attempt + 1), capped, with jitter.

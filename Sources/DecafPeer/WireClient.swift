@@ -1,21 +1,18 @@
 import DecafNIO
 import DecafWire
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
 /// A client connection for testing a server: it sends frames or any bytes at all, and hands out
 /// what comes back (frames, a protocol error, the close) one event at a time with a timeout, so
-/// tests wait for events instead of sleeping. Every byte sent and received is kept.
+/// tests wait for events instead of sleeping.
 public final class WireClient: Sendable {
     private let channel: Channel
     private let events: WireEventQueue
-    private let log: NIOLockedValueBox<(sent: [UInt8], received: [UInt8])>
 
-    private init(channel: Channel, events: WireEventQueue, log: NIOLockedValueBox<(sent: [UInt8], received: [UInt8])>) {
+    private init(channel: Channel, events: WireEventQueue) {
         self.channel = channel
         self.events = events
-        self.log = log
     }
 
     /// Connects to `host`:`port`; frames from the server are decoded with `options` (by default any
@@ -28,7 +25,6 @@ public final class WireClient: Sendable {
         receiveBufferSize: Int? = nil, readsReplies: Bool = true, group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> WireClient {
         let events = WireEventQueue()
-        let log = NIOLockedValueBox((sent: [UInt8](), received: [UInt8]()))
         var bootstrap = ClientBootstrap(group: group)
         if let receiveBufferSize {
             bootstrap = bootstrap.channelOption(.socketOption(.so_rcvbuf), value: SocketOptionValue(receiveBufferSize))
@@ -40,14 +36,13 @@ public final class WireClient: Sendable {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
-                    try pipeline.addHandler(ByteLogHandler(log: log))
                     try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: options)))
                     try pipeline.addHandler(EventHandler(events: events))
                 }
             }
             .connect(host: host, port: port)
             .get()
-        return WireClient(channel: channel, events: events, log: log)
+        return WireClient(channel: channel, events: events)
     }
 
     /// Sends `header` and `payload` as a frame with body_length and checksum computed.
@@ -58,7 +53,6 @@ public final class WireClient: Sendable {
 
     /// Sends `bytes` exactly as given: frames, parts of frames, or anything else.
     public func send(raw bytes: [UInt8]) async throws {
-        log.withLockedValue { $0.sent += bytes }
         try await channel.writeAndFlush(ByteBuffer(bytes: bytes))
     }
 
@@ -73,33 +67,12 @@ public final class WireClient: Sendable {
         return nil
     }
 
-    /// Every byte sent so far.
-    public var sentBytes: [UInt8] { log.withLockedValue { $0.sent } }
-    /// Every byte received so far.
-    public var receivedBytes: [UInt8] { log.withLockedValue { $0.received } }
-
     /// Whether the connection is still open.
     public var isOpen: Bool { channel.isActive }
 
     /// Closes the connection.
     public func close() async {
         try? await channel.close()
-    }
-}
-
-/// Keeps a copy of every byte received.
-private final class ByteLogHandler: ChannelInboundHandler {
-    typealias InboundIn = ByteBuffer
-    typealias InboundOut = ByteBuffer
-
-    private let log: NIOLockedValueBox<(sent: [UInt8], received: [UInt8])>
-
-    init(log: NIOLockedValueBox<(sent: [UInt8], received: [UInt8])>) { self.log = log }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let buffer = unwrapInboundIn(data)
-        log.withLockedValue { $0.received += buffer.readableBytesView }
-        context.fireChannelRead(data)
     }
 }
 

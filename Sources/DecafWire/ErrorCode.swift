@@ -15,6 +15,15 @@ public enum ErrorCode: UInt16, CaseIterable, Sendable, Hashable, Codable {
     case timestampOutOfWindow = 12
     case truncatedFrame = 13
 
+    /// True for the TLV errors, whose offset counts from the start of the (decompressed) body
+    /// rather than from the frame or the stream (wire-v1 section 8).
+    public var countsOffsetFromBody: Bool {
+        switch self {
+        case .tlvTruncated, .tlvLengthOverflow, .tlvTooDeep, .tlvDuplicateTag: true
+        default: false
+        }
+    }
+
     /// The name the brief gives the code, e.g. `CHECKSUM_MISMATCH`.
     public var name: String {
         switch self {

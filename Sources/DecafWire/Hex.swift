@@ -14,6 +14,11 @@ public enum Hex {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Lower-case hex of `bytes`, two digits per byte, separated by spaces, as hexdumps show them.
+    public static func spaced(_ bytes: some Sequence<UInt8>) -> String {
+        bytes.map { string([$0]) }.joined(separator: " ")
+    }
+
     /// `0x` followed by `width` upper-case digits, e.g. `0xDECAFBAD`.
     public static func format(_ value: some FixedWidthInteger, width: Int) -> String {
         let text = String(value, radix: 16, uppercase: true)

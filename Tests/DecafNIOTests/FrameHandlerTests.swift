@@ -63,7 +63,12 @@ struct FrameHandlerTests {
         var bad = Self.frames(2).suffix(from: good.count).map { $0 }
         bad[corruptedOffset] ^= 0x55
         let channel = Self.decoderChannel()
-        #expect(throws: WireError.self) { try channel.writeInbound(ByteBuffer(bytes: good + bad)) }
+        do {
+            try channel.writeInbound(ByteBuffer(bytes: good + bad))
+            Issue.record("no error")
+        } catch let error as WireError {
+            #expect(error.code == expected)
+        }
         #expect(try Self.readAll(channel).count == 1)
         do {
             try channel.writeInbound(ByteBuffer(bytes: good + bad))

@@ -13,6 +13,11 @@ struct WireErrorTests {
         ])
     }
 
+    @Test("only the TLV errors count their offset from the body (section 8)")
+    func offsetOrigin() {
+        #expect(ErrorCode.allCases.filter(\.countsOffsetFromBody) == [.tlvTruncated, .tlvLengthOverflow, .tlvTooDeep, .tlvDuplicateTag])
+    }
+
     @Test("a byte-swapped checksum is named as the little-endian defect (CRC-3)")
     func byteSwapped() {
         let swapped = WireError(.checksumMismatch(stored: 0x31DE_4C8A, computed: 0x8A4C_DE31), offset: 24)
