@@ -5,6 +5,7 @@ let package = Package(
     name: "Decaf",
     products: [
         .library(name: "DecafWire", targets: ["DecafWire"]),
+        .library(name: "DecafCapture", targets: ["DecafCapture"]),
         .library(name: "DecafDissect", targets: ["DecafDissect"]),
         .library(name: "DecafVectors", targets: ["DecafVectors"]),
         .library(name: "DecafNIO", targets: ["DecafNIO"]),
@@ -29,7 +30,8 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]
         ),
         .target(name: "DecafWire", dependencies: ["CDeflate"]),
-        .target(name: "DecafDissect", dependencies: ["DecafWire"]),
+        .target(name: "DecafCapture"),
+        .target(name: "DecafDissect", dependencies: ["DecafWire", "DecafCapture"]),
         .target(name: "DecafNIO", dependencies: ["DecafWire", .product(name: "NIOCore", package: "swift-nio")]),
         .target(
             name: "DecafPeer",
@@ -42,7 +44,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "DecafVectors", dependencies: ["DecafWire"]),
+        .target(name: "DecafVectors", dependencies: ["DecafWire", "DecafCapture"]),
         .executableTarget(
             name: "decaf",
             dependencies: [
@@ -56,6 +58,7 @@ let package = Package(
             dependencies: ["DecafWire", "CZlib"],
             path: "Tests/DecafTestSupport"
         ),
+        .testTarget(name: "DecafCaptureTests", dependencies: ["DecafCapture", "DecafDissect", "DecafVectors", "DecafWire", "DecafTestSupport"]),
         .testTarget(name: "DecafWireTests", dependencies: ["DecafWire", "DecafTestSupport"]),
         .testTarget(
             name: "DecafNIOTests",

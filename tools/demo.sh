@@ -54,6 +54,17 @@ run "$decaf" handshake "$address"
 run "$decaf" send "$address" --count 500 --connections 4 --text "see you at eight"
 stop_peer .build/demo/correct.out
 
+# The capture the peer recorded, dissected: every frame per connection and direction, then stats.
+run "$decaf" dissect .build/demo/session.pcap --connection 1 --type CONTROL --type READ_RECEIPT
+run "$decaf" dissect --stats .build/demo/session.pcap
+# A sample capture with damage: a bad checksum, garbage, a packet cut short, an HTTP connection.
+run "$decaf" dissect Fixtures/captures/damaged.pcap
+# Crafting: a frame with a checksum written little-endian, and a dissect/build round trip.
+run "$decaf" build --type DATA --tlv TEXT=hi --timestamp 1700000000 --crc-little-endian
+"$decaf" dissect --json "$frames/zlib/501.bin" | "$decaf" build --from - --binary | cmp - "$frames/zlib/501.bin" \
+    && echo "decaf dissect --json | decaf build --from - gives back the same bytes"
+run "$decaf" wireshark-plugin --output .build/demo/decaf.lua
+
 run "$decaf" peer --list-faults
 printf '\n\033[1m$ %s\033[0m\n' "$decaf peer --fault fixed-features --fault crc-little-endian &"
 start_peer faulty --fault fixed-features --fault crc-little-endian

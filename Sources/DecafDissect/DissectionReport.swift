@@ -17,13 +17,19 @@ public struct DissectionReport: Sendable {
         self.hexdump = hexdump
     }
 
-    /// The lines for `event`.
-    public func lines(for event: DissectionEvent) -> [String] {
+    /// The lines for `event`; given the whole `stream`, JSON resync records carry the skipped bytes.
+    public func lines(for event: DissectionEvent, stream: [UInt8]? = nil) -> [String] {
         switch (event, style) {
         case let (.frame(record), .json):
             return [Self.json(FrameRecordJSON(record))]
         case let (.resynchronized(skipped, resumedAt), .json):
-            return [Self.json(ResynchronizationJSON(skipped: skipped, resumedAt: resumedAt))]
+            var note = ResynchronizationJSON(skipped: skipped, resumedAt: resumedAt)
+            if let stream {
+                let end = resumedAt ?? stream.count
+                note.from = end - skipped
+                note.hex = Hex.string(stream[(end - skipped)..<end])
+            }
+            return [Self.json(note)]
         case let (.resynchronized(skipped, resumedAt), _):
             return [TreeRenderer.resynchronizationLine(skipped: skipped, resumedAt: resumedAt)]
         case let (.frame(record), .summary):

@@ -1,3 +1,4 @@
+import DecafCapture
 import DecafWire
 
 /// The `--json` form of a frame record: one object per line, schema in `Specs/dissect-json.md`.
@@ -19,6 +20,14 @@ public struct FrameRecordJSON: Codable, Hashable, Sendable {
     public var error: ErrorInfo?
     /// Every byte of the frame that arrived, as hex.
     public var hex: String
+    /// For a frame from a capture: its connection, direction, the packets that carried it and
+    /// the capture time of the packet that completed it.
+    public var connection: ConnectionJSON?
+    public var direction: TCPDirection?
+    public var packets: [Int]?
+    /// The packet whose arrival completed the frame, where Wireshark shows it.
+    public var packet: Int?
+    public var captureTime: String?
 
     public struct Header: Codable, Hashable, Sendable {
         public var magic: UInt32
@@ -105,6 +114,15 @@ public struct FrameRecordJSON: Codable, Hashable, Sendable {
 }
 
 extension FrameRecordJSON {
+    public init(_ frame: CapturedFrame) {
+        self.init(frame.record)
+        connection = ConnectionJSON(frame.connection)
+        direction = frame.direction
+        packets = frame.packets
+        packet = frame.completedBy
+        captureTime = frame.time.description
+    }
+
     public init(_ record: FrameRecord) {
         index = record.index
         streamOffset = record.streamOffset
@@ -130,6 +148,29 @@ extension FrameRecordJSON {
             length: bodyBytes.count, hex: Hex.string(bodyBytes), compressed: record.isCompressed, opaque: record.isOpaque,
             inflated: record.isCompressed ? record.payload.map(Hex.string) : nil
         )
+    }
+}
+
+extension FrameRecordJSON {
+    /// The frame's bytes as they travelled, rebuilt from the header fields (so an edited field
+    /// shows in the result) and the body as sent; from `hex` when there is no header. Nil when
+    /// the hex is not hex.
+    public var wireBytes: [UInt8]? {
+        guard let header, let body, let bodyBytes = Hex.bytes(body.hex) else { return Hex.bytes(hex) }
+        var bytes: [UInt8] = []
+        FrameHeader(
+            messageType: MessageType(rawValue: header.msgType),
+            sequence: SequenceNumber(rawValue: header.sequence),
+            timestamp: header.timestamp,
+            sessionID: SessionID(rawValue: header.sessionId),
+            version: ProtocolVersion(major: header.versionMajor, minor: header.versionMinor),
+            encryptType: EncryptType(rawValue: header.encryptType),
+            compressType: CompressType(rawValue: header.compressType),
+            bodyLength: header.bodyLength,
+            checksum: header.checksum,
+            magic: header.magic
+        ).append(to: &bytes)
+        return bytes + bodyBytes
     }
 }
 

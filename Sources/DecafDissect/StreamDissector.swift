@@ -49,6 +49,17 @@ public struct StreamDissector {
         return events
     }
 
+    /// Declares `count` bytes of the stream missing (see `FrameDecoder.skipGap`); returns how many
+    /// buffered bytes of an unfinished frame were lost with them. Decoding resumes at the next magic.
+    public mutating func skipGap(_ count: Int) -> Int {
+        let dropped = decoder.skipGap(count)
+        discardedAtError = decoder.discardedByteCount
+        return dropped
+    }
+
+    /// Stream offset of the first byte not yet part of a reported frame or skipped.
+    public var streamOffset: Int { decoder.streamOffset }
+
     /// Every event of a whole stream.
     public static func dissect(_ bytes: [UInt8], options: DecodeOptions = DecodeOptions()) -> [DissectionEvent] {
         var dissector = StreamDissector(options: options)

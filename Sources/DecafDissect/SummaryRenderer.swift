@@ -3,7 +3,21 @@ import DecafWire
 /// One line per frame record: offset, type, sequence, session, body size, top-level tags, status.
 public enum SummaryRenderer {
     public static func line(for record: FrameRecord) -> String {
-        var columns = [pad("#\(record.index)", 5), pad("\(record.streamOffset)", 8, right: true)]
+        ([pad("#\(record.index)", 5), pad("\(record.streamOffset)", 8, right: true)] + columns(for: record)).joined(separator: " ")
+    }
+
+    /// One line for a frame from a capture: index, capture time, connection and direction, the
+    /// packets that carried it, then the frame's own columns.
+    public static func line(for frame: CapturedFrame) -> String {
+        let packets = frame.packets.count > 1 ? "pkt \(frame.packets[0])-\(frame.packets.last!)" : "pkt \(frame.packets.first ?? 0)"
+        let prefix = [pad("#\(frame.record.index)", 5), frame.time.timeOfDay, pad("conn \(frame.connection.index)", 7),
+                      frame.direction.arrow, pad(packets, 11)]
+        return (prefix + columns(for: frame.record)).joined(separator: " ")
+    }
+
+    /// The columns that describe the frame itself: type, sequence, session, body, tags, status.
+    static func columns(for record: FrameRecord) -> [String] {
+        var columns: [String] = []
         if let header = record.header {
             var body = "\(header.bodyLength)"
             if record.isCompressed, let payload = record.payload { body += " zlib→\(payload.count)" }
@@ -21,7 +35,7 @@ public enum SummaryRenderer {
             columns.append(pad("(\(record.bytes.count) bytes, \(what))", 96))
         }
         columns.append(status(of: record))
-        return columns.joined(separator: " ")
+        return columns
     }
 
     /// The first few top-level tags, then how many more there are.

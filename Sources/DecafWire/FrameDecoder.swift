@@ -184,6 +184,23 @@ public struct FrameDecoder {
         isHunting = true
     }
 
+    /// Declares that `count` bytes of the stream are missing (a capture lost them) after those
+    /// appended so far: the frame in progress cannot be completed, so its buffered bytes are
+    /// dropped, and decoding resumes at the next magic after the gap. Returns how many buffered
+    /// bytes were dropped. Also clears an error, as `resynchronize()` does. With a `count` of 0 it
+    /// makes a decoder that joins a stream mid-way look for the first magic.
+    @discardableResult
+    public mutating func skipGap(_ count: Int) -> Int {
+        failure = nil
+        failedBytes = []
+        let dropped = bufferedByteCount
+        discard(dropped)
+        discardedByteCount -= dropped
+        streamOffset += count
+        isHunting = true
+        return dropped
+    }
+
     // MARK: - Decoding
 
     /// Checks the frame at the start of `bytes` as far as it has arrived.

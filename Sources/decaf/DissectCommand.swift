@@ -1,4 +1,5 @@
 import ArgumentParser
+import DecafCapture
 import DecafDissect
 import DecafWire
 import Foundation
@@ -6,19 +7,23 @@ import Foundation
 import Glibc
 #endif
 
-/// `decaf dissect`: decode frames from hex or binary input and show every field, or what broke.
+/// `decaf dissect`: decode frames from captures, binary streams or hex, and show every field, or
+/// what broke.
 struct DissectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dissect",
-        abstract: "Decode Decaf frames from a file, standard input or a hex string.",
+        abstract: "Decode Decaf frames from a capture (pcap, pcapng), a binary stream, or hex.",
         discussion: """
-            The input is hex text (whitespace, ':' and '-' separators, 0x prefixes and # comments \
-            allowed) or raw bytes holding one or more frames; the format is detected from the content. \
-            Exit status: 0 when every frame is valid, 1 when any frame is not, 2 on a usage error.
+            The format is detected from the content: pcap or pcapng captures (tcpdump -w, Wireshark, \
+            tshark), hex text (whitespace, ':' and '-' separators, 0x prefixes and # comments allowed), \
+            or raw bytes holding one or more frames. In a capture every TCP connection whose first \
+            payload bytes are the magic is reassembled and decoded per direction (--port takes a port \
+            instead). Exit status: 0 when every frame is valid and the capture is whole, 1 when a \
+            frame is not or bytes are missing, 2 on a usage error.
             """
     )
 
-    @Argument(help: "A file of frames, or '-' for standard input (the default when --hex is not given).")
+    @Argument(help: "A capture or a file of frames, or '-' for standard input (the default when --hex is not given).")
     var file: String?
 
     @Option(name: .customLong("hex"), help: "Frames given as hex on the command line.")
@@ -33,38 +38,139 @@ struct DissectCommand: ParsableCommand {
     @Flag(help: "Show a hexdump that names the field every byte belongs to.")
     var hexdump = false
 
+    @Option(help: "Captures: decode TCP connections with this port at either end (default: connections whose first bytes are the magic).")
+    var port: UInt16?
+
+    @Option(name: .customLong("type"), help: "Show only frames of this msg_type (name or number; repeatable).")
+    var types: [MessageType] = []
+
+    @Option(name: .customLong("session"), help: "Show only frames of this session_id (repeatable).")
+    var sessions: [WireNumber<UInt16>] = []
+
+    @Option(name: .customLong("seq"), help: "Show only frames with this sequence number (repeatable).")
+    var sequences: [WireNumber<UInt32>] = []
+
+    @Option(name: .customLong("connection"), help: "Captures: show only this connection, by the number dissect gives it (repeatable).")
+    var connections: [Int] = []
+
+    @Flag(help: "Captures: print statistics instead of frames: per type and connection, ACK round trips, unacknowledged frames, handshakes, errors.")
+    var stats = false
+
     @OptionGroup var limits: DecodeOptionsArguments
 
     func validate() throws {
         if file != nil && hexInput != nil { throw ValidationError("give either a FILE or --hex, not both") }
         if json && (verbose || hexdump) { throw ValidationError("--json cannot be combined with -V or --hexdump") }
+        if stats && (verbose || hexdump) { throw ValidationError("--stats cannot be combined with -V or --hexdump") }
     }
 
+    private var filter: FrameFilter {
+        FrameFilter(types: Set(types), sessions: Set(sessions.map { SessionID(rawValue: $0.value) }),
+                    sequences: Set(sequences.map(\.value)), connections: Set(connections))
+    }
+
+    private var style: DissectionReport.Style { json ? .json : verbose ? .tree : .summary }
+
     func run() throws {
-        let input = try readInput()
+        if let hexInput { return try dissectStream(Array(hexInput.utf8), format: .hex) }
+        if file == nil || file == "-", isatty(0) == 1 {
+            throw InputError("no input: give a FILE, --hex, or pipe frames into standard input")
+        }
+        var input = try ChunkedInput(path: file)
+        var head = try input.next()
+        while head.count < 4 {
+            let more = try input.next()
+            if more.isEmpty { break }
+            head += more
+        }
+        guard !head.isEmpty else { throw InputError("the input is empty") }
+        if CaptureFormat.detect(head) != nil { return try dissectCapture(first: head, rest: &input) }
+        while true {
+            let more = try input.next()
+            if more.isEmpty { break }
+            head += more
+        }
+        try dissectStream(head, format: InputFormat.detect(head))
+    }
+
+    /// Hex text or a binary stream of frames, held whole.
+    private func dissectStream(_ input: [UInt8], format: InputFormat) throws {
         guard !input.isEmpty else { throw InputError("the input is empty") }
-        let format = hexInput != nil ? InputFormat.hex : InputFormat.detect(input)
+        guard !stats, port == nil, connections.isEmpty else {
+            throw InputError("--stats, --port and --connection need a capture (pcap or pcapng); this input is \(format.rawValue)")
+        }
         guard let bytes = format.bytes(of: input) else {
             throw InputError("the input looks like hex text but is not whole bytes of hex digits")
         }
-        let report = DissectionReport(style: json ? .json : verbose ? .tree : .summary, hexdump: hexdump)
+        let report = DissectionReport(style: style, hexdump: hexdump)
+        let filter = filter
         var failed = false
         for event in StreamDissector.dissect(bytes, options: limits.decodeOptions) {
-            if case let .frame(record) = event, !record.isValid { failed = true }
-            report.lines(for: event).forEach { print($0) }
+            if case let .frame(record) = event {
+                if !record.isValid { failed = true }
+                guard filter.matches(record) else { continue }
+            }
+            report.lines(for: event, stream: bytes).forEach { print($0) }
         }
         if failed { throw ExitCode.failure }
     }
 
-    private func readInput() throws -> [UInt8] {
-        if let hexInput { return Array(hexInput.utf8) }
-        if let file, file != "-" {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw InputError("cannot read \(file)")
+    /// A pcap or pcapng capture, streamed.
+    private func dissectCapture(first: [UInt8], rest input: inout ChunkedInput) throws {
+        var dissector = CaptureDissector(options: limits.decodeOptions, port: port)
+        var statistics = CaptureStatistics()
+        var progress = ProgressBar(total: input.size)
+        let report = CaptureReport(style: style, hexdump: hexdump)
+        let filter = filter
+        var failed = false
+        var frames = 0
+        var output = ""
+        func show(_ events: [CaptureEvent]) {
+            for event in events {
+                switch event {
+                case let .frame(frame):
+                    frames += 1
+                    if !frame.record.isValid { failed = true }
+                case .gap, .captureError:
+                    failed = true
+                default:
+                    break
+                }
+                guard filter.matches(event) else { continue }
+                if stats {
+                    statistics.add(event)
+                } else {
+                    for line in report.lines(for: event) { output += line + "\n" }
+                }
+                if case let .captureError(error) = event {
+                    FileHandleOutput.standardError.write("Error: \(error)\n")
+                }
             }
-            return Array(data)
+            if output.utf8.count > 1 << 16 {
+                FileHandleOutput.standardOutput.write(output)
+                output = ""
+            }
         }
-        if isatty(0) == 1 { throw InputError("no input: give a FILE, --hex, or pipe frames into standard input") }
-        return Array(FileHandle.standardInput.readDataToEndOfFile())
+        show(dissector.append(first))
+        while true {
+            let chunk = try input.next()
+            if chunk.isEmpty { break }
+            show(dissector.append(chunk))
+            progress.update(input.bytesRead)
+        }
+        show(dissector.finish())
+        progress.clear()
+        if stats {
+            let lines = json ? [CaptureStatisticsRenderer.json(for: statistics, ignoredConnections: dissector.ignoredConnections)]
+                : CaptureStatisticsRenderer.lines(for: statistics, ignoredConnections: dissector.ignoredConnections)
+            output += lines.joined(separator: "\n") + "\n"
+        }
+        FileHandleOutput.standardOutput.write(output)
+        if frames == 0 && !stats {
+            let ignored = dissector.ignoredConnections
+            FileHandleOutput.standardError.write("No Decaf frames found in \(dissector.reader.packetCount) packet(s)"
+                + (ignored > 0 ? "; \(ignored) TCP connection(s) did not start with the magic (try --port)" : "") + "\n")
+        }
+        if failed { throw ExitCode.failure }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DecafVectors
 import DecafWire
 
 /// `1.0`: a protocol version on the command line.
@@ -32,30 +33,46 @@ extension FeatureFlags: ExpressibleByArgument {
     }
 }
 
-/// A `TAG=VALUE` TLV field: TAG a name (`TEXT`) or a number (`0x1001`); VALUE text, or hex after
-/// `0x`.
+/// A `TAG=VALUE` TLV field (see `TLVFieldSpec`): TAG a name (`TEXT`) or a number (`0x1001`);
+/// VALUE text, `0x`/`hex:` bytes, `u16:`/`u32:` numbers, or a JSON array of nested fields.
 struct TLVArgument: ExpressibleByArgument {
     var field: TLVField
 
     init?(argument: String) {
-        guard let equals = argument.firstIndex(of: "=") else { return nil }
-        let tagText = argument[..<equals]
-        let valueText = argument[argument.index(after: equals)...]
-        let tag: TLVTag
-        if let known = TLVTag.known.first(where: { $0.name == tagText.uppercased() }) {
-            tag = known
-        } else if tagText.lowercased().hasPrefix("0x"), let value = UInt16(tagText.dropFirst(2), radix: 16) {
-            tag = TLVTag(value)
-        } else if let value = UInt16(tagText) {
-            tag = TLVTag(value)
-        } else {
+        guard let field = try? TLVFieldSpec.field(argument) else { return nil }
+        self.field = field
+    }
+}
+
+/// A named protocol value on the command line: its name (`DATA`, case-insensitive) or its number
+/// (decimal or `0x` hex).
+extension NamedWireValue {
+    public init?(argument: String) {
+        let text = argument.lowercased()
+        let number = text.hasPrefix("0x") ? RawValue(text.dropFirst(2), radix: 16) : RawValue(text)
+        if let number {
+            self.init(rawValue: number)
+            return
+        }
+        guard let match = (0...255).lazy.map({ Self(rawValue: RawValue($0)) }).first(where: { $0.name?.lowercased() == text }) else {
             return nil
         }
-        if valueText.lowercased().hasPrefix("0x") {
-            guard let bytes = Hex.bytes(valueText) else { return nil }
-            field = TLVField(tag: tag, bytes: bytes)
-        } else {
-            field = TLVField(tag: tag, text: String(valueText))
-        }
+        self = match
+    }
+}
+
+extension MessageType: ExpressibleByArgument {}
+extension SequenceCategory: ExpressibleByArgument {}
+extension EncryptType: ExpressibleByArgument {}
+extension CompressType: ExpressibleByArgument {}
+
+/// A u16 or u32 on the command line, in decimal or `0x` hex.
+struct WireNumber<Value: FixedWidthInteger & Sendable>: ExpressibleByArgument, Sendable {
+    var value: Value
+
+    init?(argument: String) {
+        let text = argument.lowercased()
+        guard let value = text.hasPrefix("0x") ? Value(text.dropFirst(2), radix: 16) : Value(text) else { return nil }
+        self.value = value
     }
 }

@@ -141,7 +141,7 @@ struct DissectorTests {
     func json() throws {
         let report = DissectionReport(style: .json)
         let events = StreamDissector.dissect(Self.hello + Self.fixture("tlv-duplicates/440.bin"))
-        let lines = events.flatMap(report.lines(for:))
+        let lines = events.flatMap { report.lines(for: $0) }
         #expect(lines.count == 2)
         let first = try JSONDecoder().decode(FrameRecordJSON.self, from: Data(lines[0].utf8))
         #expect(first.hex == Hex.string(Self.hello))

@@ -1,0 +1,22 @@
+/// One packet record of a capture file, as it was captured.
+public struct CapturedPacket: Sendable {
+    /// 1-based position in the file, as Wireshark numbers packets.
+    public var number: Int
+    public var time: CaptureTime
+    public var linkType: LinkType
+    /// The bytes captured, at most the snapshot length.
+    public var bytes: [UInt8]
+    /// The packet's length on the wire; more than `bytes.count` when the capture cut it short.
+    public var originalLength: Int
+    /// Where the packet's record starts in the file.
+    public var fileOffset: Int
+
+    public init(number: Int, time: CaptureTime, linkType: LinkType, bytes: [UInt8], originalLength: Int, fileOffset: Int) {
+        self.number = number
+        self.time = time
+        self.linkType = linkType
+        self.bytes = bytes
+        self.originalLength = originalLength
+        self.fileOffset = fileOffset
+    }
+}

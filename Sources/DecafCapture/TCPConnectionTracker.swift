@@ -1,0 +1,128 @@
+/// Follows every TCP connection of a capture and reassembles both directions of each. A SYN on
+/// ports already in use starts a new connection (port reuse); a connection whose start was not
+/// captured is joined mid-stream.
+public struct TCPConnectionTracker {
+    /// Packets that carried no TCP segment Decaf could use, and why.
+    public private(set) var skippedPackets: [PacketDecoder.Skip: Int] = [:]
+    /// Bytes seen again after they had been passed on, over every connection.
+    public private(set) var retransmittedBytes = 0
+
+    private var connections: [Key: State] = [:]
+    private var connectionCount = 0
+
+    /// The endpoints of a connection, in a fixed order whichever way a packet goes.
+    private struct Key: Hashable {
+        var low: TCPEndpoint
+        var high: TCPEndpoint
+
+        init(_ segment: TCPSegment) {
+            (low, high) = segment.source < segment.destination
+                ? (segment.source, segment.destination) : (segment.destination, segment.source)
+        }
+    }
+
+    private struct State {
+        var client: TCPEndpoint
+        var server: TCPEndpoint
+        /// The client's initial sequence number, when its SYN was captured.
+        var clientSYN: UInt32?
+        /// False until a SYN or a payload byte settles which side is the client.
+        var isSettled: Bool
+        var connection: TCPConnection?
+        var streams: [TCPDirection: TCPStreamReassembler] = [.clientToServer: .init(), .serverToClient: .init()]
+        var finished: Set<TCPDirection> = []
+
+        /// A connection first seen in `segment`: a SYN's sender is the client, a SYN-ACK's receiver is.
+        init(_ segment: TCPSegment) {
+            let synAck = segment.flags.isSuperset(of: [.syn, .ack])
+            client = synAck ? segment.destination : segment.source
+            server = synAck ? segment.source : segment.destination
+            isSettled = segment.flags.contains(.syn)
+        }
+
+        func direction(of segment: TCPSegment) -> TCPDirection {
+            segment.source == client ? .clientToServer : .serverToClient
+        }
+    }
+
+    public init() {}
+
+    /// The events captured packet `packet` brings.
+    public mutating func add(_ packet: CapturedPacket) -> [TCPStreamEvent] {
+        let segment: TCPSegment
+        do {
+            segment = try PacketDecoder.segment(of: packet)
+        } catch {
+            skippedPackets[error, default: 0] += 1
+            return []
+        }
+        return add(segment, packet: packet.number, time: packet.time)
+    }
+
+    /// The events one segment brings.
+    public mutating func add(_ segment: TCPSegment, packet: Int, time: CaptureTime) -> [TCPStreamEvent] {
+        let key = Key(segment)
+        var events: [TCPStreamEvent] = []
+        let opensConnection = segment.flags.contains(.syn) && !segment.flags.contains(.ack)
+        if opensConnection, let existing = connections[key], existing.clientSYN != segment.sequence {
+            close(key, into: &events)
+        }
+        var state = connections[key] ?? State(segment)
+        if opensConnection { state.clientSYN = segment.sequence }
+        if !state.isSettled && !segment.payload.isEmpty && state.connection == nil {
+            (state.client, state.server) = (segment.source, segment.destination)
+            state.isSettled = true
+        }
+        let direction = state.direction(of: segment)
+        let wasStarted = state.streams[direction]!.hasStarted
+        let outputs = state.streams[direction]!.add(segment, packet: packet, time: time)
+        if !outputs.isEmpty && state.connection == nil {
+            connectionCount += 1
+            let connection = TCPConnection(index: connectionCount, client: state.client, server: state.server)
+            state.connection = connection
+            events.append(.opened(connection))
+        }
+        if let connection = state.connection {
+            if !wasStarted && state.streams[direction]!.startedMidStream {
+                events.append(.joinedMidStream(connection, direction))
+            }
+            events += Self.events(outputs, connection, direction)
+        }
+        if segment.flags.contains(.fin) { state.finished.insert(direction) }
+        connections[key] = state
+        let allDelivered = state.streams.values.allSatisfy { $0.heldByteCount == 0 }
+        if segment.flags.contains(.rst) || (state.finished.count == 2 && allDelivered) {
+            close(key, into: &events)
+        }
+        return events
+    }
+
+    /// The end of the capture: every connection still open is flushed and closed, in the order
+    /// the connections opened.
+    public mutating func finish() -> [TCPStreamEvent] {
+        var events: [TCPStreamEvent] = []
+        let open = connections.sorted { ($0.value.connection?.index ?? .max) < ($1.value.connection?.index ?? .max) }
+        for (key, _) in open { close(key, into: &events) }
+        return events
+    }
+
+    private mutating func close(_ key: Key, into events: inout [TCPStreamEvent]) {
+        guard var state = connections.removeValue(forKey: key) else { return }
+        for direction in TCPDirection.allCases {
+            let outputs = state.streams[direction]!.finish()
+            retransmittedBytes += state.streams[direction]!.retransmittedBytes
+            if let connection = state.connection { events += Self.events(outputs, connection, direction) }
+        }
+        if let connection = state.connection { events.append(.closed(connection)) }
+    }
+
+    private static func events(_ outputs: [TCPStreamReassembler.Output], _ connection: TCPConnection, _ direction: TCPDirection) -> [TCPStreamEvent] {
+        outputs.map { output in
+            switch output {
+            case let .data(bytes, packet, completedBy, time): .data(connection, direction, bytes, packet: packet, completedBy: completedBy, time: time)
+            case let .gap(count, packet, time): .gap(connection, direction, count: count, packet: packet, time: time)
+            }
+        }
+    }
+}
+

@@ -1,0 +1,119 @@
+/// Puts one direction of a TCP connection back in order: sequence numbers modulo 2^32, a SYN
+/// starting the stream, retransmitted and overlapping bytes trimmed, segments that arrive early
+/// held until the gap before them fills. Bytes that never arrive (lost by the capture, or cut off
+/// by its snapshot length) are reported as gaps, never papered over.
+public struct TCPStreamReassembler {
+    /// Out-of-order bytes held before the missing ones are declared lost.
+    public static let maximumHeldBytes = 4 << 20
+
+    /// What the reassembler hands on, in stream order.
+    public enum Output: Sendable {
+        /// The next bytes of the stream, carried by capture packet `packet` and available since
+        /// packet `completedBy` (later than `packet` when they arrived early), captured at `time`.
+        case data([UInt8], packet: Int, completedBy: Int, time: CaptureTime)
+        /// `count` bytes of the stream that the capture does not hold.
+        case gap(count: Int, packet: Int, time: CaptureTime)
+    }
+
+    /// Bytes passed on so far, gaps included: the stream offset of the next byte.
+    public private(set) var streamOffset = 0
+    /// Bytes that arrived again after they had been passed on.
+    public private(set) var retransmittedBytes = 0
+    /// True when the stream's SYN was not captured, so its first bytes may be mid-message.
+    public private(set) var startedMidStream = false
+    public private(set) var hasStarted = false
+
+    /// Sequence number of stream offset 0.
+    private var baseSequence: UInt32 = 0
+    private var held: [Piece] = []
+    private var heldBytes = 0
+
+    private struct Piece {
+        var start: Int
+        var payload: ArraySlice<UInt8>
+        var missing: Int
+        var packet: Int
+        var time: CaptureTime
+        var end: Int { start + payload.count + missing }
+    }
+
+    public init() {}
+
+    /// The outputs `segment`, captured in packet `packet` at `time`, completes.
+    public mutating func add(_ segment: TCPSegment, packet: Int, time: CaptureTime) -> [Output] {
+        var sequence = segment.sequence
+        if segment.flags.contains(.syn) {
+            sequence &+= 1
+            if !hasStarted {
+                baseSequence = sequence
+                hasStarted = true
+            }
+        }
+        let length = segment.payload.count + segment.missingPayload
+        guard length > 0 else { return [] }
+        if !hasStarted {
+            baseSequence = sequence
+            hasStarted = true
+            startedMidStream = true
+        }
+        let nextSequence = baseSequence &+ UInt32(truncatingIfNeeded: streamOffset)
+        let start = streamOffset + Int(Int32(bitPattern: sequence &- nextSequence))
+        let piece = Piece(start: start, payload: segment.payload, missing: segment.missingPayload, packet: packet, time: time)
+        guard piece.end > streamOffset else {
+            retransmittedBytes += length
+            return []
+        }
+        let index = held.firstIndex { $0.start > start } ?? held.endIndex
+        held.insert(piece, at: index)
+        heldBytes += length
+        var outputs: [Output] = []
+        drain(completedBy: packet, time: time, into: &outputs)
+        while heldBytes > Self.maximumHeldBytes, let first = held.first {
+            skip(to: first.start, packet: packet, time: time, into: &outputs)
+            drain(completedBy: packet, time: time, into: &outputs)
+        }
+        return outputs
+    }
+
+    /// The end of the capture: whatever is still held follows a gap that will not fill.
+    public mutating func finish() -> [Output] {
+        var outputs: [Output] = []
+        while let first = held.first {
+            skip(to: first.start, packet: first.packet, time: first.time, into: &outputs)
+            drain(completedBy: first.packet, time: first.time, into: &outputs)
+        }
+        return outputs
+    }
+
+    /// Bytes held out of order, waiting for earlier ones.
+    public var heldByteCount: Int { heldBytes }
+
+    private mutating func skip(to offset: Int, packet: Int, time: CaptureTime, into outputs: inout [Output]) {
+        guard offset > streamOffset else { return }
+        outputs.append(.gap(count: offset - streamOffset, packet: packet, time: time))
+        streamOffset = offset
+    }
+
+    /// Passes on every held piece that now starts at or before the stream offset, as made
+    /// available by packet `completedBy` at `time`.
+    private mutating func drain(completedBy: Int, time: CaptureTime, into outputs: inout [Output]) {
+        while let piece = held.first, piece.start <= streamOffset {
+            held.removeFirst()
+            heldBytes -= piece.payload.count + piece.missing
+            let overlap = streamOffset - piece.start
+            guard piece.end > streamOffset else {
+                retransmittedBytes += piece.payload.count + piece.missing
+                continue
+            }
+            retransmittedBytes += overlap
+            if overlap < piece.payload.count {
+                outputs.append(.data(Array(piece.payload.dropFirst(overlap)), packet: piece.packet, completedBy: completedBy, time: time))
+            }
+            let capturedEnd = piece.start + piece.payload.count
+            if piece.end > max(capturedEnd, streamOffset) {
+                outputs.append(.gap(count: piece.end - max(capturedEnd, streamOffset), packet: completedBy, time: time))
+            }
+            streamOffset = piece.end
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import DecafCapture
+
+/// What a capture dissector reports, in capture order.
+public enum CaptureEvent: Sendable {
+    /// A frame, good or bad.
+    case frame(CapturedFrame)
+    /// A connection was taken as the protocol's (by port, or because its first bytes are the magic).
+    case connectionOpened(TCPConnection)
+    /// The capture did not hold a direction's SYN: decoding starts at the first magic found.
+    case joinedMidStream(TCPConnection, TCPDirection)
+    /// `count` bytes of one direction are missing from the capture at `streamOffset` (packets lost
+    /// by the capture, or cut off by its snapshot length), noticed at packet `packet`;
+    /// `droppedBytes` bytes of an unfinished frame before the gap are lost with it.
+    case gap(TCPConnection, TCPDirection, count: Int, streamOffset: Int, droppedBytes: Int, packet: Int)
+    /// After a bad frame or a gap, bytes of one direction were passed over to reach the next magic.
+    case resynchronized(TCPConnection, TCPDirection, skipped: Int, resumedAt: Int?)
+    /// The capture file is damaged or cut short here; everything before it was reported.
+    case captureError(CaptureError)
+}

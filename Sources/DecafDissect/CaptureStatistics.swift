@@ -1,0 +1,141 @@
+import DecafCapture
+import DecafWire
+
+/// What `decaf dissect --stats` reports on a capture: frames and bytes per message type and per
+/// connection, ACK round-trip times, frames never acknowledged, handshakes, errors and gaps.
+public struct CaptureStatistics: Sendable {
+    public struct Count: Codable, Hashable, Sendable {
+        public var frames = 0
+        public var bytes = 0
+    }
+
+    /// The round trip of one acknowledged frame: from the packet that completed it to the packet
+    /// that completed the ACK carrying its sequence, in the other direction of its connection.
+    public struct RoundTrip: Codable, Hashable, Sendable {
+        public var connection: Int
+        public var sequence: UInt32
+        public var nanoseconds: Int64
+    }
+
+    /// A frame that needed an ACK (EX-1, EX-2) and got none before the capture ended.
+    public struct Unacknowledged: Codable, Hashable, Sendable {
+        public var connection: Int
+        public var direction: TCPDirection
+        public var messageType: String
+        public var sequence: UInt32
+        public var packet: Int
+    }
+
+    /// A version handshake: what the client offered and what the server answered (HS-1, HS-2).
+    public struct Handshake: Codable, Hashable, Sendable {
+        public var connection: Int
+        public var requestedVersion: String?
+        public var requestedFeatures: [String]?
+        public var negotiatedVersion: String?
+        public var negotiatedFeatures: [String]?
+    }
+
+    public struct ErrorSeen: Codable, Hashable, Sendable {
+        public var connection: Int
+        public var direction: TCPDirection
+        public var name: String
+        public var requirement: String
+        public var packet: Int
+        public var streamOffset: Int
+    }
+
+    public private(set) var byType: [String: Count] = [:]
+    public private(set) var byConnection: [Int: Count] = [:]
+    public private(set) var connections: [Int: TCPConnection] = [:]
+    public private(set) var roundTrips: [RoundTrip] = []
+    public private(set) var handshakes: [Int: Handshake] = [:]
+    public private(set) var errors: [ErrorSeen] = []
+    public private(set) var gaps = 0
+    public private(set) var missingBytes = 0
+    public private(set) var resynchronizations = 0
+    public private(set) var midStreamJoins = 0
+    public private(set) var captureError: CaptureError?
+
+    private struct Awaiting: Hashable {
+        var connection: Int
+        var direction: TCPDirection
+        var sequence: UInt32
+    }
+
+    /// Frames waiting for their ACK: when the first copy was seen, and what it was.
+    private var awaiting: [Awaiting: (time: CaptureTime, unacknowledged: Unacknowledged)] = [:]
+
+    public init() {}
+
+    public mutating func add(_ event: CaptureEvent) {
+        switch event {
+        case let .frame(frame):
+            add(frame)
+        case let .connectionOpened(connection):
+            connections[connection.index] = connection
+        case .joinedMidStream:
+            midStreamJoins += 1
+        case let .gap(_, _, count, _, _, _):
+            gaps += 1
+            missingBytes += count
+        case .resynchronized:
+            resynchronizations += 1
+        case let .captureError(error):
+            captureError = error
+        }
+    }
+
+    private mutating func add(_ frame: CapturedFrame) {
+        let record = frame.record
+        let index = frame.connection.index
+        let type = record.header.map { $0.messageType.description } ?? "(no header)"
+        byType[type, default: Count()].frames += 1
+        byType[type, default: Count()].bytes += record.bytes.count
+        byConnection[index, default: Count()].frames += 1
+        byConnection[index, default: Count()].bytes += record.bytes.count
+        if let error = record.error {
+            errors.append(ErrorSeen(connection: index, direction: frame.direction, name: error.code.name,
+                                    requirement: error.requirement.rawValue, packet: frame.completedBy,
+                                    streamOffset: record.streamOffset))
+            return
+        }
+        guard let header = record.header else { return }
+        if header.messageType == .ack {
+            let key = Awaiting(connection: index, direction: frame.direction.reversed, sequence: header.sequence.rawValue)
+            if let sent = awaiting.removeValue(forKey: key) {
+                roundTrips.append(RoundTrip(connection: index, sequence: key.sequence, nanoseconds: frame.time.nanoseconds(since: sent.time)))
+            }
+        } else if [.data, .heartbeat, .control, .readReceipt].contains(header.messageType) {
+            let key = Awaiting(connection: index, direction: frame.direction, sequence: header.sequence.rawValue)
+            if awaiting[key] == nil {
+                awaiting[key] = (frame.time, Unacknowledged(connection: index, direction: frame.direction, messageType: type,
+                                                            sequence: key.sequence, packet: frame.completedBy))
+            }
+        }
+        for field in record.fields ?? [] {
+            switch field.interpreted {
+            case let .versionRequest(offer):
+                handshakes[index, default: Handshake(connection: index)].requestedVersion = offer.version.description
+                handshakes[index, default: Handshake(connection: index)].requestedFeatures = offer.features.names
+            case let .versionResponse(offer):
+                handshakes[index, default: Handshake(connection: index)].negotiatedVersion = offer.version.description
+                handshakes[index, default: Handshake(connection: index)].negotiatedFeatures = offer.features.names
+            default:
+                continue
+            }
+        }
+    }
+
+    /// Frames still waiting for an ACK, in capture order.
+    public var unacknowledged: [Unacknowledged] {
+        awaiting.values.map(\.unacknowledged).sorted { ($0.packet, $0.sequence) < ($1.packet, $1.sequence) }
+    }
+
+    /// Minimum, median, 99th percentile and maximum of the ACK round trips, in nanoseconds.
+    public var roundTripSummary: [String: Int64]? {
+        let sorted = roundTrips.map(\.nanoseconds).sorted()
+        guard let first = sorted.first, let last = sorted.last else { return nil }
+        func percentile(_ p: Double) -> Int64 { sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)] }
+        return ["min": first, "median": percentile(0.5), "p99": percentile(0.99), "max": last]
+    }
+}

@@ -1,0 +1,92 @@
+import DecafCapture
+import DecafWire
+import Foundation
+
+/// The text and JSON forms of `CaptureStatistics`.
+public enum CaptureStatisticsRenderer {
+    /// The `--stats` text; `ignoredConnections` counts connections not taken as the protocol's.
+    public static func lines(for stats: CaptureStatistics, ignoredConnections: Int) -> [String] {
+        let frames = stats.byType.values.reduce(0) { $0 + $1.frames }
+        var lines = ["\(frames) frame(s) in \(stats.connections.count) connection(s); \(ignoredConnections) other TCP connection(s) ignored; "
+            + "\(stats.gaps) gap(s) (\(stats.missingBytes) bytes missing), \(stats.resynchronizations) resynchronisation(s), "
+            + "\(stats.midStreamJoins) stream(s) joined mid-way"]
+        lines.append("By message type:")
+        for (type, count) in stats.byType.sorted(by: { $0.key < $1.key }) {
+            lines.append("  \(type.padding(toLength: 14, withPad: " ", startingAt: 0)) \(count.frames) frame(s), \(count.bytes) bytes")
+        }
+        lines.append("By connection:")
+        for (index, count) in stats.byConnection.sorted(by: { $0.key < $1.key }) {
+            let name = stats.connections[index].map(\.description) ?? "#\(index)"
+            lines.append("  \(name): \(count.frames) frame(s), \(count.bytes) bytes")
+        }
+        if let summary = stats.roundTripSummary {
+            let parts = ["min", "median", "p99", "max"].map { "\($0) \(milliseconds(summary[$0]!))" }
+            lines.append("ACK round trip over \(stats.roundTrips.count) acknowledged frame(s): " + parts.joined(separator: ", "))
+        } else {
+            lines.append("ACK round trip: no frame was acknowledged")
+        }
+        let unacknowledged = stats.unacknowledged
+        lines.append("Never acknowledged: \(unacknowledged.count)")
+        for frame in unacknowledged.prefix(20) {
+            lines.append("  conn \(frame.connection) \(frame.direction.arrow) \(frame.messageType) seq \(Hex.word(frame.sequence)) (packet \(frame.packet))")
+        }
+        if unacknowledged.count > 20 { lines.append("  ... and \(unacknowledged.count - 20) more") }
+        lines.append("Handshakes: \(stats.handshakes.count)")
+        for handshake in stats.handshakes.values.sorted(by: { $0.connection < $1.connection }) {
+            let offered = handshake.requestedVersion.map { "\($0) [\((handshake.requestedFeatures ?? []).joined(separator: ", "))]" } ?? "nothing seen"
+            let answered = handshake.negotiatedVersion.map { "\($0) [\((handshake.negotiatedFeatures ?? []).joined(separator: ", "))]" } ?? "no response seen"
+            lines.append("  conn \(handshake.connection): client offered \(offered); negotiated \(answered)")
+        }
+        lines.append("Errors: \(stats.errors.count)")
+        for error in stats.errors.prefix(20) {
+            lines.append("  conn \(error.connection) \(error.direction.arrow) \(error.name) (\(error.requirement)) at stream offset \(error.streamOffset), packet \(error.packet)")
+        }
+        if let captureError = stats.captureError { lines.append("Capture file damaged: \(captureError)") }
+        return lines
+    }
+
+    /// `--stats --json`: the same as one JSON object.
+    public static func json(for stats: CaptureStatistics, ignoredConnections: Int) -> String {
+        DissectionReport.json(CaptureStatisticsJSON(stats, ignoredConnections: ignoredConnections))
+    }
+
+    static func milliseconds(_ nanoseconds: Int64) -> String {
+        String(format: "%.3f ms", Double(nanoseconds) / 1_000_000)
+    }
+}
+
+/// `--stats --json`, one object; round-trip times in nanoseconds.
+struct CaptureStatisticsJSON: Encodable {
+    var record = "stats"
+    var frames: Int
+    var byType: [String: CaptureStatistics.Count]
+    var byConnection: [String: CaptureStatistics.Count]
+    var connections: [ConnectionJSON]
+    var ignoredConnections: Int
+    var roundTrip: [String: Int64]?
+    var roundTrips: [CaptureStatistics.RoundTrip]
+    var unacknowledged: [CaptureStatistics.Unacknowledged]
+    var handshakes: [CaptureStatistics.Handshake]
+    var errors: [CaptureStatistics.ErrorSeen]
+    var gaps: Int
+    var missingBytes: Int
+    var resynchronizations: Int
+    var captureError: String?
+
+    init(_ stats: CaptureStatistics, ignoredConnections: Int) {
+        frames = stats.byType.values.reduce(0) { $0 + $1.frames }
+        byType = stats.byType
+        byConnection = Dictionary(uniqueKeysWithValues: stats.byConnection.map { ("\($0.key)", $0.value) })
+        connections = stats.connections.values.sorted { $0.index < $1.index }.map(ConnectionJSON.init)
+        self.ignoredConnections = ignoredConnections
+        roundTrip = stats.roundTripSummary
+        roundTrips = stats.roundTrips
+        unacknowledged = stats.unacknowledged
+        handshakes = stats.handshakes.values.sorted { $0.connection < $1.connection }
+        errors = stats.errors
+        gaps = stats.gaps
+        missingBytes = stats.missingBytes
+        resynchronizations = stats.resynchronizations
+        captureError = stats.captureError?.description
+    }
+}

@@ -1,0 +1,15 @@
+import DecafCapture
+
+/// A frame found in a capture: the dissected frame and where in the capture it travelled.
+public struct CapturedFrame: Sendable {
+    public var record: FrameRecord
+    public var connection: TCPConnection
+    public var direction: TCPDirection
+    /// Capture packet numbers that carried the frame's bytes, in ascending order.
+    public var packets: [Int]
+    /// The packet whose arrival completed the frame (with out-of-order segments, not always the
+    /// last of `packets`); Wireshark shows the frame there.
+    public var completedBy: Int
+    /// Capture time of the packet that completed the frame.
+    public var time: CaptureTime
+}

@@ -1,0 +1,45 @@
+import DecafCapture
+import DecafWire
+
+/// Which frames a dissection shows: by message type, session id, sequence number or connection.
+/// An empty set lets everything through; a frame without a header matches only when no header
+/// field is filtered.
+public struct FrameFilter: Sendable {
+    public var types: Set<MessageType> = []
+    public var sessions: Set<SessionID> = []
+    public var sequences: Set<UInt32> = []
+    public var connections: Set<Int> = []
+
+    public init(types: Set<MessageType> = [], sessions: Set<SessionID> = [], sequences: Set<UInt32> = [], connections: Set<Int> = []) {
+        self.types = types
+        self.sessions = sessions
+        self.sequences = sequences
+        self.connections = connections
+    }
+
+    /// True when `record` passes the header filters.
+    public func matches(_ record: FrameRecord) -> Bool {
+        guard !types.isEmpty || !sessions.isEmpty || !sequences.isEmpty else { return true }
+        guard let header = record.header else { return false }
+        return (types.isEmpty || types.contains(header.messageType))
+            && (sessions.isEmpty || sessions.contains(header.sessionID))
+            && (sequences.isEmpty || sequences.contains(header.sequence.rawValue))
+    }
+
+    /// True when a capture event passes: frames by every filter, other events by connection.
+    public func matches(_ event: CaptureEvent) -> Bool {
+        switch event {
+        case let .frame(frame):
+            return matches(connection: frame.connection) && matches(frame.record)
+        case let .connectionOpened(connection), let .joinedMidStream(connection, _), let .gap(connection, _, _, _, _, _),
+             let .resynchronized(connection, _, _, _):
+            return matches(connection: connection)
+        case .captureError:
+            return true
+        }
+    }
+
+    private func matches(connection: TCPConnection) -> Bool {
+        connections.isEmpty || connections.contains(connection.index)
+    }
+}

@@ -1,0 +1,179 @@
+import ArgumentParser
+import DecafCapture
+import DecafDissect
+import DecafVectors
+import DecafWire
+import Foundation
+
+/// `decaf build`: craft frames, good or broken on purpose, as hex, bytes, or a capture.
+struct BuildCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "build",
+        abstract: "Craft a frame (or rebuild frames from `decaf dissect --json`), optionally broken on purpose.",
+        discussion: """
+            body_length and checksum are computed unless a damage option sets them. With --from, \
+            every frame line of the JSON that `decaf dissect --json` prints is rebuilt from its \
+            header fields and body, so `decaf dissect --json x.bin | decaf build --from - --binary` \
+            gives back x.bin. --pcap and --pcapng wrap the frames in a TCP conversation (handshake, \
+            each frame in its direction, close) between 10.0.0.1:50000 and 10.0.0.2:7447.
+            """
+    )
+
+    @Option(name: .customLong("type"), help: "msg_type: DATA, HEARTBEAT, ACK, CONTROL, READ_RECEIPT or a number.")
+    var messageType: MessageType = .data
+
+    @Option(name: .customLong("seq"), help: "The whole sequence number (decimal or 0x hex); default: --category and --counter.")
+    var sequence: WireNumber<UInt32>?
+
+    @Option(help: "Sequence category: NORMAL, HEARTBEAT, CONTROL, MEDIA, BROADCAST or a number (default: the type's own).")
+    var category: SequenceCategory?
+
+    @Option(help: "Sequence counter (24 bits).")
+    var counter: UInt32 = 1
+
+    @Option(help: "session_id (decimal or 0x hex).")
+    var session: WireNumber<UInt16>?
+
+    @Option(name: .customLong("session-uuid"), help: "Session UUID; session_id is derived from it (SESSION-1).")
+    var sessionUUID: String?
+
+    @Option(help: "UNIX seconds (default: now).")
+    var timestamp: UInt32?
+
+    @Option(help: "Protocol version in the header.")
+    var version: ProtocolVersion = .v1_0
+
+    @Option(help: "A TLV field TAG=VALUE (repeatable): VALUE text, 0x or hex: bytes, u16:N, u32:N, or a JSON array of nested fields.")
+    var tlv: [TLVArgument] = []
+
+    @Flag(help: "Compress the body (compress_type ZLIB).")
+    var compress = false
+
+    @Flag(name: .customLong("encrypt-flag"), help: "Set encrypt_type AES256 (the body is sent as given).")
+    var encryptFlag = false
+
+    @Option(help: "Rebuild the frames of this `decaf dissect --json` output ('-' for standard input).")
+    var from: String?
+
+    @Flag(name: .customLong("bad-crc"), help: "Store a wrong checksum.")
+    var badCRC = false
+
+    @Flag(name: .customLong("crc-little-endian"), help: "Store the right checksum little-endian.")
+    var crcLittleEndian = false
+
+    @Option(help: "Store this body_length.")
+    var length: UInt32?
+
+    @Option(help: "Store this magic (decimal or 0x hex).")
+    var magic: WireNumber<UInt32>?
+
+    @Option(help: "Keep only the first N bytes of each frame.")
+    var truncate: Int?
+
+    @Flag(help: "Write the bytes to standard output instead of hex.")
+    var binary = false
+
+    @Option(help: "Write a pcap capture of the frames to this file.")
+    var pcap: String?
+
+    @Option(help: "Write a pcapng capture of the frames to this file.")
+    var pcapng: String?
+
+    func validate() throws {
+        if [binary, pcap != nil, pcapng != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("choose one output: hex (default), --binary, --pcap or --pcapng")
+        }
+        if from != nil && (!tlv.isEmpty || sequence != nil || session != nil || sessionUUID != nil || timestamp != nil || compress || encryptFlag) {
+            throw ValidationError("--from rebuilds frames as dissected; it cannot be combined with header or body options")
+        }
+        if session != nil && sessionUUID != nil { throw ValidationError("give --session or --session-uuid, not both") }
+        if counter > 0xFF_FFFF { throw ValidationError("--counter is 24 bits (at most 16777215)") }
+    }
+
+    private var damage: FrameDamage {
+        FrameDamage(badChecksum: badCRC, littleEndianChecksum: crcLittleEndian, bodyLength: length, magic: magic?.value, truncateTo: truncate)
+    }
+
+    func run() throws {
+        let frames = try (from.map(readFrames) ?? [(TCPDirection.clientToServer, craft())]).map { ($0.0, damage.isNone ? $0.1 : damage.apply(to: $0.1)) }
+        if let path = pcap ?? pcapng {
+            var conversation = SyntheticConversation(
+                client: TCPEndpoint(address: IPAddress([10, 0, 0, 1]), port: 50_000),
+                server: TCPEndpoint(address: IPAddress([10, 0, 0, 2]), port: 7447),
+                start: CaptureTime(seconds: Int64(Clock.unixSeconds()), nanoseconds: 0)
+            )
+            conversation.handshake()
+            for (direction, bytes) in frames { conversation.send(bytes, direction) }
+            conversation.close()
+            let capture = pcap != nil ? CaptureWriter.pcap(conversation.records, linkType: .ethernet)
+                : CaptureWriter.pcapngSection(conversation.records, linkType: .ethernet)
+            guard FileManager.default.createFile(atPath: path, contents: Data(capture)) else { throw InputError("cannot write \(path)") }
+            print("wrote \(frames.count) frame(s) in \(conversation.records.count) packets to \(path)")
+        } else if binary {
+            FileHandle.standardOutput.write(Data(frames.flatMap(\.1)))
+        } else {
+            frames.forEach { print(Hex.string($0.1)) }
+        }
+    }
+
+    private func craft() throws -> [UInt8] {
+        var sessionID = SessionID(rawValue: session?.value ?? 1)
+        if let sessionUUID {
+            guard let derived = SessionID(uuid: sessionUUID) else { throw InputError("\(sessionUUID) is not a UUID") }
+            sessionID = derived
+        }
+        let category = category ?? SequenceCategory.expected(for: messageType)?.first ?? .normal
+        let header = FrameHeader(
+            messageType: messageType,
+            sequence: sequence.map { SequenceNumber(rawValue: $0.value) } ?? SequenceNumber(category: category, counter: counter),
+            timestamp: timestamp ?? Clock.unixSeconds(),
+            sessionID: sessionID,
+            version: version,
+            encryptType: encryptFlag ? .aes256 : .none,
+            compressType: compress ? .zlib : .none
+        )
+        var encoder = FrameEncoder()
+        return encoder.encode(header, fields: tlv.map(\.field))
+    }
+
+    /// The byte chunks of `decaf dissect --json` output, each with its direction. From a capture,
+    /// one chunk per frame in capture order. From a stream, the frames and the bytes skipped
+    /// between them (resync records), placed by stream offset, so the stream comes back whole;
+    /// with damage options, only the frames, each damaged.
+    private func readFrames(_ path: String) throws -> [(TCPDirection, [UInt8])] {
+        let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
+        guard let data else { throw InputError("cannot read \(path)") }
+        var chunks: [(direction: TCPDirection?, offset: Int, bytes: [UInt8], isFrame: Bool)] = []
+        for (number, line) in String(decoding: data, as: UTF8.self).split(separator: "\n").enumerated() {
+            let lineData = Data(line.utf8)
+            guard let object = try? JSONSerialization.jsonObject(with: lineData) as? [String: Any] else {
+                throw InputError("line \(number + 1) of \(path) is not a JSON object")
+            }
+            switch object["record"] as? String {
+            case "frame":
+                guard let record = try? JSONDecoder().decode(FrameRecordJSON.self, from: lineData), let bytes = record.wireBytes else {
+                    throw InputError("line \(number + 1) of \(path) is not a frame record of `decaf dissect --json`")
+                }
+                chunks.append((record.direction, record.streamOffset, bytes, true))
+            case "resync":
+                if let note = try? JSONDecoder().decode(ResynchronizationJSON.self, from: lineData), let from = note.from,
+                   let hex = note.hex, let bytes = Hex.bytes(hex) {
+                    chunks.append((nil, from, bytes, false))
+                }
+            default:
+                continue
+            }
+        }
+        guard chunks.contains(where: \.isFrame) else { throw InputError("\(path) holds no frame records") }
+        if !damage.isNone || chunks.contains(where: { $0.direction != nil }) {
+            return chunks.filter(\.isFrame).map { ($0.direction ?? .clientToServer, $0.bytes) }
+        }
+        var end = 0
+        var stream: [(TCPDirection, [UInt8])] = []
+        for chunk in chunks.sorted(by: { $0.offset < $1.offset }) where chunk.offset + chunk.bytes.count > end {
+            stream.append((.clientToServer, Array(chunk.bytes.dropFirst(max(0, end - chunk.offset)))))
+            end = chunk.offset + chunk.bytes.count
+        }
+        return stream
+    }
+}

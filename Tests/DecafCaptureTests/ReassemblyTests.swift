@@ -1,0 +1,105 @@
+import DecafCapture
+import Testing
+
+@Suite("TCP reassembly")
+struct ReassemblyTests {
+    static let client = TCPEndpoint(address: IPAddress([10, 0, 0, 1]), port: 40_000)
+    static let server = TCPEndpoint(address: IPAddress([10, 0, 0, 2]), port: 7447)
+    static let time = CaptureTime(seconds: 0, nanoseconds: 0)
+
+    static func segment(_ sequence: UInt32, _ payload: [UInt8], flags: TCPSegment.Flags = .ack, missing: Int = 0) -> TCPSegment {
+        TCPSegment(source: client, destination: server, sequence: sequence, flags: flags, payload: payload[...], missingPayload: missing)
+    }
+
+    /// Feeds segments and returns the stream: bytes, with `nil` standing for each missing byte.
+    static func stream(_ segments: [TCPSegment], finish: Bool = true) -> (bytes: [UInt8?], reassembler: TCPStreamReassembler) {
+        var reassembler = TCPStreamReassembler()
+        var outputs: [TCPStreamReassembler.Output] = []
+        for (number, segment) in segments.enumerated() { outputs += reassembler.add(segment, packet: number + 1, time: time) }
+        if finish { outputs += reassembler.finish() }
+        let bytes = outputs.flatMap { output -> [UInt8?] in
+            switch output {
+            case let .data(bytes, _, _, _): bytes.map(Optional.some)
+            case let .gap(count, _, _): Array(repeating: nil, count: count)
+            }
+        }
+        return (bytes, reassembler)
+    }
+
+    @Test("sequence numbers wrap past 2^32")
+    func wrapAround() {
+        let isn: UInt32 = 0xFFFF_FFFA
+        let (bytes, _) = Self.stream([
+            Self.segment(isn, [], flags: .syn),
+            Self.segment(isn &+ 1, [1, 2, 3, 4]),
+            Self.segment(isn &+ 5, [5, 6, 7, 8]),
+            Self.segment(isn &+ 9, [9]),
+        ])
+        #expect(bytes == [1, 2, 3, 4, 5, 6, 7, 8, 9])
+    }
+
+    @Test("out-of-order segments are held until the gap fills")
+    func outOfOrder() {
+        let (bytes, reassembler) = Self.stream([
+            Self.segment(100, [], flags: .syn),
+            Self.segment(105, [5, 6]),
+            Self.segment(107, [7]),
+            Self.segment(101, [1, 2, 3, 4]),
+        ])
+        #expect(bytes == [1, 2, 3, 4, 5, 6, 7])
+        #expect(reassembler.retransmittedBytes == 0)
+    }
+
+    @Test("retransmissions and partial overlaps are trimmed")
+    func overlaps() {
+        let (bytes, reassembler) = Self.stream([
+            Self.segment(0, [], flags: .syn),
+            Self.segment(1, [1, 2, 3, 4]),
+            Self.segment(1, [1, 2, 3, 4]),
+            Self.segment(3, [3, 4, 5, 6]),
+            Self.segment(9, [9, 10]),
+            Self.segment(6, [6, 7, 8, 9]),
+        ])
+        #expect(bytes == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+        #expect(reassembler.retransmittedBytes == 4 + 2 + 1 + 1)
+    }
+
+    @Test("bytes lost by the capture or cut by the snapshot length are gaps, not glued together")
+    func gaps() {
+        let (lost, _) = Self.stream([Self.segment(0, [], flags: .syn), Self.segment(1, [1, 2]), Self.segment(6, [6])])
+        #expect(lost == [1, 2, nil, nil, nil, 6])
+        let (cut, _) = Self.stream([Self.segment(0, [], flags: .syn), Self.segment(1, [1, 2], missing: 3), Self.segment(6, [6])])
+        #expect(cut == [1, 2, nil, nil, nil, 6])
+    }
+
+    @Test("a stream joined mid-way starts at its first captured byte")
+    func midStream() {
+        let (bytes, reassembler) = Self.stream([Self.segment(5000, [1, 2]), Self.segment(5002, [3])])
+        #expect(bytes == [1, 2, 3])
+        #expect(reassembler.startedMidStream)
+    }
+
+    @Test("held bytes are bounded: past the limit the missing bytes are declared a gap")
+    func boundedHolding() {
+        let chunk = [UInt8](repeating: 7, count: 1 << 20)
+        var segments = [Self.segment(0, [], flags: .syn)]
+        for index in 0..<5 { segments.append(Self.segment(UInt32(101 + index * chunk.count), chunk)) }
+        let (bytes, reassembler) = Self.stream(segments, finish: false)
+        #expect(bytes.prefix(100).allSatisfy { $0 == nil })
+        #expect(bytes.count == 100 + 5 * chunk.count)
+        #expect(reassembler.heldByteCount == 0)
+    }
+
+    @Test("the client is the side of the first SYN, even when the SYN-ACK is seen first")
+    func clientSide() {
+        var tracker = TCPConnectionTracker()
+        let synAck = TCPSegment(source: Self.server, destination: Self.client, sequence: 9, flags: [.syn, .ack], payload: [])
+        _ = tracker.add(synAck, packet: 1, time: Self.time)
+        let events = tracker.add(TCPSegment(source: Self.server, destination: Self.client, sequence: 10, flags: .ack, payload: [0xDE]), packet: 2, time: Self.time)
+        guard case let .opened(connection) = events.first else {
+            Issue.record("no connection opened: \(events)")
+            return
+        }
+        #expect(connection.client == Self.client && connection.server == Self.server)
+    }
+}
