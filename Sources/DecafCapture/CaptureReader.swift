@@ -116,11 +116,8 @@ public struct CaptureReader {
             throw CaptureError(fileOffset: fileOffset, "packet record of \(capturedLength) bytes is longer than the \(Self.maximumRecordLength)-byte limit")
         }
         guard record.count >= 16 + capturedLength else { return nil }
-        let seconds = UInt64(order.uint32(record, at: 0))
-        let fraction = UInt64(order.uint32(record, at: 4))
-        var scale: UInt64 = 1
-        for _ in 0..<pcap.magic.decimalExponent { scale *= 10 }
-        let time = CaptureTime(ticks: seconds * scale + fraction, decimalExponent: pcap.magic.decimalExponent)
+        let time = CaptureTime(seconds: UInt64(order.uint32(record, at: 0)), ticks: UInt64(order.uint32(record, at: 4)),
+                               decimalExponent: pcap.magic.decimalExponent)
         return emit(bytes: record.bytes(at: 16, count: capturedLength), time: time, linkType: pcap.linkType,
                     originalLength: max(originalLength, capturedLength), recordLength: 16 + capturedLength)
     }
@@ -128,7 +125,7 @@ public struct CaptureReader {
     private mutating func emit(bytes: ArraySlice<UInt8>, time: CaptureTime, linkType: LinkType, originalLength: Int, recordLength: Int) -> CapturedPacket {
         packetCount += 1
         let packet = CapturedPacket(number: packetCount, time: time, linkType: linkType, bytes: Array(bytes),
-                                    originalLength: originalLength, fileOffset: fileOffset)
+                                    originalLength: originalLength)
         position += recordLength
         return packet
     }

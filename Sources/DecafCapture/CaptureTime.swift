@@ -10,17 +10,16 @@ public struct CaptureTime: Sendable, Hashable, Comparable, CustomStringConvertib
         self.nanoseconds = nanoseconds
     }
 
-    /// The time of `ticks` units of 10^-`exponent` s (pcapng `if_tsresol` with the high bit clear,
-    /// pcap's microseconds and nanoseconds).
-    init(ticks: UInt64, decimalExponent exponent: Int) {
+    /// The time `seconds` plus `ticks` units of 10^-`exponent` s (pcap's microseconds and
+    /// nanoseconds; pcapng `if_tsresol` with the high bit clear, with `seconds` 0). Ticks of a
+    /// whole second or more, as a damaged file may hold, carry into the seconds.
+    init(seconds: UInt64 = 0, ticks: UInt64, decimalExponent exponent: Int) {
         let exponent = min(exponent, 19)
-        var divisor: UInt64 = 1
-        for _ in 0..<exponent { divisor *= 10 }
-        let fraction = ticks % divisor
-        let scaled = exponent <= 9
-            ? fraction * (1..<(10 - exponent)).reduce(1) { value, _ in value * 10 }
-            : fraction / (0..<(exponent - 9)).reduce(1) { value, _ in value * 10 }
-        self.init(seconds: Int64(ticks / divisor), nanoseconds: UInt32(scaled))
+        let unit = Self.powerOfTen(exponent)
+        let rest = ticks % unit
+        let nanoseconds = exponent <= 9 ? rest * Self.powerOfTen(9 - exponent) : rest / Self.powerOfTen(exponent - 9)
+        let (whole, overflow) = seconds.addingReportingOverflow(ticks / unit)
+        self.init(seconds: overflow ? .max : Int64(clamping: whole), nanoseconds: UInt32(nanoseconds))
     }
 
     /// The time of `ticks` units of 2^-`exponent` s (`if_tsresol` with the high bit set).
@@ -29,12 +28,19 @@ public struct CaptureTime: Sendable, Hashable, Comparable, CustomStringConvertib
         let fraction = ticks & ((1 << UInt64(exponent)) - 1)
         let nanoseconds = fraction.multipliedFullWidth(by: 1_000_000_000)
         let scaled = exponent == 0 ? 0 : (nanoseconds.low >> UInt64(exponent)) | (UInt64(nanoseconds.high) << UInt64(64 - exponent))
-        self.init(seconds: Int64(ticks >> UInt64(exponent)), nanoseconds: UInt32(truncatingIfNeeded: scaled))
+        self.init(seconds: Int64(clamping: ticks >> UInt64(exponent)), nanoseconds: UInt32(truncatingIfNeeded: scaled))
     }
 
-    /// Seconds since `earlier`, for durations such as ACK round trips.
+    private static func powerOfTen(_ exponent: Int) -> UInt64 {
+        (0..<exponent).reduce(1) { value, _ in value * 10 }
+    }
+
+    /// Nanoseconds since `earlier`, for durations such as ACK round trips; saturates rather than
+    /// overflows on the absurd spans a damaged capture can hold.
     public func nanoseconds(since earlier: CaptureTime) -> Int64 {
-        (seconds - earlier.seconds) * 1_000_000_000 + Int64(nanoseconds) - Int64(earlier.nanoseconds)
+        let (span, overflow) = (seconds - earlier.seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return seconds > earlier.seconds ? .max : .min }
+        return span.addingReportingOverflow(Int64(nanoseconds) - Int64(earlier.nanoseconds)).partialValue
     }
 
     public static func < (lhs: CaptureTime, rhs: CaptureTime) -> Bool {

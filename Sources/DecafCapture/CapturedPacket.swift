@@ -8,15 +8,12 @@ public struct CapturedPacket: Sendable {
     public var bytes: [UInt8]
     /// The packet's length on the wire; more than `bytes.count` when the capture cut it short.
     public var originalLength: Int
-    /// Where the packet's record starts in the file.
-    public var fileOffset: Int
 
-    public init(number: Int, time: CaptureTime, linkType: LinkType, bytes: [UInt8], originalLength: Int, fileOffset: Int) {
+    public init(number: Int, time: CaptureTime, linkType: LinkType, bytes: [UInt8], originalLength: Int) {
         self.number = number
         self.time = time
         self.linkType = linkType
         self.bytes = bytes
         self.originalLength = originalLength
-        self.fileOffset = fileOffset
     }
 }

@@ -9,6 +9,17 @@ public enum PacketDecoder {
         case notTCP
         case fragment
         case malformed(String)
+
+        /// The reason without its details, for counting skipped packets in bounded memory.
+        public var kind: String {
+            switch self {
+            case .unsupportedLinkType: "unsupported link type"
+            case .notIP: "not IP"
+            case .notTCP: "not TCP"
+            case .fragment: "IP fragment"
+            case .malformed: "malformed"
+            }
+        }
     }
 
     /// The packet's TCP segment, or why there is none.

@@ -3,6 +3,11 @@
 /// acknowledgement numbers, and on request split, coalesced, reordered, retransmitted or
 /// truncated segments, framed in any link type Decaf reads.
 public struct SyntheticConversation {
+    /// The ends every made-up conversation uses unless told otherwise: 10.0.0.1:50000 talking to
+    /// 10.0.0.2:7447, the port Decaf's samples and Wireshark plugin take for the protocol.
+    public static let defaultClient = TCPEndpoint(address: IPAddress([10, 0, 0, 1]), port: 50_000)
+    public static let defaultServer = TCPEndpoint(address: IPAddress([10, 0, 0, 2]), port: 7447)
+
     public let client: TCPEndpoint
     public let server: TCPEndpoint
     public let linkType: LinkType
@@ -16,7 +21,7 @@ public struct SyntheticConversation {
     private let step: UInt32 = 1_000_000
 
     /// A conversation starting at `start`, with the given initial sequence numbers.
-    public init(client: TCPEndpoint, server: TCPEndpoint, linkType: LinkType = .ethernet, start: CaptureTime,
+    public init(client: TCPEndpoint = defaultClient, server: TCPEndpoint = defaultServer, linkType: LinkType = .ethernet, start: CaptureTime,
                 clientISN: UInt32 = 0x1000_0000, serverISN: UInt32 = 0x2000_0000) {
         self.client = client
         self.server = server

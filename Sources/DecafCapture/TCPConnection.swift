@@ -11,11 +11,6 @@ public struct TCPConnection: Sendable, Hashable, CustomStringConvertible {
         self.server = server
     }
 
-    /// The endpoint that sends in `direction`.
-    public func sender(_ direction: TCPDirection) -> TCPEndpoint {
-        direction == .clientToServer ? client : server
-    }
-
     public var description: String { "#\(index) \(client) ⇄ \(server)" }
 }
 

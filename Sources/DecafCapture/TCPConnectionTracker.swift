@@ -2,8 +2,10 @@
 /// ports already in use starts a new connection (port reuse); a connection whose start was not
 /// captured is joined mid-stream.
 public struct TCPConnectionTracker {
-    /// Packets that carried no TCP segment Decaf could use, and why.
-    public private(set) var skippedPackets: [PacketDecoder.Skip: Int] = [:]
+    /// Packets that carried no TCP segment Decaf could use, by kind of reason (`Skip.kind`).
+    public private(set) var skippedPackets: [String: Int] = [:]
+    /// Packets the capture cut short (its snapshot length); their missing payload shows as gaps.
+    public private(set) var truncatedPackets = 0
     /// Bytes seen again after they had been passed on, over every connection.
     public private(set) var retransmittedBytes = 0
 
@@ -49,11 +51,12 @@ public struct TCPConnectionTracker {
 
     /// The events captured packet `packet` brings.
     public mutating func add(_ packet: CapturedPacket) -> [TCPStreamEvent] {
+        if packet.originalLength > packet.bytes.count { truncatedPackets += 1 }
         let segment: TCPSegment
         do {
             segment = try PacketDecoder.segment(of: packet)
         } catch {
-            skippedPackets[error, default: 0] += 1
+            skippedPackets[error.kind, default: 0] += 1
             return []
         }
         return add(segment, packet: packet.number, time: packet.time)

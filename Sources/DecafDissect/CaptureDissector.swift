@@ -127,7 +127,7 @@ public struct CaptureDissector {
             case let .data(_, direction, bytes, _, _, _):
                 firstBytes[direction, default: []] += bytes.prefix(4)
                 if let first = firstBytes[direction], first.count >= 4 {
-                    decided = first.prefix(4).elementsEqual([0xDE, 0xCA, 0xFB, 0xAD])
+                    decided = first.prefix(4).elementsEqual(FrameHeader.magicBytes)
                 }
             case .gap:
                 decided = false

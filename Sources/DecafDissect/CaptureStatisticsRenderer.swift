@@ -4,12 +4,16 @@ import Foundation
 
 /// The text and JSON forms of `CaptureStatistics`.
 public enum CaptureStatisticsRenderer {
-    /// The `--stats` text; `ignoredConnections` counts connections not taken as the protocol's.
-    public static func lines(for stats: CaptureStatistics, ignoredConnections: Int) -> [String] {
+    /// The `--stats` text, with the capture-wide counts of the dissector that fed `stats`.
+    public static func lines(for stats: CaptureStatistics, of capture: CaptureDissector) -> [String] {
         let frames = stats.byType.values.reduce(0) { $0 + $1.frames }
-        var lines = ["\(frames) frame(s) in \(stats.connections.count) connection(s); \(ignoredConnections) other TCP connection(s) ignored; "
+        let skipped = capture.tracker.skippedPackets.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+        var lines = ["\(frames) frame(s) in \(stats.connections.count) connection(s); \(capture.ignoredConnections) other TCP connection(s) ignored; "
             + "\(stats.gaps) gap(s) (\(stats.missingBytes) bytes missing), \(stats.resynchronizations) resynchronisation(s), "
-            + "\(stats.midStreamJoins) stream(s) joined mid-way"]
+            + "\(stats.midStreamJoins) stream(s) joined mid-way",
+            "\(capture.reader.packetCount) packet(s) read, \(capture.tracker.truncatedPackets) cut short by the snapshot length; "
+            + "\(capture.tracker.retransmittedBytes) TCP byte(s) retransmitted; packets without a usable TCP segment: "
+            + (skipped.isEmpty ? "none" : skipped.joined(separator: ", "))]
         lines.append("By message type:")
         for (type, count) in stats.byType.sorted(by: { $0.key < $1.key }) {
             lines.append("  \(type.padding(toLength: 14, withPad: " ", startingAt: 0)) \(count.frames) frame(s), \(count.bytes) bytes")
@@ -46,8 +50,8 @@ public enum CaptureStatisticsRenderer {
     }
 
     /// `--stats --json`: the same as one JSON object.
-    public static func json(for stats: CaptureStatistics, ignoredConnections: Int) -> String {
-        DissectionReport.json(CaptureStatisticsJSON(stats, ignoredConnections: ignoredConnections))
+    public static func json(for stats: CaptureStatistics, of capture: CaptureDissector) -> String {
+        DissectionReport.json(CaptureStatisticsJSON(stats, capture: capture))
     }
 
     static func milliseconds(_ nanoseconds: Int64) -> String {
@@ -63,6 +67,10 @@ struct CaptureStatisticsJSON: Encodable {
     var byConnection: [String: CaptureStatistics.Count]
     var connections: [ConnectionJSON]
     var ignoredConnections: Int
+    var packets: Int
+    var truncatedPackets: Int
+    var retransmittedBytes: Int
+    var skippedPackets: [String: Int]
     var roundTrip: [String: Int64]?
     var roundTrips: [CaptureStatistics.RoundTrip]
     var unacknowledged: [CaptureStatistics.Unacknowledged]
@@ -73,12 +81,16 @@ struct CaptureStatisticsJSON: Encodable {
     var resynchronizations: Int
     var captureError: String?
 
-    init(_ stats: CaptureStatistics, ignoredConnections: Int) {
+    init(_ stats: CaptureStatistics, capture: CaptureDissector) {
         frames = stats.byType.values.reduce(0) { $0 + $1.frames }
         byType = stats.byType
         byConnection = Dictionary(uniqueKeysWithValues: stats.byConnection.map { ("\($0.key)", $0.value) })
         connections = stats.connections.values.sorted { $0.index < $1.index }.map(ConnectionJSON.init)
-        self.ignoredConnections = ignoredConnections
+        ignoredConnections = capture.ignoredConnections
+        packets = capture.reader.packetCount
+        truncatedPackets = capture.tracker.truncatedPackets
+        retransmittedBytes = capture.tracker.retransmittedBytes
+        skippedPackets = capture.tracker.skippedPackets
         roundTrip = stats.roundTripSummary
         roundTrips = stats.roundTrips
         unacknowledged = stats.unacknowledged

@@ -27,18 +27,13 @@ public struct FrameDamage: Hashable, Sendable {
     /// `frame` with the damage done; a frame shorter than a header can only be cut.
     public func apply(to frame: [UInt8]) -> [UInt8] {
         var bytes = frame
-        guard bytes.count >= FrameHeader.size else { return truncateTo.map { bytes.keeping(max(0, $0)) } ?? bytes }
-        let checksum = FrameHeader.Field.checksum.offset
-        if littleEndianChecksum {
-            let correct = CRC32.checksum(bytes[FrameHeader.size...])
-            bytes = bytes.settingUInt32(at: checksum, correct.byteSwapped)
+        if var header = FrameHeader(decoding: bytes) {
+            if littleEndianChecksum { header.checksum = CRC32.checksum(bytes[FrameHeader.size...]).byteSwapped }
+            if badChecksum { header.checksum = ~header.checksum }
+            if let bodyLength { header.bodyLength = bodyLength }
+            if let magic { header.magic = magic }
+            bytes.replaceSubrange(0..<FrameHeader.size, with: header.bytes)
         }
-        if badChecksum {
-            let stored = UInt32(bytes[checksum]) << 24 | UInt32(bytes[checksum + 1]) << 16 | UInt32(bytes[checksum + 2]) << 8 | UInt32(bytes[checksum + 3])
-            bytes = bytes.settingUInt32(at: checksum, ~stored)
-        }
-        if let bodyLength { bytes = bytes.settingUInt32(at: FrameHeader.Field.bodyLength.offset, bodyLength) }
-        if let magic { bytes = bytes.settingUInt32(at: FrameHeader.Field.magic.offset, magic) }
         if let truncateTo { bytes = bytes.keeping(max(0, truncateTo)) }
         return bytes
     }

@@ -14,7 +14,7 @@ public struct SampleCapture: Sendable {
     public var expectedFrames: Int
     public var expectedErrors: Int
     /// The port the sample's server listens on.
-    public static let serverPort: UInt16 = 7447
+    public static let serverPort = SyntheticConversation.defaultServer.port
     /// When every sample starts: 2023-11-14T22:13:20Z, the vectors' timestamp.
     static let start = CaptureTime(seconds: Int64(FrameRecipe.timestamp), nanoseconds: 0)
 
@@ -83,18 +83,18 @@ public struct SampleCapture: Sendable {
     }()
 
     private static func endpoints(ipv6: Bool, clientPort: UInt16) -> (TCPEndpoint, TCPEndpoint) {
-        let client = ipv6 ? IPAddress([UInt8](repeating: 0, count: 15) + [1]) : IPAddress([10, 0, 0, 1])
-        let server = ipv6 ? IPAddress([0x20, 0x01, 0x0D, 0xB8] + [UInt8](repeating: 0, count: 11) + [2]) : IPAddress([10, 0, 0, 2])
+        let client = ipv6 ? IPAddress([UInt8](repeating: 0, count: 15) + [1]) : SyntheticConversation.defaultClient.address
+        let server = ipv6 ? IPAddress([0x20, 0x01, 0x0D, 0xB8] + [UInt8](repeating: 0, count: 11) + [2]) : SyntheticConversation.defaultServer.address
         return (TCPEndpoint(address: client, port: clientPort), TCPEndpoint(address: server, port: serverPort))
     }
 
-    private static func conversation(_ linkType: LinkType, ipv6: Bool = false, clientPort: UInt16 = 50_000, clientISN: UInt32 = 0x1000_0000) -> SyntheticConversation {
+    private static func conversation(_ linkType: LinkType, ipv6: Bool = false, clientPort: UInt16 = SyntheticConversation.defaultClient.port, clientISN: UInt32 = 0x1000_0000) -> SyntheticConversation {
         let (client, server) = endpoints(ipv6: ipv6, clientPort: clientPort)
         return SyntheticConversation(client: client, server: server, linkType: linkType, start: start, clientISN: clientISN)
     }
 
     /// The session, one segment per frame, opened and (unless `closing` is false) closed.
-    public static func session(_ linkType: LinkType, ipv6: Bool = false, clientPort: UInt16 = 50_000, closing: Bool = true) -> SyntheticConversation {
+    public static func session(_ linkType: LinkType, ipv6: Bool = false, clientPort: UInt16 = SyntheticConversation.defaultClient.port, closing: Bool = true) -> SyntheticConversation {
         var tcp = conversation(linkType, ipv6: ipv6, clientPort: clientPort)
         tcp.handshake()
         for (direction, bytes) in sessionFrames { tcp.send(bytes, direction) }

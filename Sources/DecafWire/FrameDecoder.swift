@@ -194,8 +194,7 @@ public struct FrameDecoder {
         failure = nil
         failedBytes = []
         let dropped = bufferedByteCount
-        discard(dropped)
-        discardedByteCount -= dropped
+        discard(dropped, skipped: false)
         streamOffset += count
         isHunting = true
         return dropped
@@ -370,7 +369,7 @@ public struct FrameDecoder {
             carry = []
             queued = []
         }
-        let magic: [UInt8] = [0xDE, 0xCA, 0xFB, 0xAD]
+        let magic = FrameHeader.magicBytes
         var index = position
         while index < input.count {
             let available = min(4, input.count - index)
@@ -382,7 +381,9 @@ public struct FrameDecoder {
     }
 
     /// Drops `count` buffered bytes from the front: from `carry`, then the appends in order.
-    private mutating func discard(_ count: Int) {
+    /// `skipped` counts them in `discardedByteCount` (bytes passed over by resynchronization,
+    /// not lost to a gap).
+    private mutating func discard(_ count: Int, skipped: Bool = true) {
         let fromCarry = min(count, carry.count)
         carry.removeFirst(fromCarry)
         var remaining = count - fromCarry
@@ -392,6 +393,6 @@ public struct FrameDecoder {
             remaining -= taken
         }
         streamOffset += count
-        discardedByteCount += count
+        if skipped { discardedByteCount += count }
     }
 }

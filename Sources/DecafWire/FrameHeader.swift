@@ -7,6 +7,8 @@ public struct FrameHeader: Hashable, Sendable {
     public static let size = 28
     /// The value every frame starts with (FRAME-1).
     public static let magic: UInt32 = 0xDECA_FBAD
+    /// The magic as it travels, in network byte order: what a reader looks for to find a frame.
+    public static let magicBytes: [UInt8] = [0xDE, 0xCA, 0xFB, 0xAD]
 
     /// The header's fields in wire order, each at its byte offset (the raw value), which is also the
     /// offset header errors report.

@@ -15,7 +15,7 @@ struct BuildCommand: ParsableCommand {
             every frame line of the JSON that `decaf dissect --json` prints is rebuilt from its \
             header fields and body, so `decaf dissect --json x.bin | decaf build --from - --binary` \
             gives back x.bin. --pcap and --pcapng wrap the frames in a TCP conversation (handshake, \
-            each frame in its direction, close) between 10.0.0.1:50000 and 10.0.0.2:7447.
+            each frame in its direction, close) between \(SyntheticConversation.defaultClient) and \(SyntheticConversation.defaultServer).
             """
     )
 
@@ -97,11 +97,7 @@ struct BuildCommand: ParsableCommand {
     func run() throws {
         let frames = try (from.map(readFrames) ?? [(TCPDirection.clientToServer, craft())]).map { ($0.0, damage.isNone ? $0.1 : damage.apply(to: $0.1)) }
         if let path = pcap ?? pcapng {
-            var conversation = SyntheticConversation(
-                client: TCPEndpoint(address: IPAddress([10, 0, 0, 1]), port: 50_000),
-                server: TCPEndpoint(address: IPAddress([10, 0, 0, 2]), port: 7447),
-                start: CaptureTime(seconds: Int64(Clock.unixSeconds()), nanoseconds: 0)
-            )
+            var conversation = SyntheticConversation(start: CaptureTime(seconds: Int64(Clock.unixSeconds()), nanoseconds: 0))
             conversation.handshake()
             for (direction, bytes) in frames { conversation.send(bytes, direction) }
             conversation.close()

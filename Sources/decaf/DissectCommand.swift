@@ -161,8 +161,8 @@ struct DissectCommand: ParsableCommand {
         show(dissector.finish())
         progress.clear()
         if stats {
-            let lines = json ? [CaptureStatisticsRenderer.json(for: statistics, ignoredConnections: dissector.ignoredConnections)]
-                : CaptureStatisticsRenderer.lines(for: statistics, ignoredConnections: dissector.ignoredConnections)
+            let lines = json ? [CaptureStatisticsRenderer.json(for: statistics, of: dissector)]
+                : CaptureStatisticsRenderer.lines(for: statistics, of: dissector)
             output += lines.joined(separator: "\n") + "\n"
         }
         FileHandleOutput.standardOutput.write(output)

@@ -21,7 +21,7 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: "The text of each message (a TEXT field).")
     var text = "hello"
 
-    @Option(help: "Extra fields, TAG=VALUE: TAG a name (IMAGE) or number (0x1002); VALUE text, or hex after 0x. Repeatable.")
+    @Option(help: "Extra fields, TAG=VALUE: TAG a name (IMAGE) or number (0x1002); VALUE text, 0x or hex: bytes, u16:N, u32:N, or a JSON array of nested fields. Repeatable.")
     var tlv: [TLVArgument] = []
 
     @Option(help: "Messages per connection.")

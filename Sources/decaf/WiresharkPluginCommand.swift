@@ -1,4 +1,5 @@
 import ArgumentParser
+import DecafCapture
 import DecafDissect
 import Foundation
 
@@ -18,7 +19,7 @@ struct WiresharkPluginCommand: ParsableCommand {
     var output: String?
 
     @Option(help: "The default of the plugin's TCP port preference.")
-    var port: UInt16 = 7447
+    var port: UInt16 = SyntheticConversation.defaultServer.port
 
     func run() throws {
         let lua = WiresharkPlugin.lua(port: port, version: Decaf.configuration.version)

@@ -6,6 +6,7 @@ import DecafWire
 struct CaptureDissection {
     var events: [CaptureEvent] = []
     var ignoredConnections = 0
+    var truncatedPackets = 0
 
     init(_ bytes: [UInt8], port: UInt16? = nil, chunkSize: Int = 4096) {
         var dissector = CaptureDissector(port: port)
@@ -16,6 +17,7 @@ struct CaptureDissection {
         }
         events += dissector.finish()
         ignoredConnections = dissector.ignoredConnections
+        truncatedPackets = dissector.tracker.truncatedPackets
     }
 
     var frames: [CapturedFrame] {

@@ -81,6 +81,7 @@ struct SampleCaptureTests {
         #expect(dissection.gaps == [45])
         #expect(dissection.frames.filter { $0.connection.index == 2 }.map(\.record.bytes) == [Self.session[4].bytes, Self.session[12].bytes])
         #expect(dissection.ignoredConnections == 1)
+        #expect(dissection.truncatedPackets == 1)
     }
 
     @Test("a file cut inside a block: the frames before it, then an error with the file offset")
@@ -164,15 +165,34 @@ struct SampleCaptureTests {
         #expect(previous == 14)
     }
 
-    @Test("random corruption of a capture never crashes")
+    @Test("random corruption of a capture never crashes; at most one capture error, and nothing after it")
     func corruption() throws {
         let sample = try #require(SampleCapture.all.first { $0.name == "split-coalesced.pcapng" })
         var generator = SeededGenerator(seed: 3)
         for _ in 0..<300 {
             var bytes = sample.bytes
             for _ in 0..<4 { bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator) }
-            _ = CaptureDissection(bytes, chunkSize: 512)
+            let dissection = CaptureDissection(bytes, chunkSize: 512)
+            #expect(dissection.captureErrors.count <= 1)
+            if let index = dissection.events.firstIndex(where: { if case .captureError = $0 { true } else { false } }) {
+                #expect(index == dissection.events.count - 1)
+            }
+            #expect(dissection.frames.map(\.record.index) == Array(1..<(dissection.frames.count + 1)))
         }
+    }
+
+    @Test("timestamps from a damaged file never overflow: fractions carry into seconds, spans saturate")
+    func hostileTimestamps() {
+        var record = SampleCapture.session(.ethernet).records[0]
+        record.time = CaptureTime(seconds: 0, nanoseconds: 0)
+        var pcap = CaptureWriter.pcap([record, record], linkType: .ethernet, nanoseconds: true)
+        pcap.replaceSubrange(24..<32, with: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF])
+        var reader = CaptureReader()
+        reader.append(pcap)
+        let first = try? reader.nextPacket()
+        #expect(first?.time == CaptureTime(seconds: 0xFFFF_FFFF + 4, nanoseconds: 294_967_295))
+        let span = CaptureTime(seconds: .max, nanoseconds: 0).nanoseconds(since: CaptureTime(seconds: 0, nanoseconds: 0))
+        #expect(span == .max)
     }
 
     @Test("a block or record length beyond the limit is refused before anything is buffered")

@@ -1,7 +1,7 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
-// libFuzzer targets over DecafWire, kept out of the main package so its build stays light.
+// libFuzzer targets over DecafWire and the capture reader, kept out of the main package so its build stays light.
 // Build: swift build -c release --sanitize fuzzer --sanitize address (see run.sh).
 let package = Package(
     name: "DecafFuzz",
@@ -11,6 +11,10 @@ let package = Package(
         .executableTarget(
             name: "FuzzDissector",
             dependencies: [.product(name: "DecafWire", package: "Decaf"), .product(name: "DecafDissect", package: "Decaf")]
+        ),
+        .executableTarget(
+            name: "FuzzCapture",
+            dependencies: [.product(name: "DecafCapture", package: "Decaf"), .product(name: "DecafDissect", package: "Decaf")]
         ),
         .executableTarget(name: "FuzzTLV", dependencies: [.product(name: "DecafWire", package: "Decaf")]),
         .executableTarget(

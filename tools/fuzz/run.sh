@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (frame decoder, dissector, TLV decoder, peer session) with
+# Builds the libFuzzer targets (frame decoder, dissector, TLV decoder, peer session, captures) with
 # AddressSanitizer and runs each for SECONDS (default 60), seeded from the golden frames. Exits
 # non-zero on any crash, leak or timeout, and when a target runs without coverage feedback.
 set -euo pipefail
@@ -18,7 +18,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # Frame seeds: every golden frame, with a control byte in front (defaults and a byte-wise split).
-mkdir -p "$work/frames" "$work/tlv" "$work/corpus-FuzzFrameDecoder" "$work/corpus-FuzzDissector" "$work/corpus-FuzzPeerSession" "$work/corpus-tlv"
+mkdir -p "$work/frames" "$work/tlv" "$work/captures" "$work/corpus-FuzzFrameDecoder" "$work/corpus-FuzzDissector" "$work/corpus-FuzzPeerSession" "$work/corpus-tlv" "$work/corpus-FuzzCapture"
 find "$root/Fixtures/frames" -name '*.bin' | while read -r file; do
     name=$(basename "$(dirname "$file")")-$(basename "$file" .bin)
     { printf '\x12'; cat "$file"; } > "$work/frames/$name-a"
@@ -26,11 +26,18 @@ find "$root/Fixtures/frames" -name '*.bin' | while read -r file; do
     { printf '\x04'; tail -c +29 "$file"; } > "$work/tlv/$name"
 done
 
+# Capture seeds: every sample capture, read in small chunks, with and without a port.
+for file in "$root"/Fixtures/captures/*.pcap*; do
+    { printf '\x01'; cat "$file"; } > "$work/captures/$(basename "$file")-a"
+    { printf '\x06'; cat "$file"; } > "$work/captures/$(basename "$file")-b"
+done
+
 export SWIFT_BACKTRACE=enable=no
-for target in FuzzFrameDecoder FuzzDissector FuzzTLV FuzzPeerSession; do
+for target in FuzzFrameDecoder FuzzDissector FuzzTLV FuzzPeerSession FuzzCapture; do
     case $target in
         FuzzFrameDecoder | FuzzDissector | FuzzPeerSession) seeds="$work/frames"; corpus="$work/corpus-$target" ;;
         FuzzTLV) seeds="$work/tlv"; corpus="$work/corpus-tlv" ;;
+        FuzzCapture) seeds="$work/captures"; corpus="$work/corpus-$target" ;;
     esac
     echo "== $target: ${seconds}s"
     log="$work/$target.log"
