@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "DecafVectors", targets: ["DecafVectors"]),
         .library(name: "DecafNIO", targets: ["DecafNIO"]),
         .library(name: "DecafPeer", targets: ["DecafPeer"]),
+        .library(name: "DecafConformance", targets: ["DecafConformance"]),
         .executable(name: "decaf", targets: ["decaf"]),
     ],
     dependencies: [
@@ -32,7 +33,15 @@ let package = Package(
         .target(name: "DecafWire", dependencies: ["CDeflate"]),
         .target(name: "DecafCapture"),
         .target(name: "DecafDissect", dependencies: ["DecafWire", "DecafCapture"]),
-        .target(name: "DecafNIO", dependencies: ["DecafWire", .product(name: "NIOCore", package: "swift-nio")]),
+        .target(
+            name: "DecafNIO",
+            dependencies: [
+                "DecafWire",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         .target(
             name: "DecafPeer",
             dependencies: [
@@ -45,10 +54,14 @@ let package = Package(
             ]
         ),
         .target(name: "DecafVectors", dependencies: ["DecafWire", "DecafCapture"]),
+        .target(
+            name: "DecafConformance",
+            dependencies: ["DecafWire", "DecafNIO", "DecafVectors", .product(name: "NIOCore", package: "swift-nio")]
+        ),
         .executableTarget(
             name: "decaf",
             dependencies: [
-                "DecafWire", "DecafDissect", "DecafVectors", "DecafPeer",
+                "DecafWire", "DecafDissect", "DecafVectors", "DecafPeer", "DecafConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -66,6 +79,10 @@ let package = Package(
         ),
         .testTarget(name: "DecafPeerTests", dependencies: ["DecafPeer", "DecafNIO", "DecafWire", "DecafTestSupport"]),
         .testTarget(name: "DecafDissectTests", dependencies: ["DecafDissect", "DecafWire", "DecafTestSupport"]),
+        .testTarget(
+            name: "DecafConformanceTests",
+            dependencies: ["DecafConformance", "DecafPeer", "DecafNIO", "DecafVectors", "DecafWire", "DecafTestSupport"]
+        ),
         .testTarget(name: "DecafVectorsTests", dependencies: ["DecafVectors", "DecafWire", "DecafTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

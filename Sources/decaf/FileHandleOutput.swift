@@ -10,10 +10,14 @@ struct FileHandleOutput {
     static let standardError = FileHandleOutput(descriptor: 2)
 
     func write(_ text: String) {
-        var bytes = Array(text.utf8)
+        Array(text.utf8).withUnsafeBytes { write(raw: $0) }
+    }
+
+    /// Writes `bytes` as they are.
+    func write(raw bytes: UnsafeRawBufferPointer) {
         var written = 0
         while written < bytes.count {
-            let result = bytes.withUnsafeMutableBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            let result = Glibc.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
             if result <= 0 { return }
             written += result
         }

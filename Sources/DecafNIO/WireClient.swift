@@ -1,18 +1,21 @@
-import DecafNIO
 import DecafWire
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
 /// A client connection for testing a server: it sends frames or any bytes at all, and hands out
 /// what comes back (frames, a protocol error, the close) one event at a time with a timeout, so
-/// tests wait for events instead of sleeping.
+/// tests wait for events instead of sleeping. With `recordsTranscript` it keeps every byte sent
+/// and received, in order, for reports.
 public final class WireClient: Sendable {
     private let channel: Channel
     private let events: WireEventQueue
+    private let recorder: TranscriptRecorder?
 
-    private init(channel: Channel, events: WireEventQueue) {
+    private init(channel: Channel, events: WireEventQueue, recorder: TranscriptRecorder?) {
         self.channel = channel
         self.events = events
+        self.recorder = recorder
     }
 
     /// Connects to `host`:`port`; frames from the server are decoded with `options` (by default any
@@ -22,10 +25,12 @@ public final class WireClient: Sendable {
     public static func connect(
         host: String, port: Int,
         options: DecodeOptions = DecodeOptions(version: ProtocolVersion(major: 1, minor: .max), acceptsEncryptedBodies: true),
-        receiveBufferSize: Int? = nil, readsReplies: Bool = true, group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        receiveBufferSize: Int? = nil, readsReplies: Bool = true, recordsTranscript: Bool = false,
+        group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> WireClient {
         let events = WireEventQueue()
-        var bootstrap = ClientBootstrap(group: group)
+        let recorder = recordsTranscript ? TranscriptRecorder() : nil
+        var bootstrap = ClientBootstrap(group: group).channelOption(.socketOption(.tcp_nodelay), value: 1)
         if let receiveBufferSize {
             bootstrap = bootstrap.channelOption(.socketOption(.so_rcvbuf), value: SocketOptionValue(receiveBufferSize))
         }
@@ -36,13 +41,14 @@ public final class WireClient: Sendable {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
+                    if let recorder { try pipeline.addHandler(ReceivedBytesRecorder(recorder: recorder)) }
                     try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: options)))
                     try pipeline.addHandler(EventHandler(events: events))
                 }
             }
             .connect(host: host, port: port)
             .get()
-        return WireClient(channel: channel, events: events)
+        return WireClient(channel: channel, events: events, recorder: recorder)
     }
 
     /// Sends `header` and `payload` as a frame with body_length and checksum computed.
@@ -51,10 +57,20 @@ public final class WireClient: Sendable {
         try await send(raw: encoder.encode(frame.header, payload: frame.payload))
     }
 
-    /// Sends `bytes` exactly as given: frames, parts of frames, or anything else.
-    public func send(raw bytes: [UInt8]) async throws {
+    /// Sends `bytes` exactly as given: frames, parts of frames, or anything else. `label` says what
+    /// they are in the transcript.
+    public func send(raw bytes: some Collection<UInt8>, label: String? = nil) async throws {
+        recorder?.record(.sent, Array(bytes), label: label)
         try await channel.writeAndFlush(ByteBuffer(bytes: bytes))
     }
+
+    /// Ends the sending side of the connection (a half-close): the server sees the stream end.
+    public func endStream() async throws {
+        try await channel.close(mode: .output)
+    }
+
+    /// Every byte sent and received so far, in order; empty unless the client records one.
+    public var transcript: [TranscriptEntry] { recorder?.entries ?? [] }
 
     /// The next event, or nil if none comes within `timeout`.
     public func next(timeout: Duration = .seconds(5)) async -> WireEvent? {
@@ -73,6 +89,35 @@ public final class WireClient: Sendable {
     /// Closes the connection.
     public func close() async {
         try? await channel.close()
+    }
+}
+
+/// The transcript of one connection, written from the event loop and the caller alike.
+private final class TranscriptRecorder: Sendable {
+    private let start = ContinuousClock.now
+    private let box = NIOLockedValueBox<[TranscriptEntry]>([])
+
+    func record(_ direction: TranscriptEntry.Direction, _ bytes: [UInt8], label: String? = nil) {
+        let entry = TranscriptEntry(direction: direction, time: ContinuousClock.now - start, bytes: bytes, label: label)
+        box.withLockedValue { $0.append(entry) }
+    }
+
+    var entries: [TranscriptEntry] { box.withLockedValue { $0 } }
+}
+
+/// Records every read before the frame decoder sees it.
+private final class ReceivedBytesRecorder: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let recorder: TranscriptRecorder
+
+    init(recorder: TranscriptRecorder) { self.recorder = recorder }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let buffer = unwrapInboundIn(data)
+        recorder.record(.received, Array(buffer.readableBytesView))
+        context.fireChannelRead(data)
     }
 }
 

@@ -1,0 +1,30 @@
+import DecafNIO
+
+/// What running one case gave: its verdict, the bytes exchanged both ways, and, when the case ran
+/// several times (`--repeat`), the verdict of every run.
+public struct CaseResult: Sendable {
+    public var testCase: ConformanceCase
+    public var verdict: Verdict
+    public var transcript: [TranscriptEntry]
+    public var duration: Duration
+    /// The kind of every run, in order; one entry unless the case was repeated.
+    public var runs: [VerdictKind]
+
+    public init(testCase: ConformanceCase, verdict: Verdict, transcript: [TranscriptEntry], duration: Duration, runs: [VerdictKind]? = nil) {
+        self.testCase = testCase
+        self.verdict = verdict
+        self.transcript = transcript
+        self.duration = duration
+        self.runs = runs ?? [verdict.kind]
+    }
+
+    /// Whether repeated runs disagreed.
+    public var isFlaky: Bool { Set(runs).count > 1 }
+
+    /// The worst of several runs of the same case, with every run's kind.
+    static func merging(_ results: [CaseResult]) -> CaseResult {
+        var worst = results.max { $0.verdict.kind.severity < $1.verdict.kind.severity }!
+        worst.runs = results.map(\.verdict.kind)
+        return worst
+    }
+}

@@ -1,0 +1,37 @@
+import DecafWire
+
+/// One conformance case: a stable ID that is never reused, the requirements it checks, how
+/// strongly the spec demands them, and the steps with the outcomes the spec accepts. Cases are
+/// data, so one catalog serves the command line, the tests, the vectors and the reports.
+public struct ConformanceCase: Hashable, Sendable, Identifiable {
+    /// Stable, dotted, never reused: `handshake.features-intersection`, `frame.crc.byte-swapped`.
+    public var id: String
+    public var requirements: [RequirementID]
+    public var level: ConformanceLevel
+    /// What the case checks, in one line.
+    public var summary: String
+    public var steps: [ConformanceStep]
+    /// Features the case needs the target to agree to in the case's own handshake; when the target
+    /// does not, the verdict is `unsupported`.
+    public var needs: FeatureFlags
+
+    public init(
+        _ id: String, _ requirements: [RequirementID], _ level: ConformanceLevel, _ summary: String,
+        needs: FeatureFlags = [], steps: [ConformanceStep]
+    ) {
+        self.id = id
+        self.requirements = requirements
+        self.level = level
+        self.summary = summary
+        self.needs = needs
+        self.steps = steps
+    }
+
+    /// The spec section the case belongs to: that of its first requirement.
+    public var section: SpecSection { SpecSection(requirements.first ?? .frame1) }
+
+    /// Every transmission of the case, in order.
+    public var transmissions: [Transmission] {
+        steps.compactMap { if case let .send(transmission) = $0 { transmission } else { nil } }
+    }
+}

@@ -1,0 +1,11 @@
+/// How strongly the spec demands what a case checks: required for MUST, recommended for SHOULD,
+/// optional for MAY. Only required cases decide the exit status of a run.
+public enum ConformanceLevel: String, CaseIterable, Sendable, Hashable, Codable, Comparable {
+    case required
+    case recommended
+    case optional
+
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}

@@ -1,0 +1,64 @@
+import DecafWire
+
+/// A whole run: what was tested, with which catalog, and every case's result. Every report is a
+/// rendering of this.
+public struct ConformanceRun: Sendable {
+    /// What the implementation under test is.
+    public enum Kind: String, Sendable, Codable {
+        case server
+        case decoder
+    }
+
+    public var kind: Kind
+    /// The server's address, or the testee's command line.
+    public var target: String
+    /// What the server showed of itself (server runs only).
+    public var identity: TargetIdentity?
+    public var suiteVersion = ConformanceCatalog.suiteVersion
+    public var catalogChecksum: String
+    public var results: [CaseResult]
+    public var duration: Duration
+    /// The expected failures the run was judged against, and what became of them.
+    public var baseline: BaselineComparison?
+
+    public init(kind: Kind, target: String, identity: TargetIdentity?, catalogChecksum: String, results: [CaseResult], duration: Duration) {
+        self.kind = kind
+        self.target = target
+        self.identity = identity
+        self.catalogChecksum = catalogChecksum
+        self.results = results
+        self.duration = duration
+    }
+
+    /// How many cases got each kind of verdict.
+    public var counts: [VerdictKind: Int] {
+        results.reduce(into: [:]) { $0[$1.verdict.kind, default: 0] += 1 }
+    }
+
+    /// `N cases: X passed, Y failed, ...`, the line a terminal and a CI log show.
+    public var summaryLine: String {
+        let counts = counts
+        let parts: [(VerdictKind, String)] = [
+            (.pass, "passed"), (.passNonStrict, "passed non-strictly"), (.fail, "failed"), (.timeout, "timed out"),
+            (.unsupported, "unsupported"), (.harnessError, "harness errors"),
+        ]
+        let shown = parts.compactMap { kind, word in counts[kind].map { "\($0) \(word)" } }
+        return "\(results.count) case\(results.count == 1 ? "" : "s"): " + (shown.isEmpty ? "none ran" : shown.joined(separator: ", "))
+    }
+
+    /// Results that count against the target: failures of required cases not in the baseline.
+    public var unexpectedFailures: [CaseResult] {
+        results.filter { $0.verdict.kind.isFailure && $0.testCase.level == .required && baseline?.expects($0.testCase.id) != true }
+    }
+
+    /// Cases whose repeated runs disagreed.
+    public var flakyResults: [CaseResult] { results.filter(\.isFlaky) }
+
+    /// 0: every required case passed (or failed as the baseline expects); 1: failures; 2: the
+    /// harness failed; 3: nothing ran.
+    public var exitStatus: Int32 {
+        if results.isEmpty { return 3 }
+        if results.contains(where: { $0.verdict.kind == .harnessError }) { return 2 }
+        return unexpectedFailures.isEmpty ? 0 : 1
+    }
+}

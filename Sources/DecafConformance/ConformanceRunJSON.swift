@@ -1,0 +1,94 @@
+import DecafNIO
+import DecafWire
+import Foundation
+
+/// The run as JSON (`--json`): the suite version, the catalog checksum, the target, the summary
+/// counts and every case with its verdict and the bytes exchanged, hex-encoded.
+public struct ConformanceRunJSON: Encodable {
+    struct Case: Encodable {
+        var id: String
+        var level: String
+        var section: String
+        var requirements: [String]
+        var summary: String
+        var verdict: String
+        var reason: String
+        var expected: String
+        var actual: String
+        var brokenRequirements: [String]
+        var durationMilliseconds: Double
+        var runs: [String]
+        var transcript: [Entry]
+    }
+
+    struct Entry: Encodable {
+        var direction: String
+        var milliseconds: Double
+        var label: String?
+        var hex: String
+    }
+
+    var suiteVersion: String
+    var catalogChecksum: String
+    var kind: String
+    var target: String
+    var targetVersion: String?
+    var targetFeatures: UInt16?
+    var targetNote: String?
+    var summary: String
+    var counts: [String: Int]
+    var exitStatus: Int32
+    var unexpectedFailures: [String]
+    var baselineNowPassing: [String]?
+    var baselineUnknown: [String]?
+    var flaky: [String]
+    var cases: [Case]
+
+    public init(_ run: ConformanceRun) {
+        suiteVersion = run.suiteVersion
+        catalogChecksum = run.catalogChecksum
+        kind = run.kind.rawValue
+        target = run.target
+        targetVersion = run.identity.map { "\($0.version)" }
+        targetFeatures = run.identity?.features.rawValue
+        targetNote = run.identity?.note
+        summary = run.summaryLine
+        counts = Dictionary(uniqueKeysWithValues: run.counts.map { ($0.key.rawValue, $0.value) })
+        exitStatus = run.exitStatus
+        unexpectedFailures = run.unexpectedFailures.map(\.testCase.id)
+        baselineNowPassing = run.baseline?.nowPassing
+        baselineUnknown = run.baseline?.unknown
+        flaky = run.flakyResults.map(\.testCase.id)
+        cases = run.results.map { result in
+            Case(
+                id: result.testCase.id, level: result.testCase.level.rawValue, section: result.testCase.section.title,
+                requirements: result.testCase.requirements.map(\.rawValue), summary: result.testCase.summary,
+                verdict: result.verdict.kind.rawValue, reason: result.verdict.reason, expected: result.verdict.expected,
+                actual: result.verdict.actual, brokenRequirements: result.verdict.kind.isFailure ? result.verdict.requirements.map(\.rawValue) : [],
+                durationMilliseconds: Self.milliseconds(result.duration), runs: result.runs.map(\.rawValue),
+                transcript: result.transcript.map {
+                    Entry(direction: $0.direction.rawValue, milliseconds: Self.milliseconds($0.time), label: $0.label, hex: Hex.string($0.bytes))
+                }
+            )
+        }
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return (Double(seconds) * 1000 + Double(attoseconds) / 1e15).rounded(toPlaces: 3)
+    }
+
+    /// The JSON text, keys sorted.
+    public func text() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
+    }
+}
+
+private extension Double {
+    func rounded(toPlaces places: Int) -> Double {
+        let scale = pow(10, Double(places))
+        return (self * scale).rounded() / scale
+    }
+}

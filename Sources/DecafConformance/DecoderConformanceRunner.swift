@@ -1,0 +1,139 @@
+import DecafNIO
+import DecafVectors
+import DecafWire
+import Foundation
+
+/// Runs codec cases against a testee process (`decaf conform decoder -- COMMAND`): each request
+/// carries a case's bytes to decode or fields to encode; each answer is judged against the vector.
+/// A testee that crashes or hangs fails that case and is started again for the next.
+public struct DecoderConformanceRunner: Sendable {
+    public let command: [String]
+    /// The longest wait for one answer.
+    public var timeout: Duration = .seconds(5)
+    public var repeats = 1
+
+    public init(command: [String]) {
+        self.command = command
+    }
+
+    public func run(_ cases: [CodecCase], progress: (CaseResult, Int, Int) -> Void = { _, _, _ in }) -> ConformanceRun {
+        let started = ContinuousClock.now
+        let testee = TesteeProcess(command: command)
+        defer { testee.stop() }
+        var results: [CaseResult] = []
+        for (index, codecCase) in cases.enumerated() {
+            let runs = (0..<max(1, repeats)).map { _ in runOnce(codecCase, on: testee) }
+            let result = CaseResult.merging(runs)
+            results.append(result)
+            progress(result, index + 1, cases.count)
+        }
+        return ConformanceRun(kind: .decoder, target: command.joined(separator: " "), identity: nil, catalogChecksum: CodecCase.checksum,
+                              results: results, duration: ContinuousClock.now - started)
+    }
+
+    private func runOnce(_ codecCase: CodecCase, on testee: TesteeProcess) -> CaseResult {
+        let started = ContinuousClock.now
+        let request = TesteeMessage.line(TesteeMessage.request(for: codecCase))
+        var transcript = [TranscriptEntry(direction: .sent, time: .zero, bytes: Array(request.utf8), label: "request")]
+        let verdict: Verdict
+        do {
+            let answer = try testee.exchange(request, timeout: timeout)
+            transcript.append(TranscriptEntry(direction: .received, time: ContinuousClock.now - started, bytes: Array(answer.utf8), label: "answer"))
+            if let response = try? JSONDecoder().decode(TesteeMessage.Response.self, from: Data(answer.utf8)) {
+                verdict = CodecJudge(codecCase: codecCase).judge(response)
+            } else {
+                verdict = Verdict(.fail, "the testee's answer is not a response of the testee protocol", expected: "one JSON object per line",
+                                  actual: String(answer.prefix(200)), requirements: codecCase.vector.requirements)
+            }
+        } catch {
+            let kind: VerdictKind = if case .cannotStart = error { .harnessError } else if case .timedOut = error { .timeout } else { .fail }
+            verdict = Verdict(kind, "\(error)", expected: "an answer", actual: "\(error)", requirements: codecCase.vector.requirements)
+        }
+        return CaseResult(testCase: codecCase.conformanceCase, verdict: verdict, transcript: transcript, duration: ContinuousClock.now - started)
+    }
+}
+
+/// Judges a testee's answer to a codec case against its vector.
+struct CodecJudge {
+    let codecCase: CodecCase
+
+    func judge(_ response: TesteeMessage.Response) -> Verdict {
+        let vector = codecCase.vector
+        let requirements = vector.requirements
+        if response.result == "skipped" {
+            return Verdict(.unsupported, "the testee skipped the case: \(response.reason ?? "no reason given")", requirements: requirements)
+        }
+        if codecCase.operation == .encode { return judgeEncoding(response) }
+        let wantedError = vector.error.map { "\($0.name) at offset \(vector.offset ?? 0)" } ?? ""
+        switch (response.result, vector.result) {
+        case ("frame", .valid):
+            return judgeFrame(response)
+        case ("frame", .acceptable):
+            return Verdict(.pass, "the testee accepted a frame the spec lets a receiver accept or refuse", requirements: requirements)
+        case ("frame", .invalid):
+            return Verdict(.fail, "the testee accepted a frame it must refuse", expected: wantedError, actual: "a frame", requirements: requirements)
+        case ("error", .valid):
+            return Verdict(.fail, "the testee refused a valid frame", expected: "the frame",
+                           actual: "\(response.error ?? "?") at offset \(response.offset ?? -1)", requirements: requirements)
+        case ("error", _):
+            let actual = "\(response.error ?? "?") at offset \(response.offset.map(String.init) ?? "?")"
+            guard response.error == vector.error?.name else {
+                return Verdict(.fail, "the testee reported another error than the spec's order of checks gives", expected: wantedError, actual: actual, requirements: requirements)
+            }
+            guard response.offset == vector.offset else {
+                return Verdict(.fail, "the testee reported the right error at the wrong offset (section 8 gives the offsets)", expected: wantedError, actual: actual, requirements: requirements)
+            }
+            return Verdict(.pass, "the testee refused the frame with the right error and offset", requirements: requirements)
+        default:
+            return Verdict(.fail, "the testee answered '\(response.result)', which the protocol does not define for a decode request",
+                           expected: "frame, error or skipped", actual: response.result, requirements: requirements)
+        }
+    }
+
+    private func judgeFrame(_ response: TesteeMessage.Response) -> Verdict {
+        let expected = codecCase.vector.expected!
+        let wantedHeader = FrameVectorFileJSON.Header(expected.header)
+        let requirements = codecCase.vector.requirements
+        guard let header = response.header, header == wantedHeader else {
+            return Verdict(.fail, "the decoded header differs from the vector's", expected: "\(wantedHeader)", actual: "\(response.header.map { "\($0)" } ?? "no header")",
+                           requirements: requirements)
+        }
+        guard response.payload.flatMap(Hex.bytes) == expected.payload else {
+            return Verdict(.fail, "the decoded payload differs from the vector's", expected: Hex.string(expected.payload), actual: response.payload ?? "none",
+                           requirements: requirements)
+        }
+        return Verdict(.pass, "the testee decoded the frame exactly", requirements: requirements)
+    }
+
+    private func judgeEncoding(_ response: TesteeMessage.Response) -> Verdict {
+        let vector = codecCase.vector
+        let expected = vector.expected!
+        let requirements = vector.requirements
+        guard response.result == "bytes", let bytes = response.hex.flatMap(Hex.bytes) else {
+            return Verdict(.fail, "the testee gave no bytes for an encode request", expected: "bytes", actual: response.result, requirements: requirements)
+        }
+        if expected.header.compressType == .none {
+            if bytes == vector.bytes { return Verdict(.pass, "the testee encoded the frame byte for byte", requirements: requirements) }
+            return Verdict(.fail, "the encoded frame differs from the vector's bytes", expected: Hex.string(vector.bytes), actual: Hex.string(bytes),
+                           requirements: requirements + [.crc1])
+        }
+        var decoder = FrameDecoder(options: codecCase.options)
+        decoder.append(bytes)
+        do {
+            guard let frame = try decoder.nextFrame() else {
+                return Verdict(.fail, "the encoded bytes are not a whole frame", expected: "one frame", actual: Hex.string(bytes), requirements: requirements + [.frame3])
+            }
+            var header = frame.header
+            header.bodyLength = expected.header.bodyLength
+            header.checksum = expected.header.checksum
+            guard header == expected.header, Array(frame.payload) == expected.payload else {
+                return Verdict(.fail, "the encoded frame decodes to other fields or another payload", expected: Hex.string(expected.payload),
+                               actual: Hex.string(frame.payload), requirements: requirements)
+            }
+            return Verdict(.pass, "the testee's zlib frame decodes to the vector's header and payload", requirements: requirements)
+        } catch {
+            return Verdict(.fail, "the encoded frame breaks the protocol: \(error)", expected: "a valid frame", actual: error.description,
+                           requirements: requirements + [error.requirement])
+        }
+    }
+}

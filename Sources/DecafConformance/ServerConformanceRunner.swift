@@ -1,0 +1,106 @@
+import DecafNIO
+import DecafWire
+import NIOPosix
+
+/// Runs cases against a server: first an opening handshake to learn the target's version and
+/// features, then every case on its own connection, several at once, each as many times as asked.
+public struct ServerConformanceRunner: Sendable {
+    public let catalog: ConformanceCatalog
+    public let settings: ServerRunSettings
+
+    public init(catalog: ConformanceCatalog, settings: ServerRunSettings) {
+        self.catalog = catalog
+        self.settings = settings
+    }
+
+    /// Runs `cases` (from the catalog) and reports each result to `progress` as it completes.
+    public func run(_ cases: [ConformanceCase], progress: @escaping @Sendable (CaseResult, Int, Int) -> Void = { _, _, _ in }) async -> ConformanceRun {
+        let started = ContinuousClock.now
+        let target = await identify()
+        var results: [CaseResult?] = Array(repeating: nil, count: cases.count)
+        var done = 0
+        await withTaskGroup(of: (Int, CaseResult).self) { group in
+            var next = 0
+            func launch() {
+                guard next < cases.count else { return }
+                let index = next
+                next += 1
+                group.addTask { (index, await runRepeated(cases[index], target: target)) }
+            }
+            for _ in 0..<max(1, settings.jobs) { launch() }
+            for await (index, result) in group {
+                results[index] = result
+                done += 1
+                progress(result, done, cases.count)
+                launch()
+            }
+        }
+        return ConformanceRun(
+            kind: .server, target: "\(settings.host):\(settings.port)", identity: target, catalogChecksum: catalog.checksum,
+            results: results.compactMap { $0 }, duration: ContinuousClock.now - started
+        )
+    }
+
+    private func runRepeated(_ testCase: ConformanceCase, target: TargetIdentity) async -> CaseResult {
+        var runs: [CaseResult] = []
+        for _ in 0..<max(1, settings.repeats) {
+            runs.append(await runOnce(testCase, target: target))
+        }
+        return CaseResult.merging(runs)
+    }
+
+    /// Runs `testCase` once on a fresh connection.
+    public func runOnce(_ testCase: ConformanceCase, target: TargetIdentity) async -> CaseResult {
+        let started = ContinuousClock.now
+        let client: WireClient
+        do {
+            client = try await WireClient.connect(host: settings.host, port: settings.port, recordsTranscript: true,
+                                                  group: settings.group ?? MultiThreadedEventLoopGroup.singleton)
+        } catch {
+            return CaseResult(testCase: testCase, verdict: Verdict(.harnessError, "cannot connect to \(settings.host):\(settings.port): \(error)"),
+                              transcript: [], duration: ContinuousClock.now - started)
+        }
+        let execution = CaseExecution(testCase: testCase, client: client, target: target, settings: settings, profile: catalog.profile)
+        let verdict = await execution.run()
+        await client.close()
+        return CaseResult(testCase: testCase, verdict: verdict, transcript: client.transcript, duration: ContinuousClock.now - started)
+    }
+
+    /// The opening handshake: the newest minor of the profile's major and every known feature. The
+    /// answer is what HS-2 makes of the target's own version and features.
+    public func identify() async -> TargetIdentity {
+        let profile = catalog.profile
+        let offer = VersionRequest(version: ProtocolVersion(major: profile.version.major, minor: .max), features: .known)
+        let assumed = TargetIdentity(version: profile.version, features: .known, note: "")
+        do {
+            let client = try await WireClient.connect(host: settings.host, port: settings.port, group: settings.group ?? MultiThreadedEventLoopGroup.singleton)
+            let response = try await versionResponse(to: offer, on: client)
+            await client.close()
+            if let response {
+                return TargetIdentity(version: response.version, features: response.features,
+                                      note: "from the opening handshake, which offered \(offer.version) and \(offer.features)")
+            }
+            var identity = assumed
+            identity.note = "the opening handshake got no VERSION_RESPONSE; assumed version \(profile.version) and every known feature"
+            return identity
+        } catch {
+            var identity = assumed
+            identity.note = "the opening handshake failed (\(error)); assumed version \(profile.version) and every known feature"
+            return identity
+        }
+    }
+
+    /// Sends `offer` on `client` and returns the VERSION_RESPONSE, if one comes in time.
+    private func versionResponse(to offer: VersionRequest, on client: WireClient) async throws -> VersionResponse? {
+        var (header, fields) = CaseFrames.versionRequest(offer.version, offer.features)
+        header.timestamp = settings.clock?() ?? CaseFrames.timestamp
+        try await client.send(raw: CaseFrames.bytes(header, fields))
+        let deadline = ContinuousClock.now + settings.timeout
+        while deadline > ContinuousClock.now, case let .frame(frame)? = await client.next(timeout: deadline - ContinuousClock.now) {
+            for field in frame.fields {
+                if case let .versionResponse(response) = field.interpreted { return response }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,49 @@
+import DecafVectors
+import DecafWire
+import Foundation
+
+/// The lines of the testee protocol (`Specs/conform-testee.md`): one JSON object per line, a
+/// request on the testee's standard input, its answer on its standard output.
+public enum TesteeMessage {
+    /// What the driver asks.
+    public struct Request: Codable, Hashable, Sendable {
+        public var `case`: String
+        public var op: CodecCase.Operation
+        /// decode: the byte stream, hex.
+        public var hex: String?
+        /// decode: the receiver's options (the vector group's).
+        public var options: FrameVectorFileJSON.Options?
+        /// encode: the header fields; bodyLength and checksum are the testee's to compute.
+        public var header: FrameVectorFileJSON.Header?
+        /// encode: the TLV bytes, hex, before compression.
+        public var payload: String?
+    }
+
+    /// What the testee answers.
+    public struct Response: Codable, Hashable, Sendable {
+        /// `frame`, `error`, `bytes` or `skipped`.
+        public var result: String
+        public var header: FrameVectorFileJSON.Header?
+        public var payload: String?
+        public var error: String?
+        public var offset: Int?
+        public var hex: String?
+        public var reason: String?
+    }
+
+    static func request(for codecCase: CodecCase) -> Request {
+        switch codecCase.operation {
+        case .decode:
+            return Request(case: codecCase.id, op: .decode, hex: Hex.string(codecCase.vector.bytes), options: FrameVectorFileJSON.Options(codecCase.options))
+        case .encode:
+            let expected = codecCase.vector.expected!
+            return Request(case: codecCase.id, op: .encode, header: FrameVectorFileJSON.Header(expected.header), payload: Hex.string(expected.payload))
+        }
+    }
+
+    static func line(_ request: Request) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(request)) ?? Data(), as: UTF8.self)
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A codec under test, started as a process and driven a line at a time over its standard input
+/// and output. A testee that dies is started again for the next request.
+final class TesteeProcess {
+    let command: [String]
+    private var process: Process?
+    private var input: FileHandle?
+    private var output: Int32 = -1
+    private var buffered: [UInt8] = []
+
+    /// Why a request got no answer.
+    enum Failure: Error, CustomStringConvertible {
+        case cannotStart(String)
+        case exited(String)
+        case timedOut
+
+        var description: String {
+            switch self {
+            case let .cannotStart(why): "the testee cannot be started: \(why)"
+            case let .exited(why): "the testee \(why) before it answered"
+            case .timedOut: "the testee did not answer in time"
+            }
+        }
+    }
+
+    init(command: [String]) {
+        self.command = command
+        // A write to a testee that died must fail with EPIPE, not kill the driver.
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// Sends `line` and returns the testee's answer line, starting the testee first if needed.
+    func exchange(_ line: String, timeout: Duration) throws(Failure) -> String {
+        if process?.isRunning != true { try start() }
+        let bytes = Array((line + "\n").utf8)
+        do { try input?.write(contentsOf: Data(bytes)) } catch { throw stopped() }
+        return try readLine(timeout: timeout)
+    }
+
+    /// Stops the testee.
+    func stop() {
+        try? input?.close()
+        if let process, process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        if output >= 0 { close(output) }
+        output = -1
+        process = nil
+    }
+
+    private func start() throws(Failure) {
+        stop()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = command
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        do { try process.run() } catch { throw .cannotStart("\(error)") }
+        self.process = process
+        input = stdin.fileHandleForWriting
+        output = dup(stdout.fileHandleForReading.fileDescriptor)
+        try? stdout.fileHandleForReading.close()
+        buffered = []
+    }
+
+    private func readLine(timeout: Duration) throws(Failure) -> String {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffered[..<newline], as: UTF8.self)
+                buffered.removeSubrange(...newline)
+                return line
+            }
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else {
+                stop()
+                throw .timedOut
+            }
+            let (seconds, attoseconds) = remaining.components
+            var poller = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
+            if ready < 0 && errno == EINTR { continue }
+            guard ready > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let count = chunk.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
+            if count <= 0 { throw stopped() }
+            buffered += chunk[..<count]
+            if buffered.count > 64 << 20 {
+                stop()
+                throw .exited("sent a line longer than 64 MiB")
+            }
+        }
+    }
+
+    /// The failure for a testee that is gone, after reaping it.
+    private func stopped() -> Failure {
+        guard let process else { return .exited("is not running") }
+        if process.isRunning {
+            process.terminate()
+        }
+        process.waitUntilExit()
+        let why = process.terminationReason == .uncaughtSignal
+            ? "was killed by signal \(process.terminationStatus)" : "exited with status \(process.terminationStatus)"
+        stop()
+        return .exited(why)
+    }
+}

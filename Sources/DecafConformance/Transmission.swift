@@ -1,0 +1,62 @@
+import DecafWire
+
+/// Bytes a case writes to the target in one step: frames, parts of frames or anything else, how
+/// they are cut into writes, and where the run's clock is written into them.
+public struct Transmission: Hashable, Sendable {
+    /// What the bytes are, for reports (`DATA seq NORMAL/1`, `header only`, ...).
+    public var label: String
+    public var bytes: [UInt8]
+    /// Sizes of the writes the bytes are cut into, in order; what is left goes in a last write.
+    /// Empty: one write.
+    public var split: [Int]
+    /// The pause between two writes, so each is likely to reach the target in a read of its own.
+    public var pause: Duration
+    /// Offsets of frame headers in `bytes` whose timestamp the run sets to its clock plus `skew`
+    /// seconds when it sends them, so a target that enforces a timestamp window (TS-1) judges the
+    /// frames by what they test. The checksum covers the body only, so it stays right.
+    public var stamps: [Stamp]
+
+    /// A frame header whose timestamp is taken from the run's clock.
+    public struct Stamp: Hashable, Sendable {
+        public var headerOffset: Int
+        public var skew: Int64
+
+        public init(headerOffset: Int, skew: Int64 = 0) {
+            self.headerOffset = headerOffset
+            self.skew = skew
+        }
+    }
+
+    public init(label: String, bytes: [UInt8], split: [Int] = [], pause: Duration = .zero, stamps: [Stamp] = []) {
+        self.label = label
+        self.bytes = bytes
+        self.split = split
+        self.pause = pause
+        self.stamps = stamps
+    }
+
+    /// The bytes as sent at `now` (UNIX seconds): every stamped header carries `now + skew`.
+    public func bytes(at now: UInt32?) -> [UInt8] {
+        guard let now, !stamps.isEmpty else { return bytes }
+        var out = bytes
+        for stamp in stamps where stamp.headerOffset + FrameHeader.size <= out.count {
+            guard var header = FrameHeader(decoding: out[stamp.headerOffset...]) else { continue }
+            header.timestamp = UInt32(clamping: max(0, Int64(now) + stamp.skew))
+            out.withUnsafeMutableBytes { header.write(to: UnsafeMutableRawBufferPointer(rebasing: $0[stamp.headerOffset...])) }
+        }
+        return out
+    }
+
+    /// The writes: `bytes` cut at the sizes in `split`.
+    public func writes(of bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+        var writes: [ArraySlice<UInt8>] = []
+        var start = 0
+        for size in split where start < bytes.count {
+            let end = min(bytes.count, start + size)
+            writes.append(bytes[start..<end])
+            start = end
+        }
+        if start < bytes.count || writes.isEmpty { writes.append(bytes[start...]) }
+        return writes
+    }
+}

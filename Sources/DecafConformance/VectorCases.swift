@@ -1,0 +1,55 @@
+import DecafVectors
+import DecafWire
+
+/// Network cases made from the golden vectors whose options are the target's: each vector's bytes
+/// are sent on a fresh connection and the target must do what a receiver does with them: ACK a
+/// valid frame (or not, for ACK and unknown types), refuse an invalid one with an ERROR and a close.
+enum VectorCases {
+    static func cases(for profile: ConformanceProfile) -> [ConformanceCase] {
+        let options = DecodeOptions(bodyLimit: profile.bodyLimit, version: profile.version, tlv: TLVOptions(depthLimit: profile.depthLimit))
+        return FrameVectorFile.all.flatMap(\.groups)
+            .filter { $0.options == options }
+            .flatMap { group in group.tests.compactMap { conformanceCase($0, group: group.name) } }
+    }
+
+    /// The case for `vector`, or nil when the network cannot show what it tests.
+    private static func conformanceCase(_ vector: FrameVector, group: String) -> ConformanceCase? {
+        let header = FrameHeader(decoding: vector.bytes)
+        // Timestamps are what TS-1 vectors test; every other frame carries the run's clock.
+        let testsTimestamp = vector.requirements.contains(.ts1)
+        let stamps = vector.bytes.starts(with: FrameHeader.magicBytes) && !testsTimestamp ? [Transmission.Stamp(headerOffset: 0)] : []
+        let send = ConformanceStep.send(Transmission(label: "vector \(vector.tcId): \(vector.comment)", bytes: vector.bytes, stamps: stamps))
+        let id = "wire.\(group).\(vector.tcId)"
+        switch vector.result {
+        case .valid:
+            guard let header else { return nil }
+            if testsTimestamp {
+                return ConformanceCase(id, vector.requirements, .optional, vector.comment + " (a target may enforce a window)",
+                                       steps: [send, .expect(.ackOrFatal(header.sequence, session: header.sessionID, .timestampOutOfWindow))])
+            }
+            let type = header.messageType
+            let acknowledged = type == .data || type == .control || type == .readReceipt || type == .heartbeat
+            let expectation: Expectation = acknowledged ? .ack(header.sequence, session: header.sessionID) : .noAck(header.sequence)
+            let requirements = vector.requirements + [acknowledged ? (type == .heartbeat ? .ex2 : .ex1) : .ex3]
+            return ConformanceCase(id, unique(requirements), .required, vector.comment, steps: [send, .expect(expectation)])
+        case .invalid:
+            guard let error = vector.error else { return nil }
+            if error == .truncatedFrame {
+                return ConformanceCase(id, unique(vector.requirements + [.ex5]), .required, vector.comment + "; then the stream ends",
+                                       steps: [send, .endStream, .expect(.close(error))])
+            }
+            let exact = vector.flags.contains(.errorOrder)
+            return ConformanceCase(id, unique(vector.requirements + [.ex5]), .required, vector.comment,
+                                   steps: [send, .expect(.fatal(error, exactCode: exact))])
+        case .acceptable:
+            guard let header, let error = vector.error else { return nil }
+            return ConformanceCase(id, vector.requirements, .optional, vector.comment,
+                                   steps: [send, .expect(.ackOrFatal(header.sequence, session: header.sessionID, error))])
+        }
+    }
+
+    private static func unique(_ requirements: [RequirementID]) -> [RequirementID] {
+        var seen = Set<RequirementID>()
+        return requirements.filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,19 @@
+import DecafWire
+
+/// A case's verdict, explaining itself: why, what was expected and what happened, and the
+/// requirements concerned (for a failure, those the target broke).
+public struct Verdict: Hashable, Sendable {
+    public var kind: VerdictKind
+    public var reason: String
+    public var expected: String
+    public var actual: String
+    public var requirements: [RequirementID]
+
+    public init(_ kind: VerdictKind, _ reason: String, expected: String = "", actual: String = "", requirements: [RequirementID] = []) {
+        self.kind = kind
+        self.reason = reason
+        self.expected = expected
+        self.actual = actual
+        self.requirements = requirements
+    }
+}

@@ -1,0 +1,22 @@
+/// Bytes that crossed a client connection, in the order they did: what a report shows as the
+/// exchange between a tool and the implementation it tested.
+public struct TranscriptEntry: Hashable, Sendable {
+    public enum Direction: String, Hashable, Sendable, Codable {
+        case sent
+        case received
+    }
+
+    public var direction: Direction
+    /// When, from the moment the connection was made.
+    public var time: Duration
+    public var bytes: [UInt8]
+    /// What the sender meant the bytes to be; nil for received bytes.
+    public var label: String?
+
+    public init(direction: Direction, time: Duration, bytes: [UInt8], label: String? = nil) {
+        self.direction = direction
+        self.time = time
+        self.bytes = bytes
+        self.label = label
+    }
+}

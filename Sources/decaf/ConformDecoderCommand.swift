@@ -1,0 +1,53 @@
+import ArgumentParser
+import DecafConformance
+
+/// `decaf conform decoder -- COMMAND ARGS...`: runs the codec cases against a codec in any
+/// language, driven over its standard input and output (Specs/conform-testee.md).
+struct ConformDecoderCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "decoder",
+        abstract: "Run the codec cases against a testee process speaking the testee protocol on stdin/stdout.",
+        discussion: """
+        Example: decaf conform decoder -- python3 tools/reference/testee.py
+        The protocol is in Specs/conform-testee.md. A testee that crashes or hangs fails that case and is started again.
+        """
+    )
+
+    @Option(name: .customLong("case"), help: "Run the cases whose ID matches (* for any characters); repeatable.")
+    var patterns: [String] = []
+
+    @Option(help: "Run only cases of this level (required, optional); repeatable.")
+    var level: [ConformanceLevel] = []
+
+    @OptionGroup var report: ReportOptions
+
+    @Option(help: "Seconds to wait for each answer.")
+    var timeout = 5.0
+
+    @Argument(parsing: .postTerminator, help: "The testee's command line, after --.")
+    var command: [String] = []
+
+    func validate() throws {
+        if command.isEmpty { throw ValidationError("give the testee's command after --, e.g. -- python3 tools/reference/testee.py") }
+    }
+
+    func run() throws {
+        let all = CodecCase.all
+        let selected: [ConformanceCase]
+        do {
+            selected = try CaseSelection(patterns: patterns, levels: Set(level)).apply(to: all.map(\.conformanceCase))
+        } catch {
+            FileHandleOutput.standardError.write("decaf conform: \(error); nothing ran\n")
+            throw ExitCode(3)
+        }
+        let ids = Set(selected.map(\.id))
+        let baseline = try report.loadBaseline()
+        var runner = DecoderConformanceRunner(command: command)
+        runner.timeout = .milliseconds(Int64(timeout * 1000))
+        runner.repeats = report.repeat
+        let progress = ProgressLine()
+        let run = runner.run(all.filter { ids.contains($0.id) }) { result, done, total in progress.show(result, done: done, total: total) }
+        progress.clear()
+        try report.finish(run, knownIDs: Set(all.map(\.id)), baseline: baseline)
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import DecafConformance
+import DecafWire
+
+/// `decaf conform repro CASE-ID`: the exact bytes a case sends, step by step, to reproduce it by hand.
+struct ConformReproCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "repro",
+        abstract: "Print the exact bytes a case sends, step by step, and what it expects.",
+        discussion: "The bytes are the catalog's; a run writes its clock into the timestamp of each frame it marks as stamped."
+    )
+
+    @Argument(help: "The case ID (decaf conform list shows them).")
+    var caseID: String
+
+    @OptionGroup var selection: ConformanceOptions
+
+    @Flag(help: "Write only the bytes sent, concatenated, to standard output.")
+    var binary = false
+
+    func run() throws {
+        let catalog = ConformanceCatalog(profile: selection.profile)
+        guard let item = catalog.case(caseID) else {
+            FileHandleOutput.standardError.write("decaf conform repro: no case \(caseID) (decaf conform list shows them)\n")
+            throw ExitCode(2)
+        }
+        if binary {
+            let bytes = item.transmissions.flatMap(\.bytes)
+            bytes.withUnsafeBytes { FileHandleOutput.standardOutput.write(raw: $0) }
+            return
+        }
+        print("\(item.id) [\(item.level.rawValue)] \(item.requirements.map(\.rawValue).joined(separator: ", ")): \(item.summary)")
+        for (index, step) in item.steps.enumerated() {
+            switch step {
+            case let .send(transmission):
+                let writes = transmission.split.isEmpty ? "one write" : "\(transmission.writes(of: transmission.bytes).count) writes, \(transmission.pause) apart"
+                print("\(index + 1). send \(transmission.bytes.count) bytes (\(writes)): \(transmission.label)")
+                print("   " + Hex.string(transmission.bytes))
+            case .endStream:
+                print("\(index + 1). end the stream (half-close)")
+            case let .expect(expectation):
+                print("\(index + 1). expect \(expectation)")
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import DecafConformance
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `decaf conform server HOST:PORT`: runs the catalog against a server, each case on its own
+/// connection.
+struct ConformServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "server",
+        abstract: "Run the conformance cases against a server.",
+        discussion: "Exit status: 0 every required case passed, 1 failures, 2 usage or harness error, 3 nothing ran."
+    )
+
+    @Argument(help: "The server under test, HOST:PORT.")
+    var server: Endpoint
+
+    @OptionGroup var selection: ConformanceOptions
+    @OptionGroup var report: ReportOptions
+
+    @Option(help: "Seconds to wait for anything the server must do, per expectation.")
+    var timeout = 2.0
+
+    @Option(help: "Cases to run at once, each on its own connection.")
+    var jobs = 4
+
+    func run() async throws {
+        let catalog = ConformanceCatalog(profile: selection.profile)
+        let cases = try selection.select(catalog.cases)
+        let baseline = try report.loadBaseline()
+        var settings = ServerRunSettings(host: server.host, port: server.port, clock: Clock.unixSeconds)
+        settings.timeout = .milliseconds(Int64(timeout * 1000))
+        settings.jobs = max(1, jobs)
+        settings.repeats = report.repeat
+        let progress = ProgressLine()
+        let run = await ServerConformanceRunner(catalog: catalog, settings: settings).run(cases) { result, done, total in
+            progress.show(result, done: done, total: total)
+        }
+        progress.clear()
+        try report.finish(run, knownIDs: Set(catalog.cases.map(\.id)), baseline: baseline)
+    }
+}
+
+/// The live progress line on standard error, when it is a terminal: cases done, and the last one.
+struct ProgressLine: Sendable {
+    private let isShown = isatty(2) == 1
+
+    func show(_ result: CaseResult, done: Int, total: Int) {
+        guard isShown else { return }
+        let text = "[\(done)/\(total)] \(result.verdict.kind.rawValue) \(result.testCase.id)"
+        FileHandleOutput.standardError.write("\r\u{1B}[K" + text.prefix(100))
+    }
+
+    func clear() {
+        guard isShown else { return }
+        FileHandleOutput.standardError.write("\r\u{1B}[K")
+    }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import DecafConformance
+import Foundation
+
+/// Where a conformance run's results go, the baseline it is judged against, and repeats.
+struct ReportOptions: ParsableArguments {
+    @Flag(help: "Print the run as JSON instead of text.")
+    var json = false
+
+    @Option(help: "Write a JUnit XML report to this file.")
+    var junit: String?
+
+    @Option(help: "Write a self-contained HTML report to this file.")
+    var html: String?
+
+    @Option(help: "A file of expected failures, one case ID per line; only unexpected results fail the run.")
+    var baseline: String?
+
+    @Option(help: "Write the IDs of the failing cases to this file, as a baseline to start from.")
+    var writeBaseline: String?
+
+    @Option(help: "Run every case this many times and report the cases whose verdicts differ.")
+    var `repeat` = 1
+
+    @Flag(name: [.short, .customLong("verbose")], help: "Show every case with its bytes, not only those that did not pass cleanly.")
+    var verbose = false
+
+    func validate() throws {
+        guard `repeat` >= 1 else { throw ValidationError("--repeat must be at least 1") }
+    }
+
+    func loadBaseline() throws -> Baseline? {
+        guard let baseline else { return nil }
+        guard let text = try? String(contentsOfFile: baseline, encoding: .utf8) else {
+            FileHandleOutput.standardError.write("decaf conform: cannot read the baseline \(baseline)\n")
+            throw ExitCode(2)
+        }
+        return Baseline(text: text)
+    }
+
+    /// Judges `run` against the baseline, prints it and writes the reports; exits with the run's status.
+    func finish(_ run: ConformanceRun, knownIDs: Set<String>, baseline: Baseline?) throws -> Never {
+        var run = run
+        run.baseline = baseline?.compare(with: run.results, knownIDs: knownIDs)
+        do {
+            if let junit { try JUnitReport.render(run).write(toFile: junit, atomically: true, encoding: .utf8) }
+            if let html { try HTMLReport.render(run).write(toFile: html, atomically: true, encoding: .utf8) }
+            if let writeBaseline { try Baseline.text(for: run).write(toFile: writeBaseline, atomically: true, encoding: .utf8) }
+            print(json ? try ConformanceRunJSON(run).text() : TextReport.render(run, verbose: verbose), terminator: "")
+        } catch {
+            FileHandleOutput.standardError.write("decaf conform: cannot write a report: \(error)\n")
+            Foundation.exit(2)
+        }
+        if let html { FileHandleOutput.standardError.write("HTML report: \(html)\n") }
+        Foundation.exit(run.exitStatus)
+    }
+}
