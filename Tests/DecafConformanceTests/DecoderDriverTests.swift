@@ -1,0 +1,79 @@
+import DecafConformance
+import DecafTestSupport
+import Foundation
+import Testing
+
+/// The decoder driver against the Python reference testee, and against testees that break.
+@Suite("decoder driver", .timeLimit(.minutes(2)))
+struct DecoderDriverTests {
+    static let testee = FixturePaths.root.appending(path: "tools/reference/testee.py").path
+
+    @Test("the reference testee passes every codec case")
+    func referenceTestee() {
+        let run = DecoderConformanceRunner(command: ["python3", Self.testee]).run(CodecCase.all)
+        #expect(run.results.filter { $0.verdict.kind != .pass }.map { "\($0.testCase.id): \($0.verdict.reason)" } == [])
+        #expect(run.results.count == CodecCase.all.count)
+        #expect(run.results.contains { $0.testCase.id.hasPrefix("codec.encode.") })
+        #expect(run.exitStatus == 0)
+    }
+
+    @Test("a testee that crashes fails that case, is started again, and the next cases pass")
+    func crashingTestee() throws {
+        let cases = Array(CodecCase.all.prefix(6))
+        let victim = cases[2].id
+        let script = try Self.wrapper(crashingOn: victim)
+        let run = DecoderConformanceRunner(command: ["python3", script]).run(cases)
+        #expect(run.results.map(\.verdict.kind) == [.pass, .pass, .fail, .pass, .pass, .pass])
+        #expect(run.results[2].verdict.reason.contains("exited with status 3"))
+        #expect(run.exitStatus == 1)
+    }
+
+    @Test("a testee that hangs times out that case and the run goes on")
+    func hangingTestee() throws {
+        let cases = Array(CodecCase.all.prefix(3))
+        let script = try Self.wrapper(hangingOn: cases[0].id)
+        var runner = DecoderConformanceRunner(command: ["python3", script])
+        runner.timeout = .milliseconds(500)
+        let run = runner.run(cases)
+        #expect(run.results.map(\.verdict.kind) == [.timeout, .pass, .pass])
+    }
+
+    @Test("wrong answers fail with what was expected and what came")
+    func wrongAnswers() throws {
+        let checksumCase = try #require(CodecCase.all.first { $0.operation == .decode && $0.vector.error == .checksumMismatch })
+        let script = try Self.wrapper(answering: #"{"result": "error", "error": "DECOMPRESSION_FAILED", "offset": 28}"#)
+        let run = DecoderConformanceRunner(command: ["python3", script]).run([checksumCase])
+        let verdict = try #require(run.results.first?.verdict)
+        #expect(verdict.kind == .fail)
+        #expect(verdict.expected.contains("CHECKSUM_MISMATCH at offset 24"))
+        #expect(verdict.actual.contains("DECOMPRESSION_FAILED"))
+    }
+
+    @Test("a testee that cannot start is a harness error, exit status 2")
+    func missingTestee() {
+        let run = DecoderConformanceRunner(command: ["/nonexistent/testee"]).run(Array(CodecCase.all.prefix(1)))
+        #expect(run.results.first?.verdict.kind == .fail || run.results.first?.verdict.kind == .harnessError)
+        #expect(run.exitStatus != 0)
+    }
+
+    /// A script that runs the reference testee line by line, but exits with status 3 on the
+    /// request for `crashingOn`, sleeps on `hangingOn`, or answers every request with `answering`.
+    static func wrapper(crashingOn: String? = nil, hangingOn: String? = nil, answering: String? = nil) throws -> String {
+        let source = """
+        import json, subprocess, sys, time
+        ref = subprocess.Popen([sys.executable, '\(testee)'], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        for line in sys.stdin:
+            case = json.loads(line)['case']
+            if case == '\(crashingOn ?? "")': sys.exit(3)
+            if case == '\(hangingOn ?? "")': time.sleep(30)
+            if \(answering == nil ? "False" : "True"):
+                print('\(answering ?? "")', flush=True)
+                continue
+            ref.stdin.write(line); ref.stdin.flush()
+            print(ref.stdout.readline(), end='', flush=True)
+        """
+        let url = FileManager.default.temporaryDirectory.appending(path: "decaf-testee-\(UUID().uuidString).py")
+        try source.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+}

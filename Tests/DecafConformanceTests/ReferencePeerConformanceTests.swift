@@ -1,0 +1,58 @@
+import DecafConformance
+import DecafPeer
+import DecafWire
+import Logging
+import Testing
+
+/// The suite tested against the reference peer: every required case passes against the peer as
+/// it is, and every fault the peer can be given fails at least one case that names a requirement
+/// the fault breaks. A fault the suite cannot see fails here.
+@Suite("conformance suite against the reference peer", .timeLimit(.minutes(3)))
+struct ReferencePeerConformanceTests {
+    static let now: UInt32 = 1_700_000_000
+
+    /// Runs the whole catalog against a peer with `faults`. With `idleTimeout`, the peer closes idle
+    /// connections after it and the idle case runs; without, the peer's idle timeout is the brief's
+    /// 90 s, so it cannot close a connection that a fault left open.
+    static func run(faults: [PeerFault], idleTimeout: Duration? = nil) async throws -> ConformanceRun {
+        var configuration = PeerConfiguration()
+        configuration.faults = faults
+        if let idleTimeout { configuration.idleTimeout = idleTimeout }
+        var logger = Logger(label: "decaf.conform.test")
+        logger.logLevel = .critical
+        let server = try await PeerServer.start(configuration: configuration, port: 0, logger: logger, threads: 1, clock: { now })
+        var profile = ConformanceProfile()
+        profile.idleTimeout = idleTimeout
+        var settings = ServerRunSettings(host: "127.0.0.1", port: server.localAddress.port!, clock: { now })
+        settings.timeout = .seconds(2)
+        settings.jobs = 8
+        let run = await ServerConformanceRunner(catalog: ConformanceCatalog(profile: profile), settings: settings).run(ConformanceCatalog(profile: profile).cases)
+        try await server.shutdown()
+        return run
+    }
+
+    @Test("every case passes against the peer as it is, and the run exits 0")
+    func referencePeerPasses() async throws {
+        let run = try await Self.run(faults: [], idleTimeout: .milliseconds(800))
+        let notPassing = run.results.filter { !$0.verdict.kind.isPass && $0.testCase.level != .optional }
+        #expect(notPassing.map { "\($0.testCase.id): \($0.verdict.kind.rawValue) \($0.verdict.reason)" } == [])
+        #expect(run.results.count == ConformanceCatalog().cases.count)
+        #expect(run.results.count > 200)
+        #expect(run.identity?.features == .known)
+        #expect(run.results.first { $0.testCase.id == "exchange.idle-timeout" }?.verdict.kind == .pass)
+        #expect(run.exitStatus == 0)
+    }
+
+    @Test("every fault fails a case that names a requirement the fault breaks", arguments: PeerFault.all)
+    func faultIsCaught(_ fault: PeerFault) async throws {
+        let run = try await Self.run(faults: [fault])
+        let failures = run.results.filter { $0.verdict.kind.isFailure }
+        let named = failures.filter { !Set($0.verdict.requirements).isDisjoint(with: fault.breaks) }
+        #expect(!named.isEmpty, "no failing case names \(fault.breaks.map(\.rawValue)); failures: \(failures.map(\.testCase.id))")
+        // Only required cases decide the exit status; slow-ack breaks a recommended case only.
+        #expect(run.exitStatus == (named.contains { $0.testCase.level == .required } ? 1 : 0))
+        for result in named {
+            #expect(!result.verdict.reason.isEmpty && !result.transcript.isEmpty)
+        }
+    }
+}

@@ -1,0 +1,96 @@
+@testable import DecafConformance
+import DecafNIO
+import DecafTestSupport
+import DecafWire
+import Foundation
+import Testing
+
+/// The reports and the exit status: what CI reads.
+@Suite("conformance reports")
+struct ReportTests {
+    static let catalog = ConformanceCatalog()
+
+    static func result(_ id: String, _ kind: VerdictKind) -> CaseResult {
+        let testCase = catalog.case(id)!
+        let transcript = [TranscriptEntry(direction: .sent, time: .milliseconds(1), bytes: FrameHeader.magicBytes + [0x01], label: "a <frame> & more")]
+        return CaseResult(testCase: testCase, verdict: Verdict(kind, "reason with <markup> & \u{1} control", expected: "x", actual: "y", requirements: testCase.requirements),
+                          transcript: transcript, duration: .milliseconds(3))
+    }
+
+    static func run(_ results: [CaseResult]) -> ConformanceRun {
+        ConformanceRun(kind: .server, target: "127.0.0.1:1", identity: nil, catalogChecksum: catalog.checksum, results: results, duration: .seconds(1))
+    }
+
+    @Test("exit status: 0 all required pass, 1 a required failure, 2 a harness error, 3 nothing ran")
+    func exitStatus() {
+        #expect(Self.run([]).exitStatus == 3)
+        #expect(Self.run([Self.result("handshake.basic-only", .pass), Self.result("timestamp.one-hour-ahead", .fail)]).exitStatus == 0)
+        #expect(Self.run([Self.result("handshake.basic-only", .fail)]).exitStatus == 1)
+        #expect(Self.run([Self.result("handshake.basic-only", .timeout)]).exitStatus == 1)
+        #expect(Self.run([Self.result("handshake.basic-only", .harnessError)]).exitStatus == 2)
+    }
+
+    @Test("a baseline excuses expected failures and reports entries that pass or match nothing")
+    func baseline() {
+        var run = Self.run([Self.result("handshake.basic-only", .fail), Self.result("exchange.heartbeat", .pass)])
+        let baseline = Baseline(text: "# known\nhandshake.basic-only\nexchange.heartbeat  # fixed since\nno.such.case\n")
+        run.baseline = baseline.compare(with: run.results, knownIDs: Set(Self.catalog.cases.map(\.id)))
+        #expect(run.exitStatus == 0)
+        #expect(run.baseline?.nowPassing == ["exchange.heartbeat"])
+        #expect(run.baseline?.unknown == ["no.such.case"])
+        #expect(TextReport.footer(run).contains("baseline entry exchange.heartbeat now passes"))
+        #expect(Baseline.text(for: run).contains("handshake.basic-only\n"))
+    }
+
+    @Test("the catalog has stable, unique IDs, each with requirements, and well over 100 network cases")
+    func catalogShape() {
+        let ids = Self.catalog.cases.map(\.id)
+        #expect(Set(ids).count == ids.count)
+        #expect(ids.count > 150)
+        #expect(Self.catalog.cases.allSatisfy { !$0.requirements.isEmpty && !$0.summary.isEmpty })
+        #expect(Self.catalog.checksum == ConformanceCatalog().checksum)
+        let covered = Set(Self.catalog.cases.flatMap(\.requirements))
+        let observable = Set(RequirementID.allCases).subtracting([.hs1, .crc3])
+        #expect(observable.subtracting(covered).isEmpty, "not covered: \(observable.subtracting(covered))")
+    }
+
+    @Test("JUnit XML passes the schema in Specs/junit.xsd, every testcase named, failures with their reason")
+    func junitValidates() throws {
+        let run = Self.run(VerdictKind.allCases.enumerated().map { index, kind in
+            Self.result(Self.catalog.cases[index].id, kind)
+        })
+        let xml = JUnitReport.render(run)
+        #expect(xml.contains("<failure message=\"fail: reason with &lt;markup&gt; &amp; \u{FFFD} control\""))
+        #expect(!xml.contains("\u{1}"))
+        let lint = URL(filePath: "/usr/bin/xmllint")
+        guard FileManager.default.isExecutableFile(atPath: lint.path) else {
+            Issue.record("xmllint is missing: install libxml2-utils (.ci/run does)")
+            return
+        }
+        let file = FileManager.default.temporaryDirectory.appending(path: "decaf-junit-\(UUID().uuidString).xml")
+        try xml.write(to: file, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = lint
+        process.arguments = ["--noout", "--schema", FixturePaths.root.appending(path: "Specs/junit.xsd").path, file.path]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(message)")
+    }
+
+    @Test("JSON and HTML carry the suite version, the catalog checksum and each case's bytes")
+    func jsonAndHTML() throws {
+        let run = Self.run([Self.result("handshake.basic-only", .fail), Self.result("exchange.heartbeat", .pass)])
+        let json = try JSONSerialization.jsonObject(with: Data(try ConformanceRunJSON(run).text().utf8)) as! [String: Any]
+        #expect(json["suiteVersion"] as? String == ConformanceCatalog.suiteVersion)
+        #expect(json["catalogChecksum"] as? String == Self.catalog.checksum)
+        let cases = json["cases"] as! [[String: Any]]
+        #expect(cases.count == 2)
+        #expect((cases[0]["transcript"] as! [[String: Any]])[0]["hex"] as? String == "decafbad01")
+        let html = HTMLReport.render(run)
+        #expect(html.contains(Self.catalog.checksum) && html.contains("2. Checksum") == false && html.contains("7. Handshake and exchange"))
+        #expect(html.contains("a &lt;frame&gt; &amp; more"))
+    }
+}
