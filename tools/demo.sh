@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The toolkit's main job, for now: dissect golden frames, good and bad, as a user would.
+# The toolkit's main job: the conformance suite against the reference peer, correct and faulty;
+# then the dissector, the peer's clients, captures and crafting, as a user would run them.
 set -uo pipefail
 decaf=${1:-.build/debug/decaf}
 frames=Fixtures/frames
@@ -11,9 +12,40 @@ run() {
     printf '\033[2m(exit status %s)\033[0m\n' "$status"
 }
 
-printf '\033[1mDecaf: dissecting golden frames of the Decaf wire protocol (magic 0xDECAFBAD)\033[0m\n'
-printf 'Every frame below is a committed golden vector; see Specs/decaf-wire-v1.md for the rules.\n'
+printf '\033[1mDecaf: a toolkit for the Decaf wire protocol (magic 0xDECAFBAD)\033[0m\n'
+printf 'The rules are in Specs/decaf-wire-v1.md; every frame below is a committed golden vector.\n'
 
+# Start and stop the reference peer on a free loopback port.
+mkdir -p .build/demo
+start_peer() {
+    local out=.build/demo/$1.out
+    shift
+    "$decaf" peer --log-level warning "$@" > "$out" 2>/dev/null &
+    peer_pid=$!
+    for _ in $(seq 100); do grep -q '^listening' "$out" 2>/dev/null && break; sleep 0.05; done
+    address=$(sed -n 's/^listening on //p' "$out")
+}
+stop_peer() {
+    kill -INT "$peer_pid"
+    wait "$peer_pid"
+    printf '\033[2m(peer: %s)\033[0m\n' "$(tail -n 1 "$1")"
+}
+
+# The conformance suite against the reference peer: every case on its own connection.
+printf '\n\033[1m$ %s\033[0m\n' "$decaf peer --idle-timeout 2 &"
+start_peer conform-correct --idle-timeout 2
+echo "listening on $address"
+run "$decaf" conform server "$address" --idle-timeout 2 --junit .build/demo/conform.junit.xml --html .build/demo/conform.html
+stop_peer .build/demo/conform-correct.out
+# The same suite against a peer that answers every handshake with a fixed feature mask.
+printf '\n\033[1m$ %s\033[0m\n' "$decaf peer --fault fixed-features &"
+start_peer conform-faulty --fault fixed-features
+echo "listening on $address"
+run "$decaf" conform server "$address" --html .build/demo/conform-fixed-features.html
+stop_peer .build/demo/conform-faulty.out
+# A codec in another language, driven over a pipe: the Python reference testee.
+run "$decaf" conform decoder --case 'codec.decode.checksum.*' -- python3 tools/reference/testee.py
+printf '\n\033[1mDissecting golden frames of the Decaf wire protocol (magic 0xDECAFBAD)\033[0m\n'
 # A valid DATA frame, field by field.
 run "$decaf" dissect -V "$frames/frame-basic/1.bin"
 # A compressed body with a container, with a hexdump naming every byte's field.
@@ -32,21 +64,7 @@ run "$decaf" dissect "$stream"
 # Hex from the command line, as copied out of a log.
 run "$decaf" dissect --hex "de ca fb ad 01 00 00 01 01 00 00 07 65 53 f1 00 00 00 44 4c 00 00 00 00 00 00 00 00"
 
-# The reference peer on a free loopback port, recording to a pcap, and the clients against it.
-start_peer() {
-    local out=.build/demo/$1.out
-    shift
-    "$decaf" peer --log-level warning "$@" > "$out" 2>/dev/null &
-    peer_pid=$!
-    for _ in $(seq 100); do grep -q '^listening' "$out" 2>/dev/null && break; sleep 0.05; done
-    address=$(sed -n 's/^listening on //p' "$out")
-}
-stop_peer() {
-    kill -INT "$peer_pid"
-    wait "$peer_pid"
-    printf '\033[2m(peer: %s)\033[0m\n' "$(tail -n 1 "$1")"
-}
-
+# The reference peer again, recording to a pcap, and the clients against it.
 printf '\n\033[1m$ %s\033[0m\n' "$decaf peer --pcap .build/demo/session.pcap &"
 start_peer correct --pcap .build/demo/session.pcap --read-receipt-delay 2
 echo "listening on $address"
@@ -71,4 +89,6 @@ start_peer faulty --fault fixed-features --fault crc-little-endian
 echo "listening on $address"
 run "$decaf" handshake "$address" --features BASIC
 stop_peer .build/demo/faulty.out
+printf '\n\033[1mConformance reports:\033[0m %s (reference peer), %s (fixed-features fault), JUnit %s\n' \
+    .build/demo/conform.html .build/demo/conform-fixed-features.html .build/demo/conform.junit.xml
 exit 0

@@ -331,7 +331,7 @@ final class CaseExecution {
             return Verdict(.timeout, "no VERSION_RESPONSE within \(settings.timeout)", expected: wanted, actual: "nothing", requirements: [.hs2])
         }
         if response.version != outcome.response.version || response.features != outcome.response.features {
-            return Verdict(.fail, "the VERSION_RESPONSE does not follow HS-2 (the target showed \(target.version), features \(target.features); \(target.note))",
+            return Verdict(.fail, "the VERSION_RESPONSE does not follow HS-2 for a target of \(target.version) with features \(Hex.format(target.features.rawValue, width: 4))",
                            expected: wanted, actual: "VERSION_RESPONSE \(response.version), features \(response.features)", requirements: [.hs2])
         }
         if frame.header.messageType != .control {

@@ -1,7 +1,8 @@
 import DecafWire
 
-/// The terminal report: a line per case that did not pass cleanly (or every case, verbosely),
-/// each failure with its reason, expectation, requirement text and bytes, then the summary.
+/// The terminal report: every case that did not pass cleanly (or every case, verbosely) with its
+/// reason, expectation and the requirements' text, the bytes both ways when verbose, then the
+/// summary.
 public enum TextReport {
     public static func render(_ run: ConformanceRun, verbose: Bool = false) -> String {
         var out = "\(run.suiteVersion), catalog \(run.catalogChecksum), target \(run.target)\n"
@@ -9,7 +10,7 @@ public enum TextReport {
             out += "target version \(identity.version), features \(identity.features) (\(identity.note))\n"
         }
         for result in run.results where verbose || !result.verdict.kind.isPass || result.verdict.kind == .passNonStrict || result.isFlaky {
-            out += "\n" + detail(result, withBytes: verbose || result.verdict.kind.isFailure)
+            out += "\n" + detail(result, withBytes: verbose)
         }
         out += "\n" + footer(run)
         return out

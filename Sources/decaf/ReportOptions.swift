@@ -47,11 +47,11 @@ struct ReportOptions: ParsableArguments {
             if let html { try HTMLReport.render(run).write(toFile: html, atomically: true, encoding: .utf8) }
             if let writeBaseline { try Baseline.text(for: run).write(toFile: writeBaseline, atomically: true, encoding: .utf8) }
             print(json ? try ConformanceRunJSON(run).text() : TextReport.render(run, verbose: verbose), terminator: "")
+            if let html, !json { print("HTML report: \(html)") }
         } catch {
             FileHandleOutput.standardError.write("decaf conform: cannot write a report: \(error)\n")
             Foundation.exit(2)
         }
-        if let html { FileHandleOutput.standardError.write("HTML report: \(html)\n") }
         Foundation.exit(run.exitStatus)
     }
 }
