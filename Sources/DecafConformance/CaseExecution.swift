@@ -26,7 +26,6 @@ final class CaseExecution {
     private var strayAck: Frame?
     private var sentinelCounter = CaseFrames.sentinelCounter
     private var lastSent: [UInt32] = []
-    private var agreed: VersionResponse?
     private var notes: [(String, [RequirementID])] = []
 
     init(testCase: ConformanceCase, client: WireClient, target: TargetIdentity, settings: ServerRunSettings, profile: ConformanceProfile) {
@@ -350,7 +349,6 @@ final class CaseExecution {
             return Verdict(.fail, "the target answered another major but did not close the connection", expected: wanted,
                            actual: "connection open after the response", requirements: [.hs2])
         }
-        agreed = response
         if !testCase.needs.isSubset(of: response.features) {
             return Verdict(.unsupported, "the target did not agree to \(testCase.needs)", expected: "features including \(testCase.needs)",
                            actual: "\(response.features)", requirements: testCase.requirements)

@@ -18,10 +18,4 @@ public struct ConformanceProfile: Hashable, Sendable {
     public var idleTimeout: Duration?
 
     public init() {}
-
-    /// Whether the catalog's vector cases hold for this profile: they are written for the brief's
-    /// defaults.
-    var hasDefaultLimits: Bool {
-        bodyLimit == DecodeOptions.defaultBodyLimit && depthLimit == 4
-    }
 }
