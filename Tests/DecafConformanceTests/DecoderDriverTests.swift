@@ -28,14 +28,15 @@ struct DecoderDriverTests {
         #expect(run.exitStatus == 1)
     }
 
-    @Test("a testee that hangs times out that case and the run goes on")
+    @Test("a testee that hangs times out that case, is started again, and the run goes on")
     func hangingTestee() throws {
         let cases = Array(CodecCase.all.prefix(3))
-        let script = try Self.wrapper(hangingOn: cases[0].id)
+        let script = try Self.wrapper(hangingOn: cases[1].id)
         var runner = DecoderConformanceRunner(command: ["python3", script])
-        runner.timeout = .milliseconds(500)
+        // Generous: the timeout also covers starting the testee again, on a loaded 2-core machine.
+        runner.timeout = .seconds(4)
         let run = runner.run(cases)
-        #expect(run.results.map(\.verdict.kind) == [.timeout, .pass, .pass])
+        #expect(run.results.map(\.verdict.kind) == [.pass, .timeout, .pass])
     }
 
     @Test("wrong answers fail with what was expected and what came")
