@@ -341,6 +341,8 @@ final class SendConnection {
         deadline?.cancel()
         lingering?.cancel()
         timers.forEach { $0.cancel() }
+        // ACKs written while handling the last frame go out before the close (EX-1, EX-4).
+        channel?.flush()
         channel?.close(promise: nil)
         promise.succeed(SendOutcome(report: report, latencies: latencies))
     }

@@ -1,0 +1,81 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// tshark capturing one TCP port on a live interface into a pcapng file, for tests that check
+/// `decaf dissect` on real captures. Starting waits for tshark to say the capture started; stopping
+/// sends SIGTERM and waits for tshark to write the file out.
+final class TsharkCapture {
+    static let path = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    let file: URL
+    private let process = Process()
+    private let errors = Pipe()
+
+    enum Failure: Error {
+        case notStarted(String)
+        case notStopped
+    }
+
+    /// Starts capturing TCP `port` on `interface` into a new file; throws if tshark does not report
+    /// the capture started within `timeout`.
+    init(interface: String, port: Int, timeout: Duration = .seconds(20)) throws {
+        file = FileManager.default.temporaryDirectory.appending(path: "decaf-live-\(interface)-\(UUID().uuidString).pcapng")
+        // A test runner's threads may block or ignore signals, and a child inherits both through
+        // exec; tshark is started with them restored, so that it can be stopped.
+        process.executableURL = URL(filePath: "/usr/bin/env")
+        process.arguments = [
+            "python3", "-c",
+            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
+                + "[signal.signal(s, signal.SIG_DFL) for s in (signal.SIGINT, signal.SIGTERM)]; os.execv(sys.argv[1], sys.argv[1:])",
+            Self.path!, "-i", interface, "-f", "tcp port \(port)", "-w", file.path, "-q",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        var said = ""
+        let deadline = ContinuousClock.now + timeout
+        while !said.contains("Capture started"), ContinuousClock.now < deadline, let text = readStderr(until: deadline) {
+            said += text
+        }
+        guard said.contains("Capture started") else {
+            process.terminate()
+            throw Failure.notStarted(said)
+        }
+    }
+
+    /// The bytes written to the capture file so far.
+    var fileSize: Int {
+        (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+    }
+
+    /// Stops the capture and waits until tshark has closed the file: its end of the standard error
+    /// pipe closes as it exits.
+    func stop(timeout: Duration = .seconds(20)) throws {
+        guard process.isRunning else { return }
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = ContinuousClock.now + timeout
+        var ended = false
+        while !ended, ContinuousClock.now < deadline {
+            ended = readStderr(until: deadline) == nil
+        }
+        guard ended else {
+            process.terminate()
+            throw Failure.notStopped
+        }
+        process.waitUntilExit()
+    }
+
+    /// What tshark writes to standard error next: nil at the end of the stream, empty if nothing
+    /// came by `deadline`.
+    private func readStderr(until deadline: ContinuousClock.Instant) -> String? {
+        let descriptor = errors.fileHandleForReading.fileDescriptor
+        let (seconds, attoseconds) = max(.zero, deadline - ContinuousClock.now).components
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)) > 0 else { return "" }
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        return count > 0 ? String(decoding: chunk[..<count], as: UTF8.self) : nil
+    }
+}
