@@ -62,3 +62,54 @@ struct DissectJSONDocumentTests {
         #expect(document.contains(run.output.trimmingCharacters(in: .newlines)))
     }
 }
+
+/// `decaf build` and `decaf dissect` on captures, as a user chains them.
+@Suite("decaf build and decaf dissect on captures, on the command line")
+struct CaptureCommandLineTests {
+    static func temporary(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appending(path: "decaf-\(UUID().uuidString)-\(name)").path
+    }
+
+    @Test("a frame built into a pcap and a pcapng is dissected from them with its connection and direction", arguments: ["--pcap", "--pcapng"])
+    func buildThenDissect(format: String) throws {
+        let file = Self.temporary("built")
+        let built = try CommandLineTests.decaf(["build", "--type", "DATA", "--counter", "7", "--tlv", "TEXT=hi", "--timestamp", "1700000000", format, file])
+        #expect(built.status == 0, "\(built.error)")
+        let run = try CommandLineTests.decaf(["dissect", "--json", file])
+        #expect(run.status == 0)
+        let frames = run.output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            .filter { $0["record"] as? String == "frame" }
+        #expect(frames.count == 1)
+        let header = frames.first?["header"] as? [String: Any]
+        #expect(header?["sequenceCounter"] as? Int == 7 && header?["msgTypeName"] as? String == "DATA")
+        #expect(frames.first?["direction"] as? String == "client-to-server")
+        #expect((frames.first?["connection"] as? [String: Any])?["index"] as? Int == 1)
+    }
+
+    @Test("a broken frame in a capture exits 1 with its error, packet and stream offset; filters and --stats work on it")
+    func brokenFrameInCapture() throws {
+        let file = Self.temporary("broken.pcap")
+        #expect(try CommandLineTests.decaf(["build", "--type", "DATA", "--tlv", "TEXT=hi", "--timestamp", "1700000000", "--bad-crc", "--pcap", file]).status == 0)
+        let run = try CommandLineTests.decaf(["dissect", file])
+        #expect(run.status == 1)
+        #expect(run.output.contains("CHECKSUM_MISMATCH (CRC-2) at offset 24"))
+        #expect(run.output.contains("conn 1") && run.output.contains("pkt "))
+        let filtered = try CommandLineTests.decaf(["dissect", "--type", "HEARTBEAT", file])
+        #expect(!filtered.output.contains("CHECKSUM_MISMATCH"))
+        let stats = try CommandLineTests.decaf(["dissect", "--stats", "--json", file])
+        let summary = try JSONSerialization.jsonObject(with: Data(stats.output.utf8)) as? [String: Any]
+        #expect((summary?["errors"] as? [[String: Any]])?.first?["name"] as? String == "CHECKSUM_MISMATCH")
+    }
+
+    @Test("a capture cut short exits with the file offset and keeps the frames before it")
+    func truncatedCapture() throws {
+        let source = FixturePaths.fixtures.appending(path: "captures/session-ethernet.pcap").path
+        let bytes = try #require(FileManager.default.contents(atPath: source))
+        let cut = Self.temporary("cut.pcap")
+        try bytes.prefix(bytes.count - 10).write(to: URL(filePath: cut))
+        let run = try CommandLineTests.decaf(["dissect", cut])
+        #expect(run.status == 1)
+        #expect(run.output.contains("ok"))
+        #expect(run.output.contains("capture file offset") && run.output.contains("the file ends inside a packet record"))
+    }
+}
