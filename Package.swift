@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         .systemLibrary(
@@ -32,7 +33,10 @@ let package = Package(
         ),
         .target(name: "DecafWire", dependencies: ["CDeflate"]),
         .target(name: "DecafCapture"),
-        .target(name: "DecafDissect", dependencies: ["DecafWire", "DecafCapture"]),
+        .target(
+            name: "DecafDissect",
+            dependencies: ["DecafWire", "DecafCapture", .product(name: "Histogram", package: "hdrhistogram-swift")]
+        ),
         .target(
             name: "DecafNIO",
             dependencies: [

@@ -1,5 +1,6 @@
 import DecafCapture
 import DecafWire
+import Histogram
 
 /// What `decaf dissect --stats` reports on a capture: frames and bytes per message type and per
 /// connection, ACK round-trip times, frames never acknowledged, handshakes, errors and gaps.
@@ -47,7 +48,17 @@ public struct CaptureStatistics: Sendable {
     public private(set) var byType: [String: Count] = [:]
     public private(set) var byConnection: [Int: Count] = [:]
     public private(set) var connections: [Int: TCPConnection] = [:]
+    /// Every round trip, in capture order; kept only when asked for (`keepsEachRoundTrip`), since it
+    /// grows with the capture.
     public private(set) var roundTrips: [RoundTrip] = []
+    /// Whether `roundTrips` is kept. The summary never needs it.
+    public let keepsEachRoundTrip: Bool
+    /// How many frames were acknowledged.
+    public private(set) var roundTripCount = 0
+    private var shortestRoundTrip = Int64.max
+    private var longestRoundTrip = Int64.min
+    /// The round trips' distribution, in a fixed amount of memory (3 significant digits).
+    private var roundTripHistogram = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
     public private(set) var handshakes: [Int: Handshake] = [:]
     public private(set) var errors: [ErrorSeen] = []
     public private(set) var gaps = 0
@@ -65,7 +76,10 @@ public struct CaptureStatistics: Sendable {
     /// Frames waiting for their ACK: when the first copy was seen, and what it was.
     private var awaiting: [Awaiting: (time: CaptureTime, unacknowledged: Unacknowledged)] = [:]
 
-    public init() {}
+    public init(keepsEachRoundTrip: Bool = false) {
+        self.keepsEachRoundTrip = keepsEachRoundTrip
+        roundTripHistogram.autoResize = true
+    }
 
     public mutating func add(_ event: CaptureEvent) {
         switch event {
@@ -103,7 +117,7 @@ public struct CaptureStatistics: Sendable {
         if header.messageType == .ack {
             let key = Awaiting(connection: index, direction: frame.direction.reversed, sequence: header.sequence.rawValue)
             if let sent = awaiting.removeValue(forKey: key) {
-                roundTrips.append(RoundTrip(connection: index, sequence: key.sequence, nanoseconds: frame.time.nanoseconds(since: sent.time)))
+                recordRoundTrip(RoundTrip(connection: index, sequence: key.sequence, nanoseconds: frame.time.nanoseconds(since: sent.time)))
             }
         } else if [.data, .heartbeat, .control, .readReceipt].contains(header.messageType) {
             let key = Awaiting(connection: index, direction: frame.direction, sequence: header.sequence.rawValue)
@@ -131,11 +145,22 @@ public struct CaptureStatistics: Sendable {
         awaiting.values.map(\.unacknowledged).sorted { ($0.packet, $0.sequence) < ($1.packet, $1.sequence) }
     }
 
-    /// Minimum, median, 99th percentile and maximum of the ACK round trips, in nanoseconds.
+    private mutating func recordRoundTrip(_ roundTrip: RoundTrip) {
+        roundTripCount += 1
+        shortestRoundTrip = min(shortestRoundTrip, roundTrip.nanoseconds)
+        longestRoundTrip = max(longestRoundTrip, roundTrip.nanoseconds)
+        // A damaged capture's clock can run backwards; such a span counts as 0 in the percentiles.
+        _ = roundTripHistogram.record(UInt64(max(0, roundTrip.nanoseconds)))
+        if keepsEachRoundTrip { roundTrips.append(roundTrip) }
+    }
+
+    /// Minimum, median, 99th percentile and maximum of the ACK round trips, in nanoseconds. The
+    /// minimum and maximum are exact; the median and the 99th percentile are within 0.1%.
     public var roundTripSummary: [String: Int64]? {
-        let sorted = roundTrips.map(\.nanoseconds).sorted()
-        guard let first = sorted.first, let last = sorted.last else { return nil }
-        func percentile(_ p: Double) -> Int64 { sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)] }
-        return ["min": first, "median": percentile(0.5), "p99": percentile(0.99), "max": last]
+        guard roundTripCount > 0 else { return nil }
+        func percentile(_ value: Double) -> Int64 {
+            min(longestRoundTrip, max(shortestRoundTrip, Int64(clamping: roundTripHistogram.valueAtPercentile(value))))
+        }
+        return ["min": shortestRoundTrip, "median": percentile(50), "p99": percentile(99), "max": longestRoundTrip]
     }
 }

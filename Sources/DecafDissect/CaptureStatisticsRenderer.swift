@@ -25,7 +25,7 @@ public enum CaptureStatisticsRenderer {
         }
         if let summary = stats.roundTripSummary {
             let parts = ["min", "median", "p99", "max"].map { "\($0) \(milliseconds(summary[$0]!))" }
-            lines.append("ACK round trip over \(stats.roundTrips.count) acknowledged frame(s): " + parts.joined(separator: ", "))
+            lines.append("ACK round trip over \(stats.roundTripCount) acknowledged frame(s): " + parts.joined(separator: ", "))
         } else {
             lines.append("ACK round trip: no frame was acknowledged")
         }

@@ -118,7 +118,7 @@ struct DissectCommand: ParsableCommand {
     /// A pcap or pcapng capture, streamed.
     private func dissectCapture(first: [UInt8], rest input: inout ChunkedInput) throws {
         var dissector = CaptureDissector(options: limits.decodeOptions, port: port)
-        var statistics = CaptureStatistics()
+        var statistics = CaptureStatistics(keepsEachRoundTrip: json)
         var progress = ProgressBar(total: input.size)
         let report = CaptureReport(style: style, hexdump: hexdump)
         let filter = filter

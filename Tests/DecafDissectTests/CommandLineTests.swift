@@ -113,3 +113,24 @@ struct CaptureCommandLineTests {
         #expect(run.output.contains("capture file offset") && run.output.contains("the file ends inside a packet record"))
     }
 }
+
+@Suite("decaf dissect --stats round trips")
+struct RoundTripSummaryTests {
+    @Test("the summary's min and max are exact and its median and p99 within 0.1% of the exact ones")
+    func summaryMatchesEachRoundTrip() throws {
+        let capture = FixturePaths.fixtures.appending(path: "captures/session-any.pcapng").path
+        let run = try CommandLineTests.decaf(["dissect", "--stats", "--json", capture])
+        let stats = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+        let each = try #require(stats["roundTrips"] as? [[String: Any]]).compactMap { $0["nanoseconds"] as? Int }.sorted()
+        let summary = try #require(stats["roundTrip"] as? [String: Int])
+        try #require(each.count > 3)
+        func exact(_ p: Double) -> Int { each[min(each.count - 1, Int((Double(each.count) * p).rounded(.up)) - 1)] }
+        #expect(summary["min"] == each.first && summary["max"] == each.last)
+        for (key, p) in [("median", 0.5), ("p99", 0.99)] {
+            let value = try #require(summary[key])
+            #expect(abs(value - exact(p)) <= max(1, exact(p) / 1000), "\(key): \(value) vs \(exact(p))")
+        }
+        let text = try CommandLineTests.decaf(["dissect", "--stats", capture])
+        #expect(text.output.contains("ACK round trip over \(each.count) acknowledged frame(s)"))
+    }
+}
