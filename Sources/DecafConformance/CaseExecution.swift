@@ -247,8 +247,8 @@ final class CaseExecution {
         }
         let latency = answered - sent
         if latency > deadline {
-            return Verdict(.fail, "the ACK of \(sequence) came after \(Self.milliseconds(latency)), so a client's retransmission timer would fire",
-                           expected: "an ACK within \(Self.milliseconds(deadline))", actual: "an ACK after \(Self.milliseconds(latency))", requirements: [.ex1, .ex7])
+            return Verdict(.fail, "the ACK of \(sequence) came after \(DurationText.milliseconds(latency, decimals: 0)), so a client's retransmission timer would fire",
+                           expected: "an ACK within \(DurationText.milliseconds(deadline, decimals: 0))", actual: "an ACK after \(DurationText.milliseconds(latency, decimals: 0))", requirements: [.ex1, .ex7])
         }
         return nil
     }
@@ -388,13 +388,13 @@ final class CaseExecution {
             if let verdict = violation() { return verdict }
             let after = clock.now - started
             if after + .milliseconds(100) < idle {
-                return Verdict(.fail, "the target closed an idle connection after \(Self.milliseconds(after)), before its idle timeout",
-                               expected: "the close after \(idle)", actual: "the close after \(Self.milliseconds(after))", requirements: [.ex6])
+                return Verdict(.fail, "the target closed an idle connection after \(DurationText.milliseconds(after, decimals: 0)), before its idle timeout",
+                               expected: "the close after \(idle)", actual: "the close after \(DurationText.milliseconds(after, decimals: 0))", requirements: [.ex6])
             }
             return nil
         }
         if let verdict = violation() { return verdict }
-        return Verdict(.fail, "an idle connection was still open \(Self.milliseconds(idle + grace)) after it was made",
+        return Verdict(.fail, "an idle connection was still open \(DurationText.milliseconds(idle + grace, decimals: 0)) after it was made",
                        expected: "the close after \(idle)", actual: "open", requirements: [.ex6])
     }
 
@@ -429,10 +429,5 @@ final class CaseExecution {
     private func closedVerdict(expected: String) -> Verdict {
         let error = errorReport(since: 0).map { " after ERROR \($0.code) \(ErrorCode(rawValue: $0.code)?.name ?? ""): \($0.reason)" } ?? ""
         return Verdict(.fail, "the target closed the connection\(error)", expected: expected, actual: "the close\(error)", requirements: testCase.requirements)
-    }
-
-    private static func milliseconds(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        return "\(seconds * 1000 + attoseconds / 1_000_000_000_000_000) ms"
     }
 }

@@ -74,8 +74,7 @@ public struct ConformanceRunJSON: Encodable {
     }
 
     static func milliseconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return (Double(seconds) * 1000 + Double(attoseconds) / 1e15).rounded(toPlaces: 3)
+        (DurationText.milliseconds(duration) * 1000).rounded() / 1000
     }
 
     /// The JSON text, keys sorted.
@@ -83,12 +82,5 @@ public struct ConformanceRunJSON: Encodable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
-    }
-}
-
-private extension Double {
-    func rounded(toPlaces places: Int) -> Double {
-        let scale = pow(10, Double(places))
-        return (self * scale).rounded() / scale
     }
 }

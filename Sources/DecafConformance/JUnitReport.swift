@@ -9,13 +9,13 @@ public enum JUnitReport {
         let failures = run.results.filter { $0.verdict.kind.isFailure }.count
         let errors = run.results.filter { $0.verdict.kind == .harnessError }.count
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"decaf conform \(run.kind.rawValue)\" tests=\"\(run.results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(run.duration))\">\n"
+        xml += "<testsuites name=\"decaf conform \(run.kind.rawValue)\" tests=\"\(run.results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(DurationText.seconds(run.duration))\">\n"
         for (index, (section, results)) in sections.enumerated() {
             let sectionFailures = results.filter { $0.verdict.kind.isFailure }.count
             let sectionErrors = results.filter { $0.verdict.kind == .harnessError }.count
             let skipped = results.filter { $0.verdict.kind == .unsupported }.count
             let time = results.reduce(Duration.zero) { $0 + $1.duration }
-            xml += "  <testsuite id=\"\(index)\" name=\"\(escape(section.title))\" package=\"decaf.conform\" tests=\"\(results.count)\" failures=\"\(sectionFailures)\" errors=\"\(sectionErrors)\" skipped=\"\(skipped)\" time=\"\(seconds(time))\" timestamp=\"1970-01-01T00:00:00\" hostname=\"\(escape(run.target))\">\n"
+            xml += "  <testsuite id=\"\(index)\" name=\"\(escape(section.title))\" package=\"decaf.conform\" tests=\"\(results.count)\" failures=\"\(sectionFailures)\" errors=\"\(sectionErrors)\" skipped=\"\(skipped)\" time=\"\(DurationText.seconds(time))\" hostname=\"\(escape(run.target))\">\n"
             xml += "    <properties>\n"
             xml += "      <property name=\"suiteVersion\" value=\"\(escape(run.suiteVersion))\"/>\n"
             xml += "      <property name=\"catalogChecksum\" value=\"\(run.catalogChecksum)\"/>\n"
@@ -24,7 +24,7 @@ public enum JUnitReport {
             for result in results {
                 let verdict = result.verdict
                 let classname = "decaf.conform." + section.title.split(separator: " ").dropFirst().joined(separator: "-").lowercased().filter { $0.isLetter || $0 == "-" }
-                xml += "    <testcase name=\"\(escape(result.testCase.id))\" classname=\"\(classname)\" time=\"\(seconds(result.duration))\""
+                xml += "    <testcase name=\"\(escape(result.testCase.id))\" classname=\"\(classname)\" time=\"\(DurationText.seconds(result.duration))\""
                 let message = escape("\(verdict.kind.rawValue): \(verdict.reason)")
                 let body = escape(TextReport.detail(result, withBytes: true))
                 switch verdict.kind {
@@ -45,12 +45,5 @@ public enum JUnitReport {
         }
         xml += "</testsuites>\n"
         return xml
-    }
-
-    private static func seconds(_ duration: Duration) -> String {
-        let (whole, attoseconds) = duration.components
-        let millis = whole * 1000 + attoseconds / 1_000_000_000_000_000
-        let fraction = String(millis % 1000)
-        return "\(millis / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
     }
 }

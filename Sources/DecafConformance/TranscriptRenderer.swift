@@ -25,7 +25,7 @@ public enum TranscriptRenderer {
                 }
                 meaning = frames.isEmpty ? "part of a frame" : frames.joined(separator: "; ")
             }
-            lines.append("\(arrow) \(time(entry.time)) \(entry.direction == .sent ? "sent" : "received") \(entry.bytes.count) bytes: \(meaning)")
+            lines.append("\(arrow) \(DurationText.milliseconds(entry.time, decimals: 3)) \(entry.direction == .sent ? "sent" : "received") \(entry.bytes.count) bytes: \(meaning)")
             lines += hexdump(entry.bytes)
         }
         return lines
@@ -51,12 +51,5 @@ public enum TranscriptRenderer {
         }
         if bytes.count > shownBytes { lines.append("    … \(bytes.count - shownBytes) more bytes") }
         return lines
-    }
-
-    private static func time(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let micros = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
-        let whole = micros / 1000, fraction = micros % 1000
-        return "\(whole).\(String(repeating: "0", count: 3 - String(fraction).count))\(fraction) ms"
     }
 }
