@@ -58,10 +58,7 @@ let package = Package(
             ]
         ),
         .target(name: "DecafVectors", dependencies: ["DecafWire", "DecafCapture"]),
-        .target(
-            name: "DecafConformance",
-            dependencies: ["DecafWire", "DecafNIO", "DecafVectors", .product(name: "NIOCore", package: "swift-nio")]
-        ),
+        .target(name: "DecafConformance", dependencies: ["DecafWire", "DecafNIO", "DecafVectors"]),
         .executableTarget(
             name: "decaf",
             dependencies: [

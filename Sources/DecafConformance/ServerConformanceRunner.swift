@@ -1,6 +1,5 @@
 import DecafNIO
 import DecafWire
-import NIOPosix
 
 /// Runs cases against a server: first an opening handshake to learn the target's version and
 /// features, then every case on its own connection, several at once, each as many times as asked.
@@ -54,8 +53,7 @@ public struct ServerConformanceRunner: Sendable {
         let started = ContinuousClock.now
         let client: WireClient
         do {
-            client = try await WireClient.connect(host: settings.host, port: settings.port, recordsTranscript: true,
-                                                  group: settings.group ?? MultiThreadedEventLoopGroup.singleton)
+            client = try await WireClient.connect(host: settings.host, port: settings.port, recordsTranscript: true)
         } catch {
             return CaseResult(testCase: testCase, verdict: Verdict(.harnessError, "cannot connect to \(settings.host):\(settings.port): \(error)"),
                               transcript: [], duration: ContinuousClock.now - started)
@@ -73,7 +71,7 @@ public struct ServerConformanceRunner: Sendable {
         let offer = VersionRequest(version: ProtocolVersion(major: profile.version.major, minor: .max), features: .known)
         let assumed = TargetIdentity(version: profile.version, features: .known, note: "")
         do {
-            let client = try await WireClient.connect(host: settings.host, port: settings.port, group: settings.group ?? MultiThreadedEventLoopGroup.singleton)
+            let client = try await WireClient.connect(host: settings.host, port: settings.port)
             let response = try await versionResponse(to: offer, on: client)
             await client.close()
             if let response {

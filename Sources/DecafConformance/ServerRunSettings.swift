@@ -1,5 +1,3 @@
-import NIOCore
-
 /// How a run against a server talks to it.
 public struct ServerRunSettings: Sendable {
     public var host: String
@@ -13,7 +11,6 @@ public struct ServerRunSettings: Sendable {
     /// The run's clock (UNIX seconds), written into the timestamps of the frames it sends; nil
     /// sends the catalog's bytes exactly.
     public var clock: (@Sendable () -> UInt32)?
-    public var group: EventLoopGroup?
 
     public init(host: String, port: Int, clock: (@Sendable () -> UInt32)?) {
         self.host = host
