@@ -135,10 +135,9 @@ final class CaseExecution {
                 if sends[sequence] == nil, strayAck == nil { strayAck = frame }
                 acks[sequence, default: 0] += 1
                 if ackTimes[sequence] == nil { ackTimes[sequence] = clock.now }
-            } else if [.data, .control, .readReceipt].contains(header.messageType), !Self.carriesError(frame) {
+            } else if header.messageType.isAcknowledged, !Self.carriesError(frame) {
                 // An ERROR announces the close; acknowledging it would only give the target more bytes to judge.
-                let ack = FrameHeader(messageType: .ack, sequence: header.sequence, timestamp: settings.clock?() ?? CaseFrames.timestamp,
-                                      sessionID: header.sessionID, version: header.version)
+                let ack = header.acknowledgement(timestamp: settings.clock?() ?? CaseFrames.timestamp, version: header.version)
                 try? await client.send(raw: ack.bytes, label: "ACK of the target's \(header.messageType) seq \(header.sequence)")
             }
         case let .error(error):

@@ -28,7 +28,7 @@ enum VectorCases {
                                        steps: [send, .expect(.ackOrFatal(header.sequence, session: header.sessionID, .timestampOutOfWindow))])
             }
             let type = header.messageType
-            let acknowledged = type == .data || type == .control || type == .readReceipt || type == .heartbeat
+            let acknowledged = type.isAcknowledged
             let expectation: Expectation = acknowledged ? .ack(header.sequence, session: header.sessionID) : .noAck(header.sequence)
             let requirements = vector.requirements + [acknowledged ? (type == .heartbeat ? .ex2 : .ex1) : .ex3]
             return ConformanceCase(id, unique(requirements), .required, vector.comment, steps: [send, .expect(expectation)])

@@ -119,7 +119,7 @@ public struct CaptureStatistics: Sendable {
             if let sent = awaiting.removeValue(forKey: key) {
                 recordRoundTrip(RoundTrip(connection: index, sequence: key.sequence, nanoseconds: frame.time.nanoseconds(since: sent.time)))
             }
-        } else if [.data, .heartbeat, .control, .readReceipt].contains(header.messageType) {
+        } else if header.messageType.isAcknowledged {
             let key = Awaiting(connection: index, direction: frame.direction, sequence: header.sequence.rawValue)
             if awaiting[key] == nil {
                 awaiting[key] = (frame.time, Unacknowledged(connection: index, direction: frame.direction, messageType: type,

@@ -38,10 +38,9 @@ public enum HandshakeClient {
             case let .frame(frame) where frame.header.messageType == .ack:
                 report.acknowledged = report.acknowledged || frame.header.sequence == header.sequence
             case let .frame(frame):
-                if [.data, .control, .readReceipt].contains(frame.header.messageType) {
+                if frame.header.messageType.isAcknowledged {
                     // The server's frames are owed an ACK too (EX-1), the VERSION_RESPONSE among them.
-                    let ack = FrameHeader(messageType: .ack, sequence: frame.header.sequence, timestamp: now,
-                                          sessionID: frame.header.sessionID, version: frame.header.version)
+                    let ack = frame.header.acknowledgement(timestamp: now, version: frame.header.version)
                     try? await client.send(OutgoingFrame(header: ack))
                 }
                 for field in frame.fields {

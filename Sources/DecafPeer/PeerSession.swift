@@ -76,7 +76,8 @@ public struct PeerSession {
     /// An ACK: the same sequence and session, empty body, no flags (EX-1).
     private mutating func ack(_ header: FrameHeader, now: UInt32) -> PeerAction {
         let sequence = configuration.has(.ackWrongSequence) ? header.sequence.next : header.sequence
-        let ack = FrameHeader(messageType: .ack, sequence: sequence, timestamp: now, sessionID: header.sessionID, version: outgoingVersion)
+        var ack = header.acknowledgement(timestamp: now, version: outgoingVersion)
+        ack.sequence = sequence
         let delay = configuration.slowAckMilliseconds.map { Duration.milliseconds($0) } ?? .zero
         return send(OutgoingFrame(header: ack), after: delay)
     }

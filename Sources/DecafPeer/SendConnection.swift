@@ -178,7 +178,7 @@ final class SendConnection {
 
     /// Sends the ACK a received frame is owed (EX-1, EX-2).
     private func sendAck(for frame: Frame) {
-        write(FrameHeader(messageType: .ack, sequence: frame.header.sequence, timestamp: clock(), sessionID: frame.header.sessionID, version: version))
+        write(frame.header.acknowledgement(timestamp: clock(), version: version))
     }
 
     private func handshakeCompleted(_ response: VersionResponse) {

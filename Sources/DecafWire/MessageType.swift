@@ -21,4 +21,10 @@ public struct MessageType: NamedWireValue {
         default: nil
         }
     }
+
+    /// Whether a receiver answers a frame of this type with an ACK: DATA, CONTROL and READ_RECEIPT
+    /// (EX-1) and HEARTBEAT (EX-2); never ACK or an undefined type (EX-3).
+    public var isAcknowledged: Bool {
+        self == .data || self == .heartbeat || self == .control || self == .readReceipt
+    }
 }

@@ -158,3 +158,21 @@ struct VersionNegotiatorTests {
         #expect(request.field == TLVField(tag: .versionRequest, bytes: [0x01, 0x03, 0x00, 0x11]))
     }
 }
+
+@Suite("acknowledgements")
+struct AcknowledgementTests {
+    @Test("an ACK echoes sequence and session with an empty body, no flags and checksum 0 (EX-1)")
+    func acknowledgement() {
+        let header = FrameHeader(messageType: .data, sequence: SequenceNumber(category: .media, counter: 9), timestamp: 1, sessionID: SessionID(rawValue: 0xBEEF),
+                                 encryptType: .crc32, compressType: .zlib, bodyLength: 40, checksum: 0x1234_5678)
+        let ack = header.acknowledgement(timestamp: 7, version: ProtocolVersion(major: 1, minor: 2))
+        #expect(ack == FrameHeader(messageType: .ack, sequence: header.sequence, timestamp: 7, sessionID: header.sessionID,
+                                   version: ProtocolVersion(major: 1, minor: 2)))
+        #expect(ack.bodyLength == 0 && ack.checksum == 0 && ack.encryptType == .none && ack.compressType == .none)
+    }
+
+    @Test("DATA, HEARTBEAT, CONTROL and READ_RECEIPT are acknowledged; ACK and undefined types are not (EX-1, EX-2, EX-3)")
+    func acknowledgedTypes() {
+        #expect((0...6).map { MessageType(rawValue: $0).isAcknowledged } == [true, true, false, true, true, false, false])
+    }
+}
