@@ -105,6 +105,11 @@ final class TesteeProcess {
             process.terminate()
         }
         process.waitUntilExit()
+        // env's own status for a command it cannot find or run: the testee never started.
+        if process.terminationReason == .exit, [126, 127].contains(process.terminationStatus) {
+            stop()
+            return .cannotStart("\(command.first ?? "") cannot be run (status \(process.terminationStatus))")
+        }
         let why = process.terminationReason == .uncaughtSignal
             ? "was killed by signal \(process.terminationStatus)" : "exited with status \(process.terminationStatus)"
         stop()

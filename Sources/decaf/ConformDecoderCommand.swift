@@ -13,11 +13,7 @@ struct ConformDecoderCommand: ParsableCommand {
         """
     )
 
-    @Option(name: .customLong("case"), help: "Run the cases whose ID matches (* for any characters); repeatable.")
-    var patterns: [String] = []
-
-    @Option(help: "Run only cases of this level (required, optional); repeatable.")
-    var level: [ConformanceLevel] = []
+    @OptionGroup var filter: CaseFilterOptions
 
     @OptionGroup var report: ReportOptions
 
@@ -33,13 +29,7 @@ struct ConformDecoderCommand: ParsableCommand {
 
     func run() throws {
         let all = CodecCase.all
-        let selected: [ConformanceCase]
-        do {
-            selected = try CaseSelection(patterns: patterns, levels: Set(level)).apply(to: all.map(\.conformanceCase))
-        } catch {
-            FileHandleOutput.standardError.write("decaf conform: \(error); nothing ran\n")
-            throw ExitCode(3)
-        }
+        let selected = try filter.select(all.map(\.conformanceCase))
         let ids = Set(selected.map(\.id))
         let baseline = try report.loadBaseline()
         var runner = DecoderConformanceRunner(command: command)

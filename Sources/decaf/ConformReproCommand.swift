@@ -13,13 +13,13 @@ struct ConformReproCommand: ParsableCommand {
     @Argument(help: "The case ID (decaf conform list shows them).")
     var caseID: String
 
-    @OptionGroup var selection: ConformanceOptions
+    @OptionGroup var target: TargetProfileOptions
 
     @Flag(help: "Write only the bytes sent, concatenated, to standard output.")
     var binary = false
 
     func run() throws {
-        let catalog = ConformanceCatalog(profile: selection.profile)
+        let catalog = ConformanceCatalog(profile: target.profile)
         guard let item = catalog.case(caseID) else {
             FileHandleOutput.standardError.write("decaf conform repro: no case \(caseID) (decaf conform list shows them)\n")
             throw ExitCode(2)

@@ -16,7 +16,8 @@ struct ConformServerCommand: AsyncParsableCommand {
     @Argument(help: "The server under test, HOST:PORT.")
     var server: Endpoint
 
-    @OptionGroup var selection: ConformanceOptions
+    @OptionGroup var target: TargetProfileOptions
+    @OptionGroup var filter: CaseFilterOptions
     @OptionGroup var report: ReportOptions
 
     @Option(help: "Seconds to wait for anything the server must do, per expectation.")
@@ -26,8 +27,8 @@ struct ConformServerCommand: AsyncParsableCommand {
     var jobs = 4
 
     func run() async throws {
-        let catalog = ConformanceCatalog(profile: selection.profile)
-        let cases = try selection.select(catalog.cases)
+        let catalog = ConformanceCatalog(profile: target.profile)
+        let cases = try filter.select(catalog.cases)
         let baseline = try report.loadBaseline()
         var settings = ServerRunSettings(host: server.host, port: server.port, clock: Clock.unixSeconds)
         settings.timeout = .milliseconds(Int64(timeout * 1000))
