@@ -3,7 +3,11 @@ SWIFT ?= swift
 DECAF := .build/debug/decaf
 # System libraries the package links: libdeflate (CRC-32 and zlib bodies) and zlib (the reference
 # the tests hold libdeflate to), found through pkg-config.
-PACKAGES := libdeflate-dev zlib1g-dev pkg-config
+LIBRARIES := libdeflate-dev zlib1g-dev pkg-config
+# Programs the tests and the demo run, each with the Debian package that has it: tshark (the
+# Wireshark plugin and live-capture tests), xmllint (the JUnit report test), python3 (the reference
+# testee and encoder).
+TOOLS := tshark:tshark xmllint:libxml2-utils python3:python3
 
 .PHONY: demo test build deps fixtures fixtures-check fuzz bench load clean
 
@@ -19,16 +23,18 @@ test: deps
 build:
 	$(SWIFT) build --product decaf
 
-## deps: install the system packages the build needs when they are missing (needs root).
+## deps: install what the build, the tests and the demo need, when it is missing (needs root).
 deps:
-	@missing=$$(for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	@missing=$$(for p in $(LIBRARIES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done; \
+		for t in $(TOOLS); do command -v $${t%%:*} >/dev/null 2>&1 || echo $${t#*:}; done); \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ]; then \
-			echo "installing $$missing"; \
+			echo "installing" $$missing; \
+			echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections; \
 			DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 		else \
-			echo "missing system packages: $$missing (run: sudo apt-get install $$missing)"; exit 1; \
+			echo "missing system packages:" $$missing "(run: sudo make deps)"; exit 1; \
 		fi; \
 	fi
 

@@ -62,7 +62,7 @@ let package = Package(
         .executableTarget(
             name: "decaf",
             dependencies: [
-                "DecafWire", "DecafDissect", "DecafVectors", "DecafPeer", "DecafConformance",
+                "DecafWire", "DecafDissect", "DecafVectors", "DecafNIO", "DecafPeer", "DecafConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -84,6 +84,7 @@ let package = Package(
             name: "DecafConformanceTests",
             dependencies: ["DecafConformance", "DecafPeer", "DecafNIO", "DecafVectors", "DecafWire", "DecafTestSupport"]
         ),
+        .testTarget(name: "DecafCommandLineTests", dependencies: ["decaf", "DecafPeer", "DecafWire", "DecafTestSupport"]),
         .testTarget(name: "DecafVectorsTests", dependencies: ["DecafVectors", "DecafWire", "DecafTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

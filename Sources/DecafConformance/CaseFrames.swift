@@ -15,17 +15,9 @@ enum CaseFrames {
         encrypt: EncryptType = .none, compress: CompressType = .none
     ) -> FrameHeader {
         FrameHeader(
-            messageType: type, sequence: SequenceNumber(category: category ?? usualCategory(type), counter: counter),
+            messageType: type, sequence: SequenceNumber(category: category ?? .usual(for: type), counter: counter),
             timestamp: timestamp, sessionID: session, encryptType: encrypt, compressType: compress
         )
-    }
-
-    static func usualCategory(_ type: MessageType) -> SequenceCategory {
-        switch type {
-        case .heartbeat: .heartbeat
-        case .control: .control
-        default: .normal
-        }
     }
 
     static func bytes(_ header: FrameHeader, _ fields: [TLVField]) -> [UInt8] {

@@ -11,20 +11,27 @@ public struct CaseSelection: Hashable, Sendable {
 
     /// The selected cases, in catalog order.
     public func apply(to cases: [ConformanceCase]) throws(SelectionError) -> [ConformanceCase] {
-        for pattern in patterns where !cases.contains(where: { Self.matches($0.id, pattern) }) {
-            throw .patternMatchesNothing(pattern)
+        let compiled = patterns.map { (text: $0, symbols: Array($0), literals: $0.count(where: { $0 != "*" })) }
+        let ids = cases.map { Array($0.id) }
+        for pattern in compiled where !ids.contains(where: { Self.matches($0, pattern.symbols, literals: pattern.literals) }) {
+            throw .patternMatchesNothing(pattern.text)
         }
-        let selected = cases.filter { item in
-            (patterns.isEmpty || patterns.contains { Self.matches(item.id, $0) }) && (levels.isEmpty || levels.contains(item.level))
-        }
+        let selected = zip(cases, ids).filter { item, id in
+            (compiled.isEmpty || compiled.contains { Self.matches(id, $0.symbols, literals: $0.literals) }) && (levels.isEmpty || levels.contains(item.level))
+        }.map(\.0)
         if selected.isEmpty { throw .nothingSelected }
         return selected
     }
 
     /// Whether `id` matches `pattern`, where `*` stands for any run of characters.
     static func matches(_ id: String, _ pattern: String) -> Bool {
-        let text = Array(id)
-        let pattern = Array(pattern)
+        matches(Array(id), Array(pattern), literals: pattern.count(where: { $0 != "*" }))
+    }
+
+    /// `literals`: the pattern's characters other than `*`, each of which matches one of the ID's,
+    /// so a pattern with more of them than the ID has characters cannot match.
+    private static func matches(_ text: [Character], _ pattern: [Character], literals: Int) -> Bool {
+        guard literals <= text.count else { return false }
         // reachable[i]: the pattern read so far can match the first i characters of the ID.
         var reachable = [true] + Array(repeating: false, count: text.count)
         for symbol in pattern {
@@ -48,7 +55,8 @@ public enum SelectionError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .patternMatchesNothing(pattern): "--case \(pattern) matches no case (decaf conform list shows them)"
+        case let .patternMatchesNothing(pattern):
+            "--case \(pattern.count > 60 ? "\(pattern.prefix(40))… (\(pattern.count) characters)" : pattern) matches no case (decaf conform list shows them)"
         case .nothingSelected: "the filters together select no case"
         }
     }

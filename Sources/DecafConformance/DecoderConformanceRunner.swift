@@ -16,14 +16,32 @@ public struct DecoderConformanceRunner: Sendable {
         self.command = command
     }
 
-    public func run(_ cases: [CodecCase], progress: (CaseResult, Int, Int) -> Void = { _, _, _ in }) -> ConformanceRun {
+    /// Runs `cases` in order. Throws when the testee is not usable at all: it cannot be started, or
+    /// it ends before answering each of the first `attemptsBeforeGivingUp` requests; then no
+    /// verdict would say anything about the codec.
+    public func run(_ cases: [CodecCase], progress: (CaseResult, Int, Int) -> Void = { _, _, _ in }) throws(TesteeUnusable) -> ConformanceRun {
         let started = ContinuousClock.now
         let testee = TesteeProcess(command: command)
         defer { testee.stop() }
         var results: [CaseResult] = []
+        var answered = false
+        var failuresBeforeAnswer = 0
         for (index, codecCase) in cases.enumerated() {
             let runs = (0..<max(1, repeats)).map { _ in runOnce(codecCase, on: testee) }
-            let result = CaseResult.merging(runs)
+            for run in runs {
+                switch run.failure {
+                case nil, .timedOut: answered = true
+                case let .cannotStart(why) where !answered: throw TesteeUnusable(command: command, reason: "cannot be started: \(why)")
+                case let .exited(why, lastWords) where !answered:
+                    failuresBeforeAnswer += 1
+                    if failuresBeforeAnswer == Self.attemptsBeforeGivingUp || failuresBeforeAnswer == cases.count {
+                        throw TesteeUnusable(command: command, reason: "\(why) before answering any of its first \(failuresBeforeAnswer) requests"
+                            + TesteeProcess.Failure.quoting(lastWords))
+                    }
+                default: break
+                }
+            }
+            let result = CaseResult.merging(runs.map(\.result))
             results.append(result)
             progress(result, index + 1, cases.count)
         }
@@ -31,11 +49,15 @@ public struct DecoderConformanceRunner: Sendable {
                               results: results, duration: ContinuousClock.now - started)
     }
 
-    private func runOnce(_ codecCase: CodecCase, on testee: TesteeProcess) -> CaseResult {
+    /// Requests a testee may fail before it has answered one, before the run gives up on it.
+    static let attemptsBeforeGivingUp = 3
+
+    private func runOnce(_ codecCase: CodecCase, on testee: TesteeProcess) -> (result: CaseResult, failure: TesteeProcess.Failure?) {
         let started = ContinuousClock.now
         let request = TesteeMessage.line(TesteeMessage.request(for: codecCase))
         var transcript = [TranscriptEntry(direction: .sent, time: .zero, bytes: Array(request.utf8), label: "request")]
         let verdict: Verdict
+        var failure: TesteeProcess.Failure?
         do {
             let answer = try testee.exchange(request, timeout: timeout)
             transcript.append(TranscriptEntry(direction: .received, time: ContinuousClock.now - started, bytes: Array(answer.utf8), label: "answer"))
@@ -46,10 +68,22 @@ public struct DecoderConformanceRunner: Sendable {
                                   actual: String(answer.prefix(200)), requirements: codecCase.vector.requirements)
             }
         } catch {
+            failure = error
             let kind: VerdictKind = if case .cannotStart = error { .harnessError } else if case .timedOut = error { .timeout } else { .fail }
             verdict = Verdict(kind, "\(error)", expected: "an answer", actual: "\(error)", requirements: codecCase.vector.requirements)
         }
-        return CaseResult(testCase: codecCase.conformanceCase, verdict: verdict, transcript: transcript, duration: ContinuousClock.now - started)
+        let result = CaseResult(testCase: codecCase.conformanceCase, verdict: verdict, transcript: transcript, duration: ContinuousClock.now - started)
+        return (result, failure)
+    }
+}
+
+/// A testee that never answered: the run stops, since no verdict would be about the codec.
+public struct TesteeUnusable: Error, CustomStringConvertible {
+    public let command: [String]
+    public let reason: String
+
+    public var description: String {
+        "the testee `\(command.joined(separator: " "))` \(reason); check the command after --, and try it by hand with one request from Specs/conform-testee.md"
     }
 }
 

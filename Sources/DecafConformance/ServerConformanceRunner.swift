@@ -13,9 +13,10 @@ public struct ServerConformanceRunner: Sendable {
     }
 
     /// Runs `cases` (from the catalog) and reports each result to `progress` as it completes.
-    public func run(_ cases: [ConformanceCase], progress: @escaping @Sendable (CaseResult, Int, Int) -> Void = { _, _, _ in }) async -> ConformanceRun {
+    /// Throws, running no case, when the target cannot be reached at all.
+    public func run(_ cases: [ConformanceCase], progress: @escaping @Sendable (CaseResult, Int, Int) -> Void = { _, _, _ in }) async throws(TargetUnreachable) -> ConformanceRun {
         let started = ContinuousClock.now
-        let target = await identify()
+        let target = try await identify()
         var results: [CaseResult?] = Array(repeating: nil, count: cases.count)
         var done = 0
         await withTaskGroup(of: (Int, CaseResult).self) { group in
@@ -55,7 +56,7 @@ public struct ServerConformanceRunner: Sendable {
         do {
             client = try await WireClient.connect(host: settings.host, port: settings.port, recordsTranscript: true)
         } catch {
-            return CaseResult(testCase: testCase, verdict: Verdict(.harnessError, "cannot connect to \(settings.host):\(settings.port): \(error)"),
+            return CaseResult(testCase: testCase, verdict: Verdict(.harnessError, "cannot connect to \(settings.host):\(settings.port): \(ConnectionFailure.reason(error))"),
                               transcript: [], duration: ContinuousClock.now - started)
         }
         let execution = CaseExecution(testCase: testCase, client: client, target: target, settings: settings, profile: catalog.profile)
@@ -65,13 +66,19 @@ public struct ServerConformanceRunner: Sendable {
     }
 
     /// The opening handshake: the newest minor of the profile's major and every known feature. The
-    /// answer is what HS-2 makes of the target's own version and features.
-    public func identify() async -> TargetIdentity {
+    /// answer is what HS-2 makes of the target's own version and features. Throws when no
+    /// connection can be made.
+    public func identify() async throws(TargetUnreachable) -> TargetIdentity {
         let profile = catalog.profile
         let offer = VersionRequest(version: ProtocolVersion(major: profile.version.major, minor: .max), features: .known)
         let assumed = TargetIdentity(version: profile.version, features: .known, note: "")
+        let client: WireClient
         do {
-            let client = try await WireClient.connect(host: settings.host, port: settings.port)
+            client = try await WireClient.connect(host: settings.host, port: settings.port)
+        } catch {
+            throw TargetUnreachable(host: settings.host, port: settings.port, reason: ConnectionFailure.reason(error))
+        }
+        do {
             let response = try await versionResponse(to: offer, on: client)
             await client.close()
             if let response {
@@ -82,6 +89,7 @@ public struct ServerConformanceRunner: Sendable {
             identity.note = "the opening handshake got no VERSION_RESPONSE; assumed version \(profile.version) and every known feature"
             return identity
         } catch {
+            await client.close()
             var identity = assumed
             identity.note = "the opening handshake failed (\(error)); assumed version \(profile.version) and every known feature"
             return identity
@@ -100,5 +108,18 @@ public struct ServerConformanceRunner: Sendable {
             }
         }
         return nil
+    }
+}
+
+/// A target no connection could be made to: the run stops before any case, since every one would
+/// fail for the same reason.
+public struct TargetUnreachable: Error, CustomStringConvertible {
+    public let host: String
+    public let port: Int
+    /// In the user's words: "connection refused".
+    public let reason: String
+
+    public var description: String {
+        "cannot connect to \(host.contains(":") ? "[\(host)]" : host):\(port): \(reason); is the server running and listening there? (no case ran)"
     }
 }

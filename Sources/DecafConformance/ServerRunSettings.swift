@@ -3,7 +3,8 @@ public struct ServerRunSettings: Sendable {
     public var host: String
     public var port: Int
     /// The longest wait for anything the target must do, per expectation.
-    public var timeout: Duration = .seconds(2)
+    public var timeout: Duration = Self.defaultTimeout
+    public static let defaultTimeout: Duration = .seconds(2)
     /// Cases run at once, each on its own connection.
     public var jobs: Int = 4
     /// Runs of every case; more than one finds flaky cases.

@@ -4,26 +4,34 @@ import Glibc
 #endif
 
 /// A codec under test, started as a process and driven a line at a time over its standard input
-/// and output. A testee that dies is started again for the next request.
+/// and output. A testee that dies is started again for the next request. What it writes to its
+/// standard error is kept in a file, so a failure can quote its last line.
 final class TesteeProcess {
     let command: [String]
     private var process: Process?
     private var input: FileHandle?
     private var output: Int32 = -1
     private var buffered: [UInt8] = []
+    private let errorLog = FileManager.default.temporaryDirectory.appending(path: "decaf-testee-\(UUID().uuidString).stderr")
 
     /// Why a request got no answer.
     enum Failure: Error, CustomStringConvertible {
         case cannotStart(String)
-        case exited(String)
+        /// How it ended, and the last line of its standard error ("" if none).
+        case exited(String, lastWords: String)
         case timedOut
 
         var description: String {
             switch self {
             case let .cannotStart(why): "the testee cannot be started: \(why)"
-            case let .exited(why): "the testee \(why) before it answered"
+            case let .exited(why, lastWords): "the testee \(why) before it answered" + Self.quoting(lastWords)
             case .timedOut: "the testee did not answer in time"
             }
+        }
+
+        /// `; its standard error ended: ...`, or nothing.
+        static func quoting(_ lastWords: String) -> String {
+            lastWords.isEmpty ? "" : "; its standard error ended: \(lastWords)"
         }
     }
 
@@ -39,6 +47,10 @@ final class TesteeProcess {
         let bytes = Array((line + "\n").utf8)
         do { try input?.write(contentsOf: Data(bytes)) } catch { throw stopped() }
         return try readLine(timeout: timeout)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: errorLog)
     }
 
     /// Stops the testee.
@@ -61,6 +73,11 @@ final class TesteeProcess {
         let stdin = Pipe(), stdout = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
+        guard FileManager.default.createFile(atPath: errorLog.path, contents: nil), let errors = try? FileHandle(forWritingTo: errorLog) else {
+            throw .cannotStart("cannot create \(errorLog.path) for its standard error")
+        }
+        process.standardError = errors
+        defer { try? errors.close() }
         do { try process.run() } catch { throw .cannotStart("\(error)") }
         self.process = process
         input = stdin.fileHandleForWriting
@@ -93,26 +110,36 @@ final class TesteeProcess {
             buffered += chunk[..<count]
             if buffered.count > 64 << 20 {
                 stop()
-                throw .exited("sent a line longer than 64 MiB")
+                throw .exited("sent a line longer than 64 MiB", lastWords: "")
             }
         }
     }
 
     /// The failure for a testee that is gone, after reaping it.
     private func stopped() -> Failure {
-        guard let process else { return .exited("is not running") }
+        guard let process else { return .exited("is not running", lastWords: "") }
         if process.isRunning {
             process.terminate()
         }
         process.waitUntilExit()
         // env's own status for a command it cannot find or run: the testee never started.
         if process.terminationReason == .exit, [126, 127].contains(process.terminationStatus) {
+            let words = lastWords
             stop()
-            return .cannotStart("\(command.first ?? "") cannot be run (status \(process.terminationStatus))")
+            return .cannotStart("\(command.first ?? "") cannot be run (status \(process.terminationStatus))" + Failure.quoting(words))
         }
         let why = process.terminationReason == .uncaughtSignal
             ? "was killed by signal \(process.terminationStatus)" : "exited with status \(process.terminationStatus)"
+        let words = lastWords
         stop()
-        return .exited(why)
+        return .exited(why, lastWords: words)
+    }
+
+    /// The last line the testee wrote to its standard error, or "".
+    private var lastWords: String {
+        guard let data = try? Data(contentsOf: errorLog),
+              let last = String(decoding: data.suffix(4096), as: UTF8.self).split(separator: "\n").last(where: { !$0.allSatisfy(\.isWhitespace) })
+        else { return "" }
+        return String(last.prefix(200))
     }
 }

@@ -42,9 +42,9 @@ public struct PeerConfiguration: Sendable {
         )
     }
 
-    /// The milliseconds of the `slow-ack` fault, if it is on.
-    public var slowAckMilliseconds: Int? {
-        faults.lazy.compactMap { if case let .slowAck(milliseconds) = $0 { milliseconds } else { nil } }.first
+    /// The delay of the `slow-ack` fault, if it is on.
+    public var slowAckDelay: Duration? {
+        faults.lazy.compactMap { if case let .slowAck(delay) = $0 { delay } else { nil } }.first
     }
 
     /// Whether `fault` (any delay, for `slow-ack`) is on.

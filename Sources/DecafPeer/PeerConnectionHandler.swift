@@ -107,7 +107,7 @@ final class PeerConnectionHandler: ChannelInboundHandler {
 
     private func schedule(_ frame: OutgoingFrame, after delay: Duration, context: ChannelHandlerContext) {
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
-        context.eventLoop.scheduleTask(in: .nanoseconds(Int64(delay / .nanoseconds(1)))) {
+        context.eventLoop.scheduleTask(in: TimeAmount(delay)) {
             let (handler, context) = bound.value
             guard !handler.closing, context.channel.isActive else { return }
             context.writeAndFlush(handler.wrapOutboundOut(frame), promise: nil)

@@ -16,16 +16,16 @@ public enum PeerFault: Hashable, Sendable {
     case keepOpenOnBadMagic
     case ackUnknownTypes
     case dropOnDeepTLV
-    case slowAck(milliseconds: Int)
+    case slowAck(delay: Duration)
 
     /// Every fault, `slow-ack` with its default delay.
     public static let all: [PeerFault] = [
         .crcLittleEndian, .noHeartbeatAck, .doubleControlAck, .ackWrongSequence, .handshakeIgnoresShort,
         .fixedFeatures, .replayReject, .replayRedeliver, .acceptBadCRC, .keepOpenOnBadMagic, .ackUnknownTypes,
-        .dropOnDeepTLV, .slowAck(milliseconds: PeerFault.defaultSlowAckMilliseconds),
+        .dropOnDeepTLV, .slowAck(delay: PeerFault.defaultSlowAckDelay),
     ]
 
-    public static let defaultSlowAckMilliseconds = 1000
+    public static let defaultSlowAckDelay = Duration.seconds(1)
 
     /// The name `--fault` takes.
     public var name: String {
@@ -61,7 +61,7 @@ public enum PeerFault: Hashable, Sendable {
         case .keepOpenOnBadMagic: "sends an ERROR on a bad magic but keeps the connection open"
         case .ackUnknownTypes: "acknowledges frames of undefined message types"
         case .dropOnDeepTLV: "closes without an ERROR on TLV nesting deeper than 2"
-        case let .slowAck(milliseconds): "delays every ACK by \(milliseconds) ms"
+        case let .slowAck(delay): "delays every ACK by \(delay)"
         }
     }
 
@@ -84,16 +84,9 @@ public enum PeerFault: Hashable, Sendable {
         }
     }
 
-    /// The fault named by a `--fault` argument: a name, or `slow-ack` with its milliseconds after
-    /// `=`, `:` or a space (`slow-ack=250`, `"slow-ack 250"`).
-    public init?(argument: String) {
-        let parts = argument.split(maxSplits: 1, whereSeparator: { "=: ".contains($0) }).map(String.init)
-        if parts[0] == "slow-ack" {
-            guard parts.count == 1 || Int(parts[1]).map({ $0 >= 0 }) == true else { return nil }
-            self = .slowAck(milliseconds: parts.count == 2 ? Int(parts[1])! : Self.defaultSlowAckMilliseconds)
-            return
-        }
-        guard parts.count == 1, let fault = Self.all.first(where: { $0.name == argument }) else { return nil }
+    /// The fault called `name`; `slow-ack` with its default delay.
+    public init?(name: String) {
+        guard let fault = Self.all.first(where: { $0.name == name }) else { return nil }
         self = fault
     }
 }

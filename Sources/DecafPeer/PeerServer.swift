@@ -100,7 +100,7 @@ public final class PeerServer: Sendable {
     ) throws {
         let pipeline = channel.pipeline.syncOperations
         if let pcap { try pipeline.addHandler(NIOWritePCAPHandler(mode: .server, fileSink: pcap.write)) }
-        try pipeline.addHandler(IdleStateHandler(readTimeout: .nanoseconds(Int64(configuration.idleTimeout / .nanoseconds(1)))))
+        try pipeline.addHandler(IdleStateHandler(readTimeout: TimeAmount(configuration.idleTimeout)))
         if configuration.has(.crcLittleEndian) { try pipeline.addHandler(ChecksumByteSwapHandler()) }
         try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: configuration.decodeOptions, now: clock)))
         try pipeline.addHandler(MessageToByteHandler(FrameEncoderHandler()))

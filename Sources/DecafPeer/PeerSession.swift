@@ -78,7 +78,7 @@ public struct PeerSession {
         let sequence = configuration.has(.ackWrongSequence) ? header.sequence.next : header.sequence
         var ack = header.acknowledgement(timestamp: now, version: outgoingVersion)
         ack.sequence = sequence
-        let delay = configuration.slowAckMilliseconds.map { Duration.milliseconds($0) } ?? .zero
+        let delay = configuration.slowAckDelay ?? .zero
         return send(OutgoingFrame(header: ack), after: delay)
     }
 

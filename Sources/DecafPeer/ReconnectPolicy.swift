@@ -1,5 +1,7 @@
+import NIOCore
+
 /// How a client waits before reconnecting after its connection drops.
-public enum ReconnectPolicy: String, Sendable {
+public enum ReconnectPolicy: String, Sendable, CaseIterable {
     /// base × 2^attempt, capped, with jitter.
     case exponential
     /// base × fib(attempt + 1), capped, with jitter.
@@ -18,7 +20,7 @@ public enum ReconnectPolicy: String, Sendable {
         case .fibonacci: factor = Self.fibonacci(attempt + 1)
         }
         let full = min(cap, base * factor)
-        let nanoseconds = Int64(full / .nanoseconds(1))
+        let nanoseconds = TimeAmount(full).nanoseconds
         guard nanoseconds > 1 else { return full }
         return .nanoseconds(Int64.random(in: (nanoseconds / 2)...nanoseconds, using: &random))
     }

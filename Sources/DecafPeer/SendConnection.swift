@@ -73,7 +73,7 @@ final class SendConnection {
     /// Connects and sends; the future completes when every message is settled.
     func start() -> EventLoopFuture<SendOutcome> {
         let bound = NIOLoopBound(self, eventLoop: eventLoop)
-        deadline = eventLoop.scheduleTask(in: .nanoseconds(Int64(configuration.deadline / .nanoseconds(1)))) {
+        deadline = eventLoop.scheduleTask(in: TimeAmount(configuration.deadline)) {
             bound.value.giveUp()
         }
         if configuration.count == 0 { finish() } else { connect() }
@@ -112,12 +112,12 @@ final class SendConnection {
         channel.flush()
         let bound = NIOLoopBound(self, eventLoop: eventLoop)
         let scan = max(configuration.ackTimeout / 4, .milliseconds(10))
-        timers.append(eventLoop.scheduleRepeatedTask(initialDelay: .nanoseconds(Int64(scan / .nanoseconds(1))),
-                                                     delay: .nanoseconds(Int64(scan / .nanoseconds(1)))) { _ in
+        timers.append(eventLoop.scheduleRepeatedTask(initialDelay: TimeAmount(scan),
+                                                     delay: TimeAmount(scan)) { _ in
             bound.value.retransmitOverdue()
         })
         if let heartbeat = configuration.heartbeat {
-            let interval = TimeAmount.nanoseconds(Int64(heartbeat / .nanoseconds(1)))
+            let interval = TimeAmount(heartbeat)
             timers.append(eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
                 bound.value.sendHeartbeat()
             })
@@ -141,7 +141,7 @@ final class SendConnection {
         reconnectAttempt += 1
         report.reconnects += 1
         let bound = NIOLoopBound(self, eventLoop: eventLoop)
-        eventLoop.scheduleTask(in: .nanoseconds(Int64(delay / .nanoseconds(1)))) { bound.value.connect() }
+        eventLoop.scheduleTask(in: TimeAmount(delay)) { bound.value.connect() }
     }
 
     // MARK: - Frames in
@@ -266,7 +266,7 @@ final class SendConnection {
     private func retransmitOverdue() {
         guard ready, let channel else { return }
         let now = NIODeadline.now()
-        let timeout = TimeAmount.nanoseconds(Int64(configuration.ackTimeout / .nanoseconds(1)))
+        let timeout = TimeAmount(configuration.ackTimeout)
         var wrote = false
         for index in inFlight where now - messages[index].lastSent >= timeout {
             if messages[index].attempts > configuration.retries {
@@ -320,7 +320,7 @@ final class SendConnection {
         }
         guard lingering == nil else { return }
         let bound = NIOLoopBound(self, eventLoop: eventLoop)
-        lingering = eventLoop.scheduleTask(in: .nanoseconds(Int64(configuration.ackTimeout / .nanoseconds(1)))) {
+        lingering = eventLoop.scheduleTask(in: TimeAmount(configuration.ackTimeout)) {
             bound.value.finish()
         }
     }

@@ -28,14 +28,9 @@ public struct FrameRecipe: Hashable, Sendable {
     /// A frame of `type` in its usual sequence category, counter 1, the standard timestamp and
     /// session.
     public static func frame(_ type: MessageType, _ fields: [TLVField] = []) -> FrameRecipe {
-        let category: SequenceCategory = switch type {
-        case .heartbeat: .heartbeat
-        case .control: .control
-        default: .normal
-        }
         let header = FrameHeader(
             messageType: type,
-            sequence: SequenceNumber(category: category, counter: 1),
+            sequence: SequenceNumber(category: .usual(for: type), counter: 1),
             timestamp: timestamp,
             sessionID: session
         )

@@ -33,6 +33,12 @@ public struct SequenceCategory: NamedWireValue {
         }
     }
 
+    /// The category a sender normally gives a frame of `type`: the first the brief names for it,
+    /// NORMAL where any is fine.
+    public static func usual(for type: MessageType) -> SequenceCategory {
+        expected(for: type)?.first ?? .normal
+    }
+
     /// True when a frame of `type` with this category breaks SEQ-2 (a warning, never fatal).
     public func mismatches(_ type: MessageType) -> Bool {
         guard let expected = Self.expected(for: type) else { return false }

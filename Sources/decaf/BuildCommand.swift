@@ -19,32 +19,36 @@ struct BuildCommand: ParsableCommand {
             """
     )
 
-    @Option(name: .customLong("type"), help: "msg_type: DATA, HEARTBEAT, ACK, CONTROL, READ_RECEIPT or a number.")
+    @Option(name: .customLong("type"), help: ArgumentHelp("msg_type: DATA, HEARTBEAT, ACK, CONTROL, READ_RECEIPT or a number. (default: DATA)", valueName: "type"),
+            transform: WireArgument.named("message type"))
     var messageType: MessageType = .data
 
-    @Option(name: .customLong("seq"), help: "The whole sequence number (decimal or 0x hex); default: --category and --counter.")
-    var sequence: WireNumber<UInt32>?
+    @Option(name: .customLong("seq"), help: ArgumentHelp("The sequence number, CATEGORY/COUNTER as frames print it (CONTROL/1) or the whole u32 (0x02000001); default: --category and --counter.", valueName: "seq"),
+            transform: WireArgument.sequence)
+    var sequence: SequenceNumber?
 
-    @Option(help: "Sequence category: NORMAL, HEARTBEAT, CONTROL, MEDIA, BROADCAST or a number (default: the type's own).")
+    @Option(help: ArgumentHelp("Sequence category: NORMAL, HEARTBEAT, CONTROL, MEDIA, BROADCAST or a number (default: the type's own).", valueName: "category"),
+            transform: WireArgument.named("sequence category"))
     var category: SequenceCategory?
 
-    @Option(help: "Sequence counter (24 bits).")
+    @Option(help: ArgumentHelp("Sequence counter (24 bits). (default: 1)", valueName: "n"), transform: IntegerArgument.wire(0...SequenceNumber.maxCounter))
     var counter: UInt32 = 1
 
-    @Option(help: "session_id (decimal or 0x hex).")
-    var session: WireNumber<UInt16>?
+    @Option(help: ArgumentHelp("session_id (decimal or 0x hex). (default: 1)", valueName: "n"), transform: IntegerArgument.wire())
+    var session: UInt16?
 
-    @Option(name: .customLong("session-uuid"), help: "Session UUID; session_id is derived from it (SESSION-1).")
-    var sessionUUID: String?
+    @Option(name: .customLong("session-uuid"), help: ArgumentHelp("Session UUID; session_id is derived from it (SESSION-1).", valueName: "uuid"), transform: WireArgument.sessionUUID)
+    var sessionUUID: SessionID?
 
-    @Option(help: "UNIX seconds (default: now).")
+    @Option(help: ArgumentHelp("UNIX seconds (default: now).", valueName: "n"), transform: IntegerArgument.wire())
     var timestamp: UInt32?
 
-    @Option(help: "Protocol version in the header.")
-    var version: ProtocolVersion = .v1_0
+    @Option(help: ArgumentHelp("Protocol version in the header. (default: 1.0)", valueName: "version"), transform: WireArgument.version)
+    var protocolVersion: ProtocolVersion = .v1_0
 
-    @Option(help: "A TLV field TAG=VALUE (repeatable): VALUE text, 0x or hex: bytes, u16:N, u32:N, or a JSON array of nested fields.")
-    var tlv: [TLVArgument] = []
+    @Option(help: ArgumentHelp("A TLV field TAG=VALUE (repeatable): VALUE text, 0x or hex: bytes, u16:N, u32:N, or a JSON array of nested fields.", valueName: "tag=value"),
+            transform: WireArgument.field)
+    var tlv: [TLVField] = []
 
     @Flag(help: "Compress the body (compress_type ZLIB).")
     var compress = false
@@ -52,7 +56,7 @@ struct BuildCommand: ParsableCommand {
     @Flag(name: .customLong("encrypt-flag"), help: "Set encrypt_type AES256 (the body is sent as given).")
     var encryptFlag = false
 
-    @Option(help: "Rebuild the frames of this `decaf dissect --json` output ('-' for standard input).")
+    @Option(help: ArgumentHelp("Rebuild the frames of this `decaf dissect --json` output ('-' for standard input).", valueName: "file"), transform: PathArgument.parse)
     var from: String?
 
     @Flag(name: .customLong("bad-crc"), help: "Store a wrong checksum.")
@@ -61,22 +65,22 @@ struct BuildCommand: ParsableCommand {
     @Flag(name: .customLong("crc-little-endian"), help: "Store the right checksum little-endian.")
     var crcLittleEndian = false
 
-    @Option(help: "Store this body_length.")
+    @Option(help: ArgumentHelp("Store this body_length (decimal or 0x hex).", valueName: "bytes"), transform: IntegerArgument.wire())
     var length: UInt32?
 
-    @Option(help: "Store this magic (decimal or 0x hex).")
-    var magic: WireNumber<UInt32>?
+    @Option(help: ArgumentHelp("Store this magic (decimal or 0x hex).", valueName: "n"), transform: IntegerArgument.wire())
+    var magic: UInt32?
 
-    @Option(help: "Keep only the first N bytes of each frame.")
+    @Option(help: ArgumentHelp("Keep only the first N bytes of each frame.", valueName: "bytes"), transform: IntegerArgument.within(1...Int(UInt32.max)))
     var truncate: Int?
 
     @Flag(help: "Write the bytes to standard output instead of hex.")
     var binary = false
 
-    @Option(help: "Write a pcap capture of the frames to this file.")
+    @Option(help: ArgumentHelp("Write a pcap capture of the frames to this file.", valueName: "file"), transform: PathArgument.parse)
     var pcap: String?
 
-    @Option(help: "Write a pcapng capture of the frames to this file.")
+    @Option(help: ArgumentHelp("Write a pcapng capture of the frames to this file.", valueName: "file"), transform: PathArgument.parse)
     var pcapng: String?
 
     func validate() throws {
@@ -87,11 +91,10 @@ struct BuildCommand: ParsableCommand {
             throw ValidationError("--from rebuilds frames as dissected; it cannot be combined with header or body options")
         }
         if session != nil && sessionUUID != nil { throw ValidationError("give --session or --session-uuid, not both") }
-        if counter > 0xFF_FFFF { throw ValidationError("--counter is 24 bits (at most 16777215)") }
     }
 
     private var damage: FrameDamage {
-        FrameDamage(badChecksum: badCRC, littleEndianChecksum: crcLittleEndian, bodyLength: length, magic: magic?.value, truncateTo: truncate)
+        FrameDamage(badChecksum: badCRC, littleEndianChecksum: crcLittleEndian, bodyLength: length, magic: magic, truncateTo: truncate)
     }
 
     func run() throws {
@@ -113,23 +116,17 @@ struct BuildCommand: ParsableCommand {
     }
 
     private func craft() throws -> [UInt8] {
-        var sessionID = SessionID(rawValue: session?.value ?? 1)
-        if let sessionUUID {
-            guard let derived = SessionID(uuid: sessionUUID) else { throw InputError("\(sessionUUID) is not a UUID") }
-            sessionID = derived
-        }
-        let category = category ?? SequenceCategory.expected(for: messageType)?.first ?? .normal
         let header = FrameHeader(
             messageType: messageType,
-            sequence: sequence.map { SequenceNumber(rawValue: $0.value) } ?? SequenceNumber(category: category, counter: counter),
+            sequence: sequence ?? SequenceNumber(category: category ?? .usual(for: messageType), counter: counter),
             timestamp: timestamp ?? Clock.unixSeconds(),
-            sessionID: sessionID,
-            version: version,
+            sessionID: sessionUUID ?? SessionID(rawValue: session ?? 1),
+            version: protocolVersion,
             encryptType: encryptFlag ? .aes256 : .none,
             compressType: compress ? .zlib : .none
         )
         var encoder = FrameEncoder()
-        return encoder.encode(header, fields: tlv.map(\.field))
+        return encoder.encode(header, fields: tlv)
     }
 
     /// The byte chunks of `decaf dissect --json` output, each with its direction. From a capture,

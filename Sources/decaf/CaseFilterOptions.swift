@@ -3,7 +3,8 @@ import DecafConformance
 
 /// Which conformance cases a run takes.
 struct CaseFilterOptions: ParsableArguments {
-    @Option(name: .customLong("case"), help: "Run the cases whose ID matches (* for any characters); repeatable. A pattern that matches nothing is an error.")
+    @Option(name: .customLong("case"), help: ArgumentHelp("Run the cases whose ID matches (* for any characters); repeatable. A pattern that matches nothing is an error.", valueName: "pattern"),
+            transform: TextArgument.nonEmpty)
     var patterns: [String] = []
 
     @Option(help: "Run only cases of this level (required, recommended, optional); repeatable.")

@@ -17,8 +17,8 @@ struct ConformDecoderCommand: ParsableCommand {
 
     @OptionGroup var report: ReportOptions
 
-    @Option(help: "Seconds to wait for each answer.")
-    var timeout = 5.0
+    @Option(help: ArgumentHelp("How long to wait for each answer. (default: 5s)", valueName: "duration"), transform: DurationArgument.positive)
+    var timeout = Duration.seconds(5)
 
     @Argument(parsing: .postTerminator, help: "The testee's command line, after --.")
     var command: [String] = []
@@ -33,10 +33,16 @@ struct ConformDecoderCommand: ParsableCommand {
         let ids = Set(selected.map(\.id))
         let baseline = try report.loadBaseline()
         var runner = DecoderConformanceRunner(command: command)
-        runner.timeout = .milliseconds(Int64(timeout * 1000))
+        runner.timeout = timeout
         runner.repeats = report.repeat
         let progress = ProgressLine()
-        let run = runner.run(all.filter { ids.contains($0.id) }) { result, done, total in progress.show(result, done: done, total: total) }
+        let run: ConformanceRun
+        do {
+            run = try runner.run(all.filter { ids.contains($0.id) }) { result, done, total in progress.show(result, done: done, total: total) }
+        } catch {
+            progress.clear()
+            throw InputError(error.description)
+        }
         progress.clear()
         try report.finish(run, knownIDs: Set(all.map(\.id)), baseline: baseline)
     }

@@ -10,7 +10,7 @@ struct ConformReproCommand: ParsableCommand {
         discussion: "The bytes are the catalog's; a run writes its clock into the timestamp of each frame it marks as stamped."
     )
 
-    @Argument(help: "The case ID (decaf conform list shows them).")
+    @Argument(help: ArgumentHelp("The case ID (decaf conform list shows them).", valueName: "case-id"), transform: TextArgument.nonEmpty)
     var caseID: String
 
     @OptionGroup var target: TargetProfileOptions

@@ -13,17 +13,17 @@ struct ConformServerCommand: AsyncParsableCommand {
         discussion: "Exit status: 0 every required case passed, 1 failures, 2 usage or harness error, 3 nothing ran."
     )
 
-    @Argument(help: "The server under test, HOST:PORT.")
+    @Argument(help: ArgumentHelp("The server under test, HOST:PORT.", valueName: "host:port"), transform: Endpoint.server)
     var server: Endpoint
 
     @OptionGroup var target: TargetProfileOptions
     @OptionGroup var filter: CaseFilterOptions
     @OptionGroup var report: ReportOptions
 
-    @Option(help: "Seconds to wait for anything the server must do, per expectation.")
-    var timeout = 2.0
+    @Option(help: ArgumentHelp("How long to wait for anything the server must do, per expectation. (default: 2s)", valueName: "duration"), transform: DurationArgument.positive)
+    var timeout = ServerRunSettings.defaultTimeout
 
-    @Option(help: "Cases to run at once, each on its own connection.")
+    @Option(help: ArgumentHelp("Cases to run at once, each on its own connection. (default: 4)", valueName: "n"), transform: IntegerArgument.within(1...256))
     var jobs = 4
 
     func run() async throws {
@@ -31,12 +31,18 @@ struct ConformServerCommand: AsyncParsableCommand {
         let cases = try filter.select(catalog.cases)
         let baseline = try report.loadBaseline()
         var settings = ServerRunSettings(host: server.host, port: server.port, clock: Clock.unixSeconds)
-        settings.timeout = .milliseconds(Int64(timeout * 1000))
-        settings.jobs = max(1, jobs)
+        settings.timeout = timeout
+        settings.jobs = jobs
         settings.repeats = report.repeat
         let progress = ProgressLine()
-        let run = await ServerConformanceRunner(catalog: catalog, settings: settings).run(cases) { result, done, total in
-            progress.show(result, done: done, total: total)
+        let run: ConformanceRun
+        do {
+            run = try await ServerConformanceRunner(catalog: catalog, settings: settings).run(cases) { result, done, total in
+                progress.show(result, done: done, total: total)
+            }
+        } catch {
+            progress.clear()
+            throw InputError(error.description)
         }
         progress.clear()
         try report.finish(run, knownIDs: Set(catalog.cases.map(\.id)), baseline: baseline)

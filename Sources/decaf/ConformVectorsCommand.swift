@@ -11,7 +11,7 @@ struct ConformVectorsCommand: ParsableCommand {
         discussion: "The format is in Specs/decaf-wire-v1.md, \"Golden vectors\"; the files are those of Fixtures/vectors."
     )
 
-    @Argument(help: "The directory to write into (created if missing).")
+    @Argument(help: ArgumentHelp("The directory to write into (created if missing).", valueName: "directory"), transform: PathArgument.parse)
     var directory: String
 
     func run() throws {

@@ -3,13 +3,14 @@ import ArgumentParser
 import Glibc
 #endif
 
-/// Runs `decaf`, mapping every usage and input error to exit status 2 (ArgumentParser's default
-/// is 64).
+/// Runs `decaf`. A usage or input error is one line on standard error, naming the option and
+/// saying what to give, and exit status 2 (ArgumentParser's default is 64 and a usage block).
 @main
 enum DecafMain {
     static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
         do {
-            var command = try Decaf.parseAsRoot()
+            var command = try Decaf.parseAsRoot(arguments)
             if var command = command as? AsyncParsableCommand {
                 try await command.run()
             } else {
@@ -19,11 +20,9 @@ enum DecafMain {
             FileHandleOutput.standardError.write("Error: \(error.message)\n")
             exit(2)
         } catch {
-            if Decaf.exitCode(for: error) == .validationFailure {
-                FileHandleOutput.standardError.write(Decaf.fullMessage(for: error) + "\n")
-                exit(2)
-            }
-            Decaf.exit(withError: error)
+            guard Decaf.exitCode(for: error) == .validationFailure else { Decaf.exit(withError: error) }
+            FileHandleOutput.standardError.write(UsageErrorLine(message: Decaf.message(for: error), arguments: arguments).text + "\n")
+            exit(2)
         }
     }
 }

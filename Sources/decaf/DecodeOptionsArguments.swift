@@ -3,22 +3,17 @@ import DecafWire
 
 /// The receiver settings every decoding command accepts; defaults are the brief's.
 struct DecodeOptionsArguments: ParsableArguments {
-    @Option(help: "Largest body accepted, before and after inflating, in bytes.")
+    @Option(help: ArgumentHelp("Largest body accepted, before and after inflating, in bytes. (default: 10485760)", valueName: "bytes"), transform: IntegerArgument.within(0...Int(UInt32.max)))
     var bodyLimit = DecodeOptions.defaultBodyLimit
 
-    @Option(help: "Deepest nesting level of TLV containers accepted.")
-    var depthLimit = 4
+    @Option(help: ArgumentHelp("Deepest nesting level of TLV containers accepted. (default: 4)", valueName: "n"), transform: IntegerArgument.within(0...TLVOptions.maximumDepthLimit))
+    var depthLimit = TLVOptions().depthLimit
 
     @Flag(help: "Accept a TLV tag repeated within one sequence.")
     var allowDuplicateTags = false
 
-    @Option(help: "Highest version_minor accepted (the receiver's own minor).")
+    @Option(help: ArgumentHelp("Highest version_minor accepted (the receiver's own minor). (default: 0)", valueName: "n"), transform: IntegerArgument.within(UInt8.min...UInt8.max))
     var highestMinor: UInt8 = 0
-
-    func validate() throws {
-        guard bodyLimit >= 0, bodyLimit <= Int(UInt32.max) else { throw ValidationError("--body-limit must be 0...4294967295") }
-        guard depthLimit >= 0 else { throw ValidationError("--depth-limit must not be negative") }
-    }
 
     var decodeOptions: DecodeOptions {
         DecodeOptions(

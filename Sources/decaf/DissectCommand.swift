@@ -23,10 +23,10 @@ struct DissectCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "A capture or a file of frames, or '-' for standard input (the default when --hex is not given).")
+    @Argument(help: ArgumentHelp("A capture or a file of frames, or '-' for standard input (the default when --hex is not given).", valueName: "file"), transform: PathArgument.parse)
     var file: String?
 
-    @Option(name: .customLong("hex"), help: "Frames given as hex on the command line.")
+    @Option(name: .customLong("hex"), help: ArgumentHelp("Frames given as hex on the command line.", valueName: "hex"), transform: TextArgument.nonEmpty)
     var hexInput: String?
 
     @Flag(name: [.customShort("V"), .long], help: "Show the full tree of every frame.")
@@ -38,19 +38,22 @@ struct DissectCommand: ParsableCommand {
     @Flag(help: "Show a hexdump that names the field every byte belongs to.")
     var hexdump = false
 
-    @Option(help: "Captures: decode TCP connections with this port at either end (default: connections whose first bytes are the magic).")
+    @Option(help: ArgumentHelp("Captures: decode TCP connections with this port at either end (default: connections whose first bytes are the magic).", valueName: "port"),
+            transform: IntegerArgument.within(1...65_535))
     var port: UInt16?
 
-    @Option(name: .customLong("type"), help: "Show only frames of this msg_type (name or number; repeatable).")
+    @Option(name: .customLong("type"), help: ArgumentHelp("Show only frames of this msg_type (name or number; repeatable).", valueName: "type"), transform: WireArgument.named("message type"))
     var types: [MessageType] = []
 
-    @Option(name: .customLong("session"), help: "Show only frames of this session_id (repeatable).")
-    var sessions: [WireNumber<UInt16>] = []
+    @Option(name: .customLong("session"), help: ArgumentHelp("Show only frames of this session_id (decimal or 0x hex; repeatable).", valueName: "n"), transform: IntegerArgument.wire())
+    var sessions: [UInt16] = []
 
-    @Option(name: .customLong("seq"), help: "Show only frames with this sequence number (repeatable).")
-    var sequences: [WireNumber<UInt32>] = []
+    @Option(name: .customLong("seq"), help: ArgumentHelp("Show only frames with this sequence number, as frames print it (CONTROL/1) or the whole u32 (repeatable).", valueName: "seq"),
+            transform: WireArgument.sequence)
+    var sequences: [SequenceNumber] = []
 
-    @Option(name: .customLong("connection"), help: "Captures: show only this connection, by the number dissect gives it (repeatable).")
+    @Option(name: .customLong("connection"), help: ArgumentHelp("Captures: show only this connection, by the number dissect gives it (repeatable).", valueName: "n"),
+            transform: IntegerArgument.within(1...Int.max))
     var connections: [Int] = []
 
     @Flag(help: "Captures: print statistics instead of frames: per type and connection, ACK round trips, unacknowledged frames, handshakes, errors.")
@@ -65,8 +68,8 @@ struct DissectCommand: ParsableCommand {
     }
 
     private var filter: FrameFilter {
-        FrameFilter(types: Set(types), sessions: Set(sessions.map { SessionID(rawValue: $0.value) }),
-                    sequences: Set(sequences.map(\.value)), connections: Set(connections))
+        FrameFilter(types: Set(types), sessions: Set(sessions.map(SessionID.init(rawValue:))),
+                    sequences: Set(sequences.map(\.rawValue)), connections: Set(connections))
     }
 
     private var style: DissectionReport.Style { json ? .json : verbose ? .tree : .summary }

@@ -11,9 +11,9 @@ struct FixturesCommand: ParsableCommand {
     )
 
     struct Generate: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Write every golden vector and frame file under DIR.")
+        static let configuration = CommandConfiguration(commandName: "generate", abstract: "Write every golden vector and frame file under DIR.")
 
-        @Argument(help: "The fixtures directory (the repository's Fixtures/).")
+        @Argument(help: ArgumentHelp("The fixtures directory (the repository's Fixtures/).", valueName: "directory"), transform: PathArgument.parse)
         var directory: String
 
         func run() throws {
@@ -24,10 +24,11 @@ struct FixturesCommand: ParsableCommand {
 
     struct Verify: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "verify",
             abstract: "Check that DIR holds exactly what `fixtures generate` would write; exit 1 if not."
         )
 
-        @Argument(help: "The fixtures directory (the repository's Fixtures/).")
+        @Argument(help: ArgumentHelp("The fixtures directory (the repository's Fixtures/).", valueName: "directory"), transform: PathArgument.parse)
         var directory: String
 
         func run() throws {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DecafNIO
 import DecafPeer
 import DecafWire
 import Foundation
@@ -8,33 +9,34 @@ struct HandshakeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "handshake",
         abstract: "Perform the version handshake with a server and print the agreed version and features.",
-        discussion: "Exit status 0 when the handshake succeeds, 1 when it does not, 2 on a usage error."
+        discussion: "Exit status 0 when the handshake succeeds, 1 when it does not, 2 on a usage error or when the server cannot be reached."
     )
 
-    @Argument(help: "The server, HOST:PORT.")
+    @Argument(help: ArgumentHelp("The server, HOST:PORT.", valueName: "host:port"), transform: Endpoint.server)
     var server: Endpoint
 
-    @Option(help: "The version to offer.")
-    var version = ProtocolVersion.v1_0
+    @Option(help: ArgumentHelp("The version to offer. (default: 1.0)", valueName: "version"), transform: WireArgument.version)
+    var protocolVersion = ProtocolVersion.v1_0
 
-    @Option(help: "Features to offer: all, none, a number, or names like BASIC,READ_RECEIPT.")
+    @Option(help: ArgumentHelp("Features to offer: all, none, a number, or names like BASIC,READ_RECEIPT. (default: all)", valueName: "features"), transform: WireArgument.features)
     var features = FeatureFlags.known
 
-    @Option(help: "Seconds to wait for the answer.")
-    var timeout = 5.0
+    @Option(help: ArgumentHelp("How long to wait for the answer. (default: 5s)", valueName: "duration"), transform: DurationArgument.positive)
+    var timeout = Duration.seconds(5)
 
     @Flag(help: "Print the result as JSON.")
     var json = false
 
     func run() async throws {
-        let offer = VersionRequest(version: version, features: features.union(.basic))
+        let offer = VersionRequest(version: protocolVersion, features: features.union(.basic))
         let report: HandshakeReport
         do {
             report = try await HandshakeClient.run(host: server.host, port: server.port, offer: offer,
-                                                   timeout: .milliseconds(Int64(timeout * 1000)), now: Clock.unixSeconds())
+                                                   timeout: timeout, now: Clock.unixSeconds())
         } catch {
-            print(json ? HandshakeReportJSON(connectionError: "\(error)").line : "cannot connect to \(server): \(error)")
-            throw ExitCode.failure
+            let reason = ConnectionFailure.reason(error)
+            if json { print(HandshakeReportJSON(connectionError: reason).line) }
+            throw InputError("cannot connect to \(server): \(reason); is the server running and listening there?")
         }
         print(json ? HandshakeReportJSON(report).line : HandshakeReportText(report, server: server).lines.joined(separator: "\n"))
         if !report.succeeded { throw ExitCode.failure }

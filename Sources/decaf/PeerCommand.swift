@@ -12,58 +12,48 @@ struct PeerCommand: AsyncParsableCommand {
         discussion: "The first line printed is the address it listens on. SIGINT or SIGTERM stop it gracefully."
     )
 
-    @Option(help: "Address to listen on; port 0 picks a free port.")
-    var listen = Endpoint(argument: "127.0.0.1:0")!
+    @Option(help: ArgumentHelp("Address to listen on, HOST:PORT; port 0 picks a free port. (default: 127.0.0.1:0)", valueName: "host:port"), transform: Endpoint.listening)
+    var listen = Endpoint(host: "127.0.0.1", port: 0)
 
-    @Option(help: "The peer's own version: its major and highest minor.")
-    var version = ProtocolVersion.v1_0
+    @Option(help: ArgumentHelp("The peer's own version: its major and highest minor. (default: 1.0)", valueName: "version"), transform: WireArgument.version)
+    var protocolVersion = ProtocolVersion.v1_0
 
-    @Option(help: "Features the peer supports: all, none, a number, or names like BASIC,READ_RECEIPT.")
+    @Option(help: ArgumentHelp("Features the peer supports: all, none, a number, or names like BASIC,READ_RECEIPT. (default: all)", valueName: "features"), transform: WireArgument.features)
     var features = FeatureFlags.known
 
-    @Option(help: "Misbehave on purpose (repeatable); see --list-faults. slow-ack takes milliseconds: slow-ack=250.")
-    var fault: [String] = []
+    @Option(help: ArgumentHelp("Misbehave on purpose (repeatable); see --list-faults. slow-ack takes a delay: slow-ack=250ms.", valueName: "fault"), transform: WireArgument.fault)
+    var fault: [PeerFault] = []
 
     @Flag(help: "List the faults and exit.")
     var listFaults = false
 
-    @Option(help: "Milliseconds before a read receipt is sent.")
-    var readReceiptDelay = 0
+    @Option(help: ArgumentHelp("Wait before a read receipt is sent. (default: 0s)", valueName: "duration"), transform: DurationArgument.nonNegative)
+    var readReceiptDelay = Duration.zero
 
-    @Option(help: "Seconds without a frame before a connection is closed.")
-    var idleTimeout = 90.0
+    @Option(help: ArgumentHelp("Close a connection that sends nothing for this long. (default: 90s)", valueName: "duration"), transform: DurationArgument.positive)
+    var idleTimeout = PeerConfiguration().idleTimeout
 
-    @Option(help: "Connections open at once, at most.")
-    var maxConnections = 1024
+    @Option(help: ArgumentHelp("Connections open at once, at most. (default: 1024)", valueName: "n"), transform: IntegerArgument.within(1...1_000_000))
+    var maxConnections = PeerConfiguration().maxConnections
 
-    @Option(help: "Refuse frames whose timestamp is this many seconds from the peer's clock (off by default).")
+    @Option(help: ArgumentHelp("Refuse frames whose timestamp is farther than this from the peer's clock, in whole seconds (TS-1; off by default).", valueName: "duration"),
+            transform: WholeSeconds.parse)
     var timestampWindow: UInt32?
 
-    @Option(help: "Seconds a frame is remembered to recognise repeats.")
-    var replayWindow: UInt32 = 60
+    @Option(help: ArgumentHelp("How long a frame is remembered to recognise repeats, in whole seconds. (default: 60s)", valueName: "duration"), transform: WholeSeconds.parse)
+    var replayWindow = PeerConfiguration().replayWindow
 
-    @Option(help: "Record every connection to this pcap file.")
+    @Option(help: ArgumentHelp("Record every connection to this pcap file.", valueName: "file"), transform: PathArgument.parse)
     var pcap: String?
 
-    @Option(help: "trace, debug, info, notice, warning, error or critical.")
-    var logLevel = "info"
+    @Option(help: "How much to log.")
+    var logLevel = Logger.Level.info
 
-    @Option(help: "Largest body accepted, before and after inflating, in bytes.")
+    @Option(help: ArgumentHelp("Largest body accepted, before and after inflating, in bytes. (default: 10485760)", valueName: "bytes"), transform: IntegerArgument.within(0...Int(UInt32.max)))
     var bodyLimit = DecodeOptions.defaultBodyLimit
 
-    @Option(help: "Deepest nesting level of TLV containers accepted.")
-    var depthLimit = 4
-
-    func validate() throws {
-        for name in fault where PeerFault(argument: name) == nil {
-            throw ValidationError("unknown fault '\(name)'; see --list-faults")
-        }
-        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown log level '\(logLevel)'") }
-        guard idleTimeout > 0, maxConnections > 0 else { throw ValidationError("--idle-timeout and --max-connections must be positive") }
-        guard bodyLimit >= 0, bodyLimit <= Int(UInt32.max), depthLimit >= 0 else {
-            throw ValidationError("--body-limit must be 0...4294967295 and --depth-limit not negative")
-        }
-    }
+    @Option(help: ArgumentHelp("Deepest nesting level of TLV containers accepted. (default: 4)", valueName: "n"), transform: IntegerArgument.within(0...TLVOptions.maximumDepthLimit))
+    var depthLimit = TLVOptions().depthLimit
 
     func run() async throws {
         if listFaults {
@@ -72,18 +62,18 @@ struct PeerCommand: AsyncParsableCommand {
             }
             return
         }
-        let level = Logger.Level(rawValue: logLevel)!
+        let level = logLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
         }
         var configuration = PeerConfiguration()
-        configuration.version = version
+        configuration.version = protocolVersion
         configuration.features = features
-        configuration.faults = fault.compactMap(PeerFault.init(argument:))
-        configuration.readReceiptDelay = .milliseconds(readReceiptDelay)
-        configuration.idleTimeout = .milliseconds(Int64(idleTimeout * 1000))
+        configuration.faults = fault
+        configuration.readReceiptDelay = readReceiptDelay
+        configuration.idleTimeout = idleTimeout
         configuration.maxConnections = maxConnections
         configuration.timestampWindow = timestampWindow
         configuration.replayWindow = replayWindow
@@ -92,7 +82,7 @@ struct PeerCommand: AsyncParsableCommand {
         let server = try await PeerServer.start(configuration: configuration, host: listen.host, port: listen.port,
                                                 pcapPath: pcap, clock: Clock.unixSeconds)
         // Written unbuffered: scripts read this line while the peer runs.
-        FileHandleOutput.standardOutput.write("listening on \(listen.host):\(server.localAddress.port ?? listen.port)\n")
+        FileHandleOutput.standardOutput.write("listening on \(Endpoint.text(host: listen.host, port: server.localAddress.port ?? listen.port))\n")
         if !configuration.faults.isEmpty {
             FileHandleOutput.standardOutput.write("faults: \(configuration.faults.map(\.name).joined(separator: ", "))\n")
         }
@@ -103,3 +93,5 @@ struct PeerCommand: AsyncParsableCommand {
             + "\(statistics.framesDelivered) delivered, \(statistics.repeats) repeats, \(statistics.protocolErrors) protocol errors")
     }
 }
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -7,27 +7,23 @@ struct ReportOptions: ParsableArguments {
     @Flag(help: "Print the run as JSON instead of text.")
     var json = false
 
-    @Option(help: "Write a JUnit XML report to this file.")
+    @Option(help: ArgumentHelp("Write a JUnit XML report to this file.", valueName: "file"), transform: PathArgument.parse)
     var junit: String?
 
-    @Option(help: "Write a self-contained HTML report to this file.")
+    @Option(help: ArgumentHelp("Write a self-contained HTML report to this file.", valueName: "file"), transform: PathArgument.parse)
     var html: String?
 
-    @Option(help: "A file of expected failures, one case ID per line; only unexpected results fail the run.")
+    @Option(help: ArgumentHelp("A file of expected failures, one case ID per line; only unexpected results fail the run.", valueName: "file"), transform: PathArgument.parse)
     var baseline: String?
 
-    @Option(help: "Write the IDs of the failing cases to this file, as a baseline to start from.")
+    @Option(help: ArgumentHelp("Write the IDs of the failing cases to this file, as a baseline to start from.", valueName: "file"), transform: PathArgument.parse)
     var writeBaseline: String?
 
-    @Option(help: "Run every case this many times and report the cases whose verdicts differ.")
+    @Option(help: ArgumentHelp("Run every case this many times and report the cases whose verdicts differ. (default: 1)", valueName: "n"), transform: IntegerArgument.within(1...1000))
     var `repeat` = 1
 
     @Flag(name: [.short, .customLong("verbose")], help: "Show every case with its bytes, not only those that did not pass cleanly.")
     var verbose = false
-
-    func validate() throws {
-        guard `repeat` >= 1 else { throw ValidationError("--repeat must be at least 1") }
-    }
 
     func loadBaseline() throws -> Baseline? {
         guard let baseline else { return nil }

@@ -15,62 +15,54 @@ struct SendCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The server, HOST:PORT.")
+    @Argument(help: ArgumentHelp("The server, HOST:PORT.", valueName: "host:port"), transform: Endpoint.server)
     var server: Endpoint
 
-    @Option(help: "The text of each message (a TEXT field).")
+    @Option(help: ArgumentHelp("The text of each message (a TEXT field).", valueName: "text"))
     var text = "hello"
 
-    @Option(help: "Extra fields, TAG=VALUE: TAG a name (IMAGE) or number (0x1002); VALUE text, 0x or hex: bytes, u16:N, u32:N, or a JSON array of nested fields. Repeatable.")
-    var tlv: [TLVArgument] = []
+    @Option(help: ArgumentHelp("Extra fields, TAG=VALUE: TAG a name (IMAGE) or number (0x1002); VALUE text, 0x or hex: bytes, u16:N, u32:N, or a JSON array of nested fields. Repeatable.", valueName: "tag=value"),
+            transform: WireArgument.field)
+    var tlv: [TLVField] = []
 
-    @Option(help: "Messages per connection.")
+    @Option(help: ArgumentHelp("Messages per connection. (default: 1)", valueName: "n"), transform: IntegerArgument.within(0...Int(SequenceNumber.maxCounter)))
     var count = 1
 
-    @Option(help: "Connections, each with its own session.")
+    @Option(help: ArgumentHelp("Connections, each with its own session. (default: 1)", valueName: "n"), transform: IntegerArgument.within(1...10_000))
     var connections = 1
 
-    @Option(help: "Messages per second per connection (default: as fast as the window allows).")
+    @Option(help: ArgumentHelp("Messages per second per connection (default: as fast as the window allows).", valueName: "n"), transform: IntegerArgument.within(1...1_000_000))
     var rate: Int?
 
-    @Option(help: "Messages sent but not yet acknowledged, at most, per connection.")
+    @Option(help: ArgumentHelp("Messages sent but not yet acknowledged, at most, per connection. (default: 64)", valueName: "n"), transform: IntegerArgument.within(1...65_536))
     var window = 64
 
     @Flag(help: "Compress the bodies (ZLIB).")
     var compress = false
 
-    @Option(help: "Milliseconds before an unacknowledged message is sent again.")
-    var ackTimeout = 1000
+    @Option(help: ArgumentHelp("Send an unacknowledged message again after this long. (default: 1s)", valueName: "duration"), transform: DurationArgument.positive)
+    var ackTimeout = SendConfiguration().ackTimeout
 
-    @Option(help: "Times a message is sent again before it counts as lost.")
-    var retries = 3
+    @Option(help: ArgumentHelp("Times a message is sent again before it counts as lost. (default: 3)", valueName: "n"), transform: IntegerArgument.within(0...1000))
+    var retries = SendConfiguration().retries
 
-    @Option(help: "Reconnect policy after a dropped connection: exponential, fibonacci or none.")
-    var reconnect = "exponential"
+    @Option(help: "Reconnect policy after a dropped connection.")
+    var reconnect = ReconnectPolicy.exponential
 
-    @Option(help: "Longest wait between reconnect attempts, in seconds.")
-    var maxDelay = 30.0
+    @Option(help: ArgumentHelp("Longest wait between reconnect attempts. (default: 30s)", valueName: "duration"), transform: DurationArgument.positive)
+    var maxDelay = SendConfiguration().maxDelay
 
-    @Option(help: "Seconds between heartbeats (default: none).")
-    var heartbeat: Double?
+    @Option(help: ArgumentHelp("Interval between heartbeats (default: none).", valueName: "duration"), transform: DurationArgument.positive)
+    var heartbeat: Duration?
 
-    @Option(help: "Features to offer: all, none, a number, or names like BASIC,READ_RECEIPT.")
+    @Option(help: ArgumentHelp("Features to offer: all, none, a number, or names like BASIC,READ_RECEIPT. (default: all)", valueName: "features"), transform: WireArgument.features)
     var features = FeatureFlags.known
 
-    @Option(help: "Seconds after which anything not acknowledged counts as lost.")
-    var deadline = 120.0
+    @Option(help: ArgumentHelp("Count anything not acknowledged by then as lost. (default: 120s)", valueName: "duration"), transform: DurationArgument.positive)
+    var deadline = SendConfiguration().deadline
 
     @Flag(help: "Print the report as JSON.")
     var json = false
-
-    func validate() throws {
-        guard count >= 0, count <= Int(SequenceNumber.maxCounter) else { throw ValidationError("--count must be 0...16777215") }
-        guard connections >= 1, window >= 1, retries >= 0, ackTimeout >= 1 else {
-            throw ValidationError("--connections, --window and --ack-timeout must be positive, --retries not negative")
-        }
-        guard ReconnectPolicy(rawValue: reconnect) != nil else { throw ValidationError("--reconnect is exponential, fibonacci or none") }
-        if let rate, rate < 1 { throw ValidationError("--rate must be positive") }
-    }
 
     func run() async throws {
         var configuration = SendConfiguration()
@@ -78,19 +70,21 @@ struct SendCommand: AsyncParsableCommand {
         configuration.port = server.port
         configuration.connections = connections
         configuration.count = count
-        configuration.fields = [TLVField(tag: .text, text: text)] + tlv.map(\.field)
+        configuration.fields = [TLVField(tag: .text, text: text)] + tlv
         configuration.compress = compress
         configuration.window = window
         configuration.rate = rate
-        configuration.ackTimeout = .milliseconds(ackTimeout)
+        configuration.ackTimeout = ackTimeout
         configuration.retries = retries
-        configuration.reconnect = ReconnectPolicy(rawValue: reconnect)!
-        configuration.maxDelay = .milliseconds(Int64(maxDelay * 1000))
-        configuration.heartbeat = heartbeat.map { .milliseconds(Int64($0 * 1000)) }
+        configuration.reconnect = reconnect
+        configuration.maxDelay = maxDelay
+        configuration.heartbeat = heartbeat
         configuration.features = features
-        configuration.deadline = .milliseconds(Int64(deadline * 1000))
+        configuration.deadline = deadline
         let report = try await SendClient.run(configuration, clock: Clock.unixSeconds)
         print(json ? SendReportJSON(report).line : SendReportText(report).lines.joined(separator: "\n"))
         if !report.succeeded { throw ExitCode.failure }
     }
 }
+
+extension ReconnectPolicy: ExpressibleByArgument {}

@@ -4,24 +4,24 @@ import DecafWire
 
 /// What the suite assumes of the target server: the brief's defaults unless given.
 struct TargetProfileOptions: ParsableArguments {
-    @Option(help: "The target's own version (major.highest-minor).")
+    @Option(help: ArgumentHelp("The target's own version (major.highest-minor). (default: 1.0)", valueName: "version"), transform: WireArgument.version)
     var targetVersion = ProtocolVersion.v1_0
 
-    @Option(help: "The target's body limit in bytes.")
+    @Option(help: ArgumentHelp("The target's body limit in bytes. (default: 10485760)", valueName: "bytes"), transform: IntegerArgument.within(0...Int(UInt32.max)))
     var bodyLimit = DecodeOptions.defaultBodyLimit
 
-    @Option(help: "The target's idle timeout in seconds; without it the idle-timeout case is unsupported.")
-    var idleTimeout: Double?
+    @Option(help: ArgumentHelp("The target's idle timeout; without it the idle-timeout case is unsupported.", valueName: "duration"), transform: DurationArgument.positive)
+    var idleTimeout: Duration?
 
-    @Option(help: "Milliseconds within which an ACK must come for exchange.ack.prompt.")
-    var ackDeadline = 500
+    @Option(help: ArgumentHelp("How soon an ACK must come for exchange.ack.prompt. (default: 500ms)", valueName: "duration"), transform: DurationArgument.positive)
+    var ackDeadline = ConformanceProfile().ackDeadline
 
     var profile: ConformanceProfile {
         var profile = ConformanceProfile()
         profile.version = targetVersion
         profile.bodyLimit = bodyLimit
-        profile.idleTimeout = idleTimeout.map { .milliseconds(Int64($0 * 1000)) }
-        profile.ackDeadline = .milliseconds(ackDeadline)
+        profile.idleTimeout = idleTimeout
+        profile.ackDeadline = ackDeadline
         return profile
     }
 }

@@ -15,10 +15,10 @@ struct WiresharkPluginCommand: ParsableCommand {
             """
     )
 
-    @Option(name: [.short, .long], help: "Write the plugin to this file (default: standard output).")
+    @Option(name: [.short, .long], help: ArgumentHelp("Write the plugin to this file (default: standard output).", valueName: "file"), transform: PathArgument.parse)
     var output: String?
 
-    @Option(help: "The default of the plugin's TCP port preference.")
+    @Option(help: ArgumentHelp("The default of the plugin's TCP port preference. (default: 7447)", valueName: "port"), transform: IntegerArgument.within(1...65_535))
     var port: UInt16 = SyntheticConversation.defaultServer.port
 
     func run() throws {

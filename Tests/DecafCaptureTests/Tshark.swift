@@ -1,14 +1,13 @@
+import DecafTestSupport
 import Foundation
 
-/// tshark, when installed (`.ci/run` installs it): runs it and reports what it printed.
+/// tshark, when installed (`make deps` installs it): runs it and reports what it printed.
 enum Tshark {
-    static let path = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    static var isInstalled: Bool { path != nil }
-
     /// Runs tshark with `arguments` to completion: standard output and standard error.
     static func run(_ arguments: [String]) throws -> (output: String, error: String) {
         let process = Process()
-        process.executableURL = URL(filePath: path!)
+        guard let path = ExternalTool.tshark.path else { throw CocoaError(.executableNotLoadable) }
+        process.executableURL = URL(filePath: path)
         process.arguments = arguments
         let output = Pipe(), error = Pipe()
         process.standardOutput = output

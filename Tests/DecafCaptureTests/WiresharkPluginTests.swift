@@ -6,7 +6,7 @@ import DecafWire
 import Foundation
 import Testing
 
-@Suite("The Wireshark plugin under tshark", .enabled(if: Tshark.isInstalled, "tshark is not installed (apt-get install tshark)"))
+@Suite("The Wireshark plugin under tshark", .enabled(if: ExternalTool.tshark.isInstalled, Comment(rawValue: ExternalTool.tshark.skipReason)))
 struct WiresharkPluginTests {
     static let plugin: URL = {
         let url = FileManager.default.temporaryDirectory.appending(path: "decaf-\(ProcessInfo.processInfo.processIdentifier).lua")

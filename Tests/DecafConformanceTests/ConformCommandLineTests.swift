@@ -15,11 +15,23 @@ struct ConformCommandLineTests {
         #expect(decoder.status == 3)
     }
 
-    @Test("a server that cannot be reached is a harness error, exit status 2")
+    @Test("a server that cannot be reached is one line saying why, exit status 2, and no case run")
     func unreachableServer() throws {
-        let run = try DecafProcess.run(["conform", "server", "127.0.0.1:9", "--case", "exchange.heartbeat", "--timeout", "0.5"])
+        let run = try DecafProcess.run(["conform", "server", "127.0.0.1:9", "--timeout", "500ms"])
         #expect(run.status == 2)
-        #expect(run.output.contains("harness"))
+        #expect(run.error == "Error: cannot connect to 127.0.0.1:9: connection refused; is the server running and listening there? (no case ran)\n")
+        #expect(run.output.isEmpty)
+    }
+
+    @Test("a testee that cannot run is one line quoting why, exit status 2, and no case judged",
+          .enabled(if: ExternalTool.python3.isInstalled, Comment(rawValue: ExternalTool.python3.skipReason)))
+    func unusableTestee() throws {
+        let run = try DecafProcess.run(["conform", "decoder", "--", "python3", "/nonexistent/testee.py"])
+        #expect(run.status == 2)
+        #expect(run.error.hasPrefix("Error: the testee `python3 /nonexistent/testee.py` exited with status 2 before answering any of its first 3 requests"))
+        #expect(run.error.contains("No such file or directory"))
+        #expect(run.error.split(separator: "\n").count == 1)
+        #expect(run.output.isEmpty)
     }
 
     @Test("repro prints the exact bytes of a case's steps")

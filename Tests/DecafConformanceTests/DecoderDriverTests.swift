@@ -4,13 +4,13 @@ import Foundation
 import Testing
 
 /// The decoder driver against the Python reference testee, and against testees that break.
-@Suite("decoder driver", .timeLimit(.minutes(2)))
+@Suite("decoder driver", .timeLimit(.minutes(2)), .enabled(if: ExternalTool.python3.isInstalled, Comment(rawValue: ExternalTool.python3.skipReason)))
 struct DecoderDriverTests {
     static let testee = FixturePaths.root.appending(path: "tools/reference/testee.py").path
 
     @Test("the reference testee passes every codec case")
-    func referenceTestee() {
-        let run = DecoderConformanceRunner(command: ["python3", Self.testee]).run(CodecCase.all)
+    func referenceTestee() throws {
+        let run = try DecoderConformanceRunner(command: ["python3", Self.testee]).run(CodecCase.all)
         #expect(run.results.filter { $0.verdict.kind != .pass }.map { "\($0.testCase.id): \($0.verdict.reason)" } == [])
         #expect(run.results.count == CodecCase.all.count)
         #expect(run.results.contains { $0.testCase.id.hasPrefix("codec.encode.") })
@@ -22,7 +22,7 @@ struct DecoderDriverTests {
         let cases = Array(CodecCase.all.prefix(6))
         let victim = cases[2].id
         let script = try Self.wrapper(crashingOn: victim)
-        let run = DecoderConformanceRunner(command: ["python3", script]).run(cases)
+        let run = try DecoderConformanceRunner(command: ["python3", script]).run(cases)
         #expect(run.results.map(\.verdict.kind) == [.pass, .pass, .fail, .pass, .pass, .pass])
         #expect(run.results[2].verdict.reason.contains("exited with status 3"))
         #expect(run.exitStatus == 1)
@@ -35,7 +35,7 @@ struct DecoderDriverTests {
         var runner = DecoderConformanceRunner(command: ["python3", script])
         // Generous: the timeout also covers starting the testee again, on a loaded 2-core machine.
         runner.timeout = .seconds(4)
-        let run = runner.run(cases)
+        let run = try runner.run(cases)
         #expect(run.results.map(\.verdict.kind) == [.pass, .timeout, .pass])
     }
 
@@ -43,18 +43,38 @@ struct DecoderDriverTests {
     func wrongAnswers() throws {
         let checksumCase = try #require(CodecCase.all.first { $0.operation == .decode && $0.vector.error == .checksumMismatch })
         let script = try Self.wrapper(answering: #"{"result": "error", "error": "DECOMPRESSION_FAILED", "offset": 28}"#)
-        let run = DecoderConformanceRunner(command: ["python3", script]).run([checksumCase])
+        let run = try DecoderConformanceRunner(command: ["python3", script]).run([checksumCase])
         let verdict = try #require(run.results.first?.verdict)
         #expect(verdict.kind == .fail)
         #expect(verdict.expected.contains("CHECKSUM_MISMATCH at offset 24"))
         #expect(verdict.actual.contains("DECOMPRESSION_FAILED"))
     }
 
-    @Test("a testee that cannot start is a harness error, exit status 2")
+    @Test("a testee that cannot start stops the run with one reason, quoting what the system said")
     func missingTestee() {
-        let run = DecoderConformanceRunner(command: ["/nonexistent/testee"]).run(Array(CodecCase.all.prefix(1)))
-        #expect(run.results.first?.verdict.kind == .harnessError)
-        #expect(run.exitStatus == 2)
+        let error = #expect(throws: TesteeUnusable.self) {
+            try DecoderConformanceRunner(command: ["/nonexistent/testee"]).run(Array(CodecCase.all.prefix(5)))
+        }
+        #expect(error?.description.contains("cannot be started") == true)
+        #expect(error?.description.contains("No such file or directory") == true, "\(error?.description ?? "")")
+    }
+
+    @Test("a testee that ends before answering its first requests stops the run, quoting its last words")
+    func testeeThatNeverAnswers() {
+        let error = #expect(throws: TesteeUnusable.self) {
+            try DecoderConformanceRunner(command: ["python3", "-c", "import sys; print('no such module: codec', file=sys.stderr); sys.exit(2)"])
+                .run(Array(CodecCase.all.prefix(5)))
+        }
+        #expect(error?.description.contains("exited with status 2 before answering any of its first 3 requests") == true, "\(error?.description ?? "")")
+        #expect(error?.description.contains("its standard error ended: no such module: codec") == true)
+    }
+
+    @Test("a testee that crashes on the first case but answers the next is judged, not given up on")
+    func crashOnFirstCase() throws {
+        let cases = Array(CodecCase.all.prefix(3))
+        let script = try Self.wrapper(crashingOn: cases[0].id)
+        let run = try DecoderConformanceRunner(command: ["python3", script]).run(cases)
+        #expect(run.results.map(\.verdict.kind) == [.fail, .pass, .pass])
     }
 
     /// A script that runs the reference testee line by line, but exits with status 3 on the

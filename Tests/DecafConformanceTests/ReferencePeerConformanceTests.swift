@@ -28,7 +28,7 @@ struct ReferencePeerConformanceTests {
         var settings = ServerRunSettings(host: "127.0.0.1", port: server.localAddress.port!, clock: { now })
         settings.timeout = .seconds(2)
         settings.jobs = 8
-        let run = await ServerConformanceRunner(catalog: ConformanceCatalog(profile: profile), settings: settings).run(ConformanceCatalog(profile: profile).cases)
+        let run = try await ServerConformanceRunner(catalog: ConformanceCatalog(profile: profile), settings: settings).run(ConformanceCatalog(profile: profile).cases)
         try await server.shutdown()
         return run
     }

@@ -76,7 +76,7 @@ struct SendClientTests {
 
     @Test("an ACK that comes late makes the client resend with the same sequence; the peer delivers once (EX-7, REPLAY-1)")
     func retransmission() async throws {
-        try await LoopbackPeer.with({ $0.faults = [.slowAck(milliseconds: 250)] }) { peer in
+        try await LoopbackPeer.with({ $0.faults = [.slowAck(delay: .milliseconds(250))] }) { peer in
             let report = try await Self.send(peer) {
                 $0.count = 20
                 $0.ackTimeout = .milliseconds(100)
@@ -92,7 +92,7 @@ struct SendClientTests {
 
     @Test("a message whose ACK never comes in time is reported lost after its retries")
     func lost() async throws {
-        try await LoopbackPeer.with({ $0.faults = [.slowAck(milliseconds: 5000)] }) { peer in
+        try await LoopbackPeer.with({ $0.faults = [.slowAck(delay: .milliseconds(5000))] }) { peer in
             let report = try await Self.send(peer) {
                 $0.count = 5
                 $0.ackTimeout = .milliseconds(50)

@@ -133,7 +133,7 @@ struct PeerFaultLoopbackTests {
 
     @Test("slow-ack: the ACK comes no sooner than the delay")
     func slowAck() async throws {
-        try await Self.with(.slowAck(milliseconds: 300)) { client in
+        try await Self.with(.slowAck(delay: .milliseconds(300))) { client in
             let start = ContinuousClock.now
             try await client.send(ClientFrames.data(1))
             #expect(await client.nextFrame()?.header.messageType == .ack)

@@ -1,3 +1,4 @@
+import DecafTestSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -7,8 +8,6 @@ import Glibc
 /// `decaf dissect` on real captures. Starting waits for tshark to say the capture started; stopping
 /// sends SIGTERM and waits for tshark to write the file out.
 final class TsharkCapture {
-    static let path = ["/usr/bin/tshark", "/usr/local/bin/tshark"].first { FileManager.default.isExecutableFile(atPath: $0) }
-
     let file: URL
     private let process = Process()
     private let errors = Pipe()
@@ -29,7 +28,7 @@ final class TsharkCapture {
             "python3", "-c",
             "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
                 + "[signal.signal(s, signal.SIG_DFL) for s in (signal.SIGINT, signal.SIGTERM)]; os.execv(sys.argv[1], sys.argv[1:])",
-            Self.path!, "-i", interface, "-f", "tcp port \(port)", "-w", file.path, "-q",
+            ExternalTool.tshark.path ?? "tshark", "-i", interface, "-f", "tcp port \(port)", "-w", file.path, "-q",
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors

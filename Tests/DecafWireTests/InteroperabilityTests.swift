@@ -5,7 +5,7 @@ import Testing
 
 /// Frames made by a second, independent implementation of the brief (tools/reference, Python's
 /// standard library) must decode to what that implementation says they hold.
-@Suite("Interoperability with an independent encoder")
+@Suite("Interoperability with an independent encoder", .enabled(if: ExternalTool.python3.isInstalled, Comment(rawValue: ExternalTool.python3.skipReason)))
 struct InteroperabilityTests {
     struct Sample: Decodable {
         struct Frame: Decodable {

@@ -1,0 +1,28 @@
+import NIOCore
+import NIOPosix
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Why a socket could not be opened, in the words a user knows from other tools ("connection
+/// refused", "address already in use", "cannot resolve the host name") instead of NIO's type dump.
+public enum ConnectionFailure {
+    /// The reason `error` gives, for a line such as "cannot connect to 127.0.0.1:1: connection refused".
+    public static func reason(_ error: any Error) -> String {
+        switch error {
+        case let error as NIOConnectionError:
+            if let first = error.connectionErrors.first { return reason(first.error) }
+            if error.dnsAError != nil || error.dnsAAAAError != nil { return "cannot resolve the host name" }
+            return "no address to connect to"
+        case let error as IOError:
+            return String(cString: strerror(error.errnoCode)).lowercased()
+        case let error as SocketAddressError:
+            if case .unknown = error { return "cannot resolve the host name" }
+            return "not an address this machine can use"
+        case ChannelError.connectTimeout:
+            return "timed out"
+        default:
+            return "\(error)"
+        }
+    }
+}
