@@ -41,7 +41,7 @@ public struct CaptureReader {
     public var fileOffset: Int { bufferOffset + position }
 
     /// Adds the next bytes of the file.
-    public mutating func append(_ chunk: [UInt8]) {
+    public mutating func append(_ chunk: ArraySlice<UInt8>) {
         if position > 0 && position >= buffer.count / 2 {
             buffer.removeFirst(position)
             bufferOffset += position

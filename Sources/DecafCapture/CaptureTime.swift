@@ -56,11 +56,14 @@ public struct CaptureTime: Sendable, Hashable, Comparable, CustomStringConvertib
     /// Time of day only (`HH:MM:SS.micro`), for one-line summaries.
     public var timeOfDay: String {
         let daySeconds = ((seconds % 86_400) + 86_400) % 86_400
-        return String(format: "%02lld:%02lld:%02lld.", daySeconds / 3600, daySeconds / 60 % 60, daySeconds % 60) + microseconds
+        return "\(Self.digits(daySeconds / 3600, 2)):\(Self.digits(daySeconds / 60 % 60, 2)):\(Self.digits(daySeconds % 60, 2)).\(microseconds)"
     }
 
-    private var microseconds: String {
-        let micros = String(nanoseconds / 1000)
-        return String(repeating: "0", count: 6 - micros.count) + micros
+    private var microseconds: String { Self.digits(Int64(nanoseconds / 1000), 6) }
+
+    /// `value` in decimal, zero-padded to `width` digits.
+    private static func digits(_ value: Int64, _ width: Int) -> String {
+        let text = String(value)
+        return String(decoding: repeatElement(UInt8(ascii: "0"), count: max(0, width - text.utf8.count)), as: UTF8.self) + text
     }
 }

@@ -10,10 +10,23 @@ public struct CodecCase: Hashable, Sendable {
         case encode
     }
 
-    public var operation: Operation
+    /// What the testee is asked: decode the vector's bytes, or encode this frame.
+    public enum Task: Hashable, Sendable {
+        case decode
+        case encode(ExpectedFrame)
+    }
+
+    public var task: Task
     public var vector: FrameVector
     public var options: DecodeOptions
     public var group: String
+
+    public var operation: Operation {
+        switch task {
+        case .decode: .decode
+        case .encode: .encode
+        }
+    }
 
     /// `codec.decode.<group>.<tcId>` or `codec.encode.<group>.<tcId>`: stable, as tcIds are.
     public var id: String { "codec.\(operation.rawValue).\(group).\(vector.tcId)" }
@@ -22,8 +35,12 @@ public struct CodecCase: Hashable, Sendable {
     public var conformanceCase: ConformanceCase {
         let what = operation == .decode ? vector.comment : "encode: \(vector.comment)"
         let level: ConformanceLevel = vector.result == .acceptable ? .optional : .required
+        let bytes = switch task {
+        case .decode: vector.bytes
+        case let .encode(frame): frame.payload
+        }
         return ConformanceCase(id, vector.requirements, level, what, steps: [
-            .send(Transmission(label: "vector \(vector.tcId) (\(group))", bytes: operation == .decode ? vector.bytes : vector.expected?.payload ?? [])),
+            .send(Transmission(label: "vector \(vector.tcId) (\(group))", bytes: bytes)),
         ])
     }
 
@@ -32,8 +49,8 @@ public struct CodecCase: Hashable, Sendable {
     public static var all: [CodecCase] {
         FrameVectorFile.all.flatMap(\.groups).flatMap { group in
             group.tests.flatMap { vector -> [CodecCase] in
-                var cases = [CodecCase(operation: .decode, vector: vector, options: group.options, group: group.name)]
-                if isEncodable(vector) { cases.append(CodecCase(operation: .encode, vector: vector, options: group.options, group: group.name)) }
+                var cases = [CodecCase(task: .decode, vector: vector, options: group.options, group: group.name)]
+                if let frame = encodable(vector) { cases.append(CodecCase(task: .encode(frame), vector: vector, options: group.options, group: group.name)) }
                 return cases
             }
         }
@@ -48,10 +65,12 @@ public struct CodecCase: Hashable, Sendable {
         return Hex.format(CRC32.checksum(canonical), width: 8)
     }
 
-    private static func isEncodable(_ vector: FrameVector) -> Bool {
-        guard vector.result == .valid, let expected = vector.expected, expected.header.encryptType != .aes256 else { return false }
-        if expected.header.compressType == .zlib { return true }
+    /// The frame an encoder must turn into the vector's bytes (or, compressed, into bytes that
+    /// decode to it); nil for vectors no encoder should produce.
+    private static func encodable(_ vector: FrameVector) -> ExpectedFrame? {
+        guard case let .valid(frame) = vector.expectation, frame.header.encryptType != .aes256 else { return nil }
+        if frame.header.compressType == .zlib { return frame }
         var encoder = FrameEncoder()
-        return expected.header.compressType == .none && encoder.encode(expected.header, payload: expected.payload) == vector.bytes
+        return frame.header.compressType == .none && encoder.encode(frame.header, payload: frame.payload) == vector.bytes ? frame : nil
     }
 }

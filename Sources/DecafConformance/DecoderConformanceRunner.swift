@@ -97,25 +97,24 @@ struct CodecJudge {
         if response.result == "skipped" {
             return Verdict(.unsupported, "the testee skipped the case: \(response.reason ?? "no reason given")", requirements: requirements)
         }
-        if codecCase.operation == .encode { return judgeEncoding(response) }
-        let wantedError = vector.error.map { "\($0.name) at offset \(vector.offset ?? 0)" } ?? ""
-        switch (response.result, vector.result) {
-        case ("frame", .valid):
-            return judgeFrame(response)
-        case ("frame", .acceptable):
-            return Verdict(.pass, "the testee accepted a frame the spec lets a receiver accept or refuse", requirements: requirements)
-        case ("frame", .invalid):
-            return Verdict(.fail, "the testee accepted a frame it must refuse", expected: wantedError, actual: "a frame", requirements: requirements)
+        if case let .encode(frame) = codecCase.task { return judgeEncoding(response, of: frame) }
+        switch (response.result, vector.expectation) {
+        case let ("frame", .valid(frame)):
+            return judgeFrame(response, against: frame)
+        case let ("frame", .acceptable(frame, _)):
+            return judgeFrame(response, against: frame, accepting: "the testee accepted a frame the spec lets a receiver accept or refuse, and decoded it exactly")
+        case let ("frame", .invalid(refusal)):
+            return Verdict(.fail, "the testee accepted a frame it must refuse", expected: refusal.description, actual: "a frame", requirements: requirements)
         case ("error", .valid):
             return Verdict(.fail, "the testee refused a valid frame", expected: "the frame",
                            actual: "\(response.error ?? "?") at offset \(response.offset ?? -1)", requirements: requirements)
-        case ("error", _):
+        case let ("error", .invalid(refusal)), let ("error", .acceptable(_, refusal)):
             let actual = "\(response.error ?? "?") at offset \(response.offset.map(String.init) ?? "?")"
-            guard response.error == vector.error?.name else {
-                return Verdict(.fail, "the testee reported another error than the spec's order of checks gives", expected: wantedError, actual: actual, requirements: requirements)
+            guard response.error == refusal.error.name else {
+                return Verdict(.fail, "the testee reported another error than the spec's order of checks gives", expected: refusal.description, actual: actual, requirements: requirements)
             }
-            guard response.offset == vector.offset else {
-                return Verdict(.fail, "the testee reported the right error at the wrong offset (section 8 gives the offsets)", expected: wantedError, actual: actual, requirements: requirements)
+            guard response.offset == refusal.offset else {
+                return Verdict(.fail, "the testee reported the right error at the wrong offset (section 8 gives the offsets)", expected: refusal.description, actual: actual, requirements: requirements)
             }
             return Verdict(.pass, "the testee refused the frame with the right error and offset", requirements: requirements)
         default:
@@ -124,8 +123,8 @@ struct CodecJudge {
         }
     }
 
-    private func judgeFrame(_ response: TesteeMessage.Response) -> Verdict {
-        let expected = codecCase.vector.expected!
+    private func judgeFrame(_ response: TesteeMessage.Response, against expected: ExpectedFrame,
+                            accepting passing: String = "the testee decoded the frame exactly") -> Verdict {
         let wantedHeader = FrameVectorFileJSON.Header(expected.header)
         let requirements = codecCase.vector.requirements
         guard let header = response.header, header == wantedHeader else {
@@ -136,12 +135,11 @@ struct CodecJudge {
             return Verdict(.fail, "the decoded payload differs from the vector's", expected: Hex.string(expected.payload), actual: response.payload ?? "none",
                            requirements: requirements)
         }
-        return Verdict(.pass, "the testee decoded the frame exactly", requirements: requirements)
+        return Verdict(.pass, passing, requirements: requirements)
     }
 
-    private func judgeEncoding(_ response: TesteeMessage.Response) -> Verdict {
+    private func judgeEncoding(_ response: TesteeMessage.Response, of expected: ExpectedFrame) -> Verdict {
         let vector = codecCase.vector
-        let expected = vector.expected!
         let requirements = vector.requirements
         guard response.result == "bytes", let bytes = response.hex.flatMap(Hex.bytes) else {
             return Verdict(.fail, "the testee gave no bytes for an encode request", expected: "bytes", actual: response.result, requirements: requirements)

@@ -32,12 +32,11 @@ public enum TesteeMessage {
     }
 
     static func request(for codecCase: CodecCase) -> Request {
-        switch codecCase.operation {
+        switch codecCase.task {
         case .decode:
             return Request(case: codecCase.id, op: .decode, hex: Hex.string(codecCase.vector.bytes), options: FrameVectorFileJSON.Options(codecCase.options))
-        case .encode:
-            let expected = codecCase.vector.expected!
-            return Request(case: codecCase.id, op: .encode, header: FrameVectorFileJSON.Header(expected.header), payload: Hex.string(expected.payload))
+        case let .encode(frame):
+            return Request(case: codecCase.id, op: .encode, header: FrameVectorFileJSON.Header(frame.header), payload: Hex.string(frame.payload))
         }
     }
 

@@ -20,7 +20,7 @@ enum VectorCases {
         let stamps = vector.bytes.starts(with: FrameHeader.magicBytes) && !testsTimestamp ? [Transmission.Stamp(headerOffset: 0)] : []
         let send = ConformanceStep.send(Transmission(label: "vector \(vector.tcId): \(vector.comment)", bytes: vector.bytes, stamps: stamps))
         let id = "wire.\(group).\(vector.tcId)"
-        switch vector.result {
+        switch vector.expectation {
         case .valid:
             guard let header else { return nil }
             if testsTimestamp {
@@ -32,8 +32,8 @@ enum VectorCases {
             let expectation: Expectation = acknowledged ? .ack(header.sequence, session: header.sessionID) : .noAck(header.sequence)
             let requirements = vector.requirements + [acknowledged ? (type == .heartbeat ? .ex2 : .ex1) : .ex3]
             return ConformanceCase(id, unique(requirements), .required, vector.comment, steps: [send, .expect(expectation)])
-        case .invalid:
-            guard let error = vector.error else { return nil }
+        case let .invalid(refusal):
+            let error = refusal.error
             if error == .truncatedFrame {
                 return ConformanceCase(id, unique(vector.requirements + [.ex5]), .required, vector.comment + "; then the stream ends",
                                        steps: [send, .endStream, .expect(.close(error))])
@@ -41,10 +41,10 @@ enum VectorCases {
             let exact = vector.flags.contains(.errorOrder)
             return ConformanceCase(id, unique(vector.requirements + [.ex5]), .required, vector.comment,
                                    steps: [send, .expect(.fatal(error, exactCode: exact))])
-        case .acceptable:
-            guard let header, let error = vector.error else { return nil }
+        case let .acceptable(_, refusal):
+            guard let header else { return nil }
             return ConformanceCase(id, vector.requirements, .optional, vector.comment,
-                                   steps: [send, .expect(.ackOrFatal(header.sequence, session: header.sessionID, error))])
+                                   steps: [send, .expect(.ackOrFatal(header.sequence, session: header.sessionID, refusal.error))])
         }
     }
 

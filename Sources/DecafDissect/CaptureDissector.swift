@@ -51,7 +51,7 @@ public struct CaptureDissector {
     }
 
     /// The events the next chunk of the file completes.
-    public mutating func append(_ chunk: [UInt8]) -> [CaptureEvent] {
+    public mutating func append(_ chunk: ArraySlice<UInt8>) -> [CaptureEvent] {
         guard !failed else { return [] }
         reader.append(chunk)
         var events: [CaptureEvent] = []

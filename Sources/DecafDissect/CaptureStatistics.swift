@@ -57,8 +57,12 @@ public struct CaptureStatistics: Sendable {
     public private(set) var roundTripCount = 0
     private var shortestRoundTrip = Int64.max
     private var longestRoundTrip = Int64.min
-    /// The round trips' distribution, in a fixed amount of memory (3 significant digits).
-    private var roundTripHistogram = Histogram<UInt64>(numberOfSignificantValueDigits: .three)
+    /// The round trips' distribution in a fixed 115 KiB, made at the first round trip: 3
+    /// significant digits from a microsecond (so within 0.1%, or half a microsecond below a
+    /// millisecond) up to an hour; a longer round trip counts as an hour in the percentiles, while
+    /// the minimum and maximum stay exact.
+    private var roundTripHistogram: Histogram<UInt64>?
+    static let longestTrackedRoundTrip: UInt64 = 3600 * 1_000_000_000
     public private(set) var handshakes: [Int: Handshake] = [:]
     public private(set) var errors: [ErrorSeen] = []
     public private(set) var gaps = 0
@@ -78,7 +82,6 @@ public struct CaptureStatistics: Sendable {
 
     public init(keepsEachRoundTrip: Bool = false) {
         self.keepsEachRoundTrip = keepsEachRoundTrip
-        roundTripHistogram.autoResize = true
     }
 
     public mutating func add(_ event: CaptureEvent) {
@@ -150,14 +153,18 @@ public struct CaptureStatistics: Sendable {
         shortestRoundTrip = min(shortestRoundTrip, roundTrip.nanoseconds)
         longestRoundTrip = max(longestRoundTrip, roundTrip.nanoseconds)
         // A damaged capture's clock can run backwards; such a span counts as 0 in the percentiles.
-        _ = roundTripHistogram.record(UInt64(max(0, roundTrip.nanoseconds)))
+        if roundTripHistogram == nil {
+            roundTripHistogram = Histogram(lowestDiscernibleValue: 1000, highestTrackableValue: Self.longestTrackedRoundTrip, numberOfSignificantValueDigits: .three)
+        }
+        _ = roundTripHistogram?.record(min(UInt64(max(0, roundTrip.nanoseconds)), Self.longestTrackedRoundTrip))
         if keepsEachRoundTrip { roundTrips.append(roundTrip) }
     }
 
     /// Minimum, median, 99th percentile and maximum of the ACK round trips, in nanoseconds. The
-    /// minimum and maximum are exact; the median and the 99th percentile are within 0.1%.
+    /// minimum and maximum are exact; the median and the 99th percentile are within 0.1% (or half a
+    /// microsecond).
     public var roundTripSummary: [String: Int64]? {
-        guard roundTripCount > 0 else { return nil }
+        guard let roundTripHistogram else { return nil }
         func percentile(_ value: Double) -> Int64 {
             min(longestRoundTrip, max(shortestRoundTrip, Int64(clamping: roundTripHistogram.valueAtPercentile(value))))
         }

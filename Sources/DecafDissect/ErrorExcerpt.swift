@@ -14,10 +14,9 @@ enum ErrorExcerpt {
         for lineStart in stride(from: firstLine, through: lastLine, by: 16) {
             let lineBytes = bytes[lineStart..<min(lineStart + 16, bytes.count)]
             lines.append(HexdumpRenderer.address(base + lineStart, region: region) + "  " + Hex.spaced(lineBytes))
-            let marks = (lineStart..<(lineStart + lineBytes.count)).map { range.contains($0) ? "^^" : "  " }
-            let caretLine = marks.joined(separator: " ")
-            let trimmed = String(caretLine.reversed().drop(while: { $0 == " " }).reversed())
-            lines.append(String(repeating: " ", count: HexdumpRenderer.address(0, region: region).count + 2) + trimmed)
+            let marked = max(lineStart, range.lowerBound)..<min(lineStart + lineBytes.count, range.upperBound)
+            let indent = HexdumpRenderer.address(0, region: region).count + 2 + 3 * (marked.lowerBound - lineStart)
+            lines.append(Padding.spaces(indent) + Array(repeating: "^^", count: marked.count).joined(separator: " "))
         }
         return lines
     }

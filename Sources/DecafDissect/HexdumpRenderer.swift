@@ -21,25 +21,26 @@ public enum HexdumpRenderer {
                 if starts.count > leadingLines + 2 && line >= leadingLines && line < starts.count - 1 {
                     if line == leadingLines {
                         let omitted = starts[starts.count - 1] - chunkStart
-                        lines.append(String(repeating: " ", count: address(0, region: span.region).count + 2) + "… \(omitted) more bytes of this field …")
+                        lines.append(Padding.spaces(address(0, region: span.region).count + 2) + "… \(omitted) more bytes of this field …")
                     }
                     continue
                 }
                 let chunk = bytes[chunkStart..<min(chunkStart + 16, span.range.upperBound)]
-                let hex = Hex.spaced(chunk)
-                let padded = hex.padding(toLength: 16 * 3, withPad: " ", startingAt: 0)
-                let label = chunkStart == span.range.lowerBound ? String(repeating: "  ", count: span.depth) + span.label : ""
-                lines.append(address(base + chunkStart, region: span.region) + "  " + padded + " " + label)
+                var line = address(base + chunkStart, region: span.region) + "  " + Hex.spaced(chunk)
+                if chunkStart == span.range.lowerBound {
+                    line += Padding.spaces(3 * (16 - chunk.count) + 1 + 2 * span.depth) + span.label
+                }
+                lines.append(line)
             }
         }
-        return lines.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }
+        return lines
     }
 
     /// A byte's address in hex: `0x` and its stream offset, or `+0x` and its offset in the
     /// decompressed body.
     static func address(_ offset: Int, region: FieldSpan.Region) -> String {
         let hex = String(offset, radix: 16)
-        let digits = String(repeating: "0", count: max(0, 6 - hex.count)) + hex
+        let digits = Padding.repeating("0", 6 - hex.count) + hex
         switch region {
         case .frame: return "0x" + digits
         case .decompressedBody: return "+0x" + digits.dropFirst()

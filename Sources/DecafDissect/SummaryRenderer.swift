@@ -54,7 +54,7 @@ public enum SummaryRenderer {
     }
 
     private static func pad(_ text: String, _ width: Int, right: Bool = false) -> String {
-        let gap = String(repeating: " ", count: max(0, width - text.count))
+        let gap = Padding.spaces(width - text.count)
         return right ? gap + text : text + gap
     }
 }

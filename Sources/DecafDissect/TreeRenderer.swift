@@ -35,7 +35,7 @@ public enum TreeRenderer {
     }
 
     static func title(of record: FrameRecord) -> String {
-        let state = record.isValid ? "" : " [\(record.error!.code.name)]"
+        let state = record.error.map { " [\($0.code.name)]" } ?? ""
         return "Frame \(record.index): \(record.bytes.count) bytes at stream offset \(record.streamOffset)\(state)"
     }
 
@@ -92,7 +92,7 @@ public enum TreeRenderer {
 
     static func fieldLines(_ fields: [TLVElement], record: FrameRecord, depth: Int) -> [String] {
         var lines: [String] = []
-        let prefix = String(repeating: indent, count: depth)
+        let prefix = Padding.spaces(indent.count * depth)
         for element in fields {
             let size = "\(element.value.count) byte\(element.value.count == 1 ? "" : "s")"
             lines.append(prefix + "\(TLVValueText.tagName(element.tag)), \(size): \(TLVValueText.describe(element))")

@@ -15,4 +15,11 @@ public struct ExpectedFrame: Hashable, Sendable {
         self.fields = fields
         self.warnings = warnings
     }
+
+    /// The frame of a vector's `bytes` (the catalog's own, which always start with a whole
+    /// header), with the payload and fields they were built from and the warnings `flags` call for.
+    init(decoding bytes: [UInt8], payload: [UInt8], fields: [TLVField], flags: [VectorFlag]) {
+        guard let header = FrameHeader(decoding: bytes) else { preconditionFailure("a vector's frame is shorter than a header") }
+        self.init(header: header, payload: payload, fields: fields, warnings: flags.contains(.sequenceCategoryMismatch) ? [.seq2] : [])
+    }
 }

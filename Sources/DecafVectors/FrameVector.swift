@@ -9,12 +9,9 @@ public struct FrameVector: Hashable, Sendable {
     public var requirements: [RequirementID]
     public var flags: [VectorFlag]
     public var bytes: [UInt8]
-    public var result: VectorResult
-    /// For invalid and acceptable vectors: the error a rejecting decoder reports, and its offset.
-    public var error: ErrorCode?
-    public var offset: Int?
-    /// For valid vectors: the decoded frame.
-    public var expected: ExpectedFrame?
+    public var expectation: VectorExpectation
+
+    public var result: VectorResult { expectation.result }
 
     /// A valid vector built from `recipe`; its expected frame is the recipe's header and fields.
     public static func valid(
@@ -30,12 +27,9 @@ public struct FrameVector: Hashable, Sendable {
         _ tcId: Int, _ comment: String, _ requirements: [RequirementID],
         flags: [VectorFlag] = [], bytes: [UInt8], payload: [UInt8], fields: [TLVField]
     ) -> FrameVector {
-        let header = FrameHeader(decoding: bytes)!
-        let warnings: [RequirementID] = flags.contains(.sequenceCategoryMismatch) ? [.seq2] : []
-        return FrameVector(
+        FrameVector(
             tcId: tcId, comment: comment, requirements: requirements, flags: flags, bytes: bytes,
-            result: .valid, error: nil, offset: nil,
-            expected: ExpectedFrame(header: header, payload: payload, fields: fields, warnings: warnings)
+            expectation: .valid(ExpectedFrame(decoding: bytes, payload: payload, fields: fields, flags: flags))
         )
     }
 
@@ -46,19 +40,22 @@ public struct FrameVector: Hashable, Sendable {
     ) -> FrameVector {
         FrameVector(
             tcId: tcId, comment: comment, requirements: requirements, flags: flags, bytes: bytes,
-            result: .invalid, error: error, offset: offset, expected: nil
+            expectation: .invalid(ExpectedRefusal(error, at: offset))
         )
     }
 
-    /// A vector the brief lets a receiver accept or reject; one that rejects reports `error` at
+    /// A vector the brief lets a receiver accept, as `recipe`'s frame, or reject with `error` at
     /// `offset`.
     public static func acceptable(
         _ tcId: Int, _ comment: String, _ requirements: [RequirementID],
-        flags: [VectorFlag] = [], _ bytes: [UInt8], _ error: ErrorCode, at offset: Int
+        flags: [VectorFlag] = [], _ recipe: FrameRecipe, _ error: ErrorCode, at offset: Int
     ) -> FrameVector {
-        FrameVector(
-            tcId: tcId, comment: comment, requirements: requirements, flags: flags, bytes: bytes,
-            result: .acceptable, error: error, offset: offset, expected: nil
+        let payload = recipe.header.encryptType == .aes256 ? [] : recipe.payload
+        let fields = recipe.header.encryptType == .aes256 ? [] : recipe.fields
+        return FrameVector(
+            tcId: tcId, comment: comment, requirements: requirements, flags: flags, bytes: recipe.bytes,
+            expectation: .acceptable(ExpectedFrame(decoding: recipe.bytes, payload: payload, fields: fields, flags: flags),
+                                     ExpectedRefusal(error, at: offset))
         )
     }
 }

@@ -101,7 +101,7 @@ extension FrameVectorFileJSON {
             header: file.description + [
                 "Each test is a byte stream (hex) fed to a receiver with its group's options, then the end of the stream.",
                 "valid: exactly one frame decodes, equal to `frame`. invalid: the receiver reports `error` at `offset` (brief section 8).",
-                "acceptable: the brief lets a receiver accept or reject; one that rejects reports `error` at `offset`.",
+                "acceptable: the brief lets a receiver accept or reject; one that accepts decodes `frame`, one that rejects reports `error` at `offset`.",
             ],
             notes: Dictionary(uniqueKeysWithValues: VectorFlag.allCases.filter(flags.contains).map { ($0.rawValue, Note(description: $0.note)) }),
             testGroups: file.groups.map(Group.init)
@@ -150,8 +150,8 @@ extension FrameVectorFileJSON.Test {
             tcId: vector.tcId, comment: vector.comment,
             requirements: vector.requirements.map(\.rawValue), flags: vector.flags.map(\.rawValue),
             hex: Hex.string(vector.bytes), result: vector.result,
-            error: vector.error?.name, offset: vector.offset,
-            frame: vector.expected.map(FrameVectorFileJSON.Frame.init)
+            error: vector.expectation.refusal?.error.name, offset: vector.expectation.refusal?.offset,
+            frame: vector.expectation.frame.map(FrameVectorFileJSON.Frame.init)
         )
     }
 }

@@ -89,7 +89,7 @@ enum HeaderVectors {
             .valid(60, "encrypt_type 0 NONE", [.frame5], frame),
             .valid(61, "encrypt_type 1 CRC32: integrity only, the body is parsed", [.frame5, .crc1], frame.with { $0.encryptType = .crc32 }),
             .acceptable(62, "encrypt_type 2 AES256: fatal at a receiver that cannot decrypt, fine at one that can", [.frame5],
-                        flags: [.encrypted], frame.with { $0.encryptType = .aes256 }.bytes, .unsupportedEncryption, at: 16),
+                        flags: [.encrypted], frame.with { $0.encryptType = .aes256 }, .unsupportedEncryption, at: 16),
             .invalid(63, "encrypt_type 3 is not defined", [.frame5], flags: [.unknownEncoding],
                      frame.with { $0.encryptType = EncryptType(rawValue: 3) }.bytes, .unsupportedEncryption, at: 16),
             .invalid(64, "encrypt_type 0xFF is not defined", [.frame5], flags: [.unknownEncoding],

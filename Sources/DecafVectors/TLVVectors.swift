@@ -57,7 +57,7 @@ enum TLVVectors {
             .invalid(425, "five nested containers: the fifth container is too deep", [.tlv2], flags: [.nesting, .boundary, .briefAmbiguity],
                      FrameRecipe.data([nested(5, [hello])]).bytes, .tlvTooDeep, at: 24),
             .acceptable(426, "five nested containers, the fifth empty", [.tlv2], flags: [.nesting, .boundary, .briefAmbiguity],
-                        FrameRecipe.data([nested(5, [])]).bytes, .tlvTooDeep, at: 24),
+                        FrameRecipe.data([nested(5, [])]), .tlvTooDeep, at: 24),
             .invalid(427, "six nested containers: the fifth is reported", [.tlv2], flags: [.nesting, .briefAmbiguity],
                      FrameRecipe.data([nested(6, [hello])]).bytes, .tlvTooDeep, at: 24),
             .invalid(428, "a too-deep container after a sibling field at depth 4", [.tlv2], flags: [.nesting, .briefAmbiguity],

@@ -1,9 +1,11 @@
 /// Hexadecimal text for bytes and fixed-width integers, the one format every Decaf tool prints and
 /// reads (vectors, dissector input, reports).
 public enum Hex {
-    private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
+    @usableFromInline static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 
-    /// Lower-case hex of `bytes`, two digits per byte, no separators.
+    /// Lower-case hex of `bytes`, two digits per byte, no separators. Inlinable, so it is
+    /// specialized for the caller's collection: renderers call it for every byte they show.
+    @inlinable
     public static func string(_ bytes: some Sequence<UInt8>) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(bytes.underestimatedCount * 2)
@@ -15,14 +17,22 @@ public enum Hex {
     }
 
     /// Lower-case hex of `bytes`, two digits per byte, separated by spaces, as hexdumps show them.
+    @inlinable
     public static func spaced(_ bytes: some Sequence<UInt8>) -> String {
-        bytes.map { string([$0]) }.joined(separator: " ")
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.underestimatedCount * 3)
+        for byte in bytes {
+            if !out.isEmpty { out.append(UInt8(ascii: " ")) }
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// `0x` followed by `width` upper-case digits, e.g. `0xDECAFBAD`.
     public static func format(_ value: some FixedWidthInteger, width: Int) -> String {
         let text = String(value, radix: 16, uppercase: true)
-        return "0x" + String(repeating: "0", count: max(0, width - text.count)) + text
+        return "0x" + String(decoding: repeatElement(UInt8(ascii: "0"), count: max(0, width - text.utf8.count)), as: UTF8.self) + text
     }
 
     /// A 32-bit value as `0xXXXXXXXX`.

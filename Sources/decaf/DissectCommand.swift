@@ -154,11 +154,11 @@ struct DissectCommand: ParsableCommand {
                 output = ""
             }
         }
-        show(dissector.append(first))
+        show(dissector.append(first[...]))
         while true {
             let chunk = try input.next()
             if chunk.isEmpty { break }
-            show(dissector.append(chunk))
+            show(dissector.append(chunk[...]))
             progress.update(input.bytesRead)
         }
         show(dissector.finish())

@@ -12,7 +12,7 @@ struct CaptureDissection {
         var dissector = CaptureDissector(port: port)
         var offset = 0
         while offset < bytes.count {
-            events += dissector.append(Array(bytes[offset..<min(bytes.count, offset + chunkSize)]))
+            events += dissector.append(bytes[offset..<min(bytes.count, offset + chunkSize)])
             offset += chunkSize
         }
         events += dissector.finish()

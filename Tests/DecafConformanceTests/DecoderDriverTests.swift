@@ -1,5 +1,6 @@
 import DecafConformance
 import DecafTestSupport
+import DecafVectors
 import Foundation
 import Testing
 
@@ -41,7 +42,7 @@ struct DecoderDriverTests {
 
     @Test("wrong answers fail with what was expected and what came")
     func wrongAnswers() throws {
-        let checksumCase = try #require(CodecCase.all.first { $0.operation == .decode && $0.vector.error == .checksumMismatch })
+        let checksumCase = try #require(CodecCase.all.first { $0.operation == .decode && $0.vector.expectation == .invalid(ExpectedRefusal(.checksumMismatch, at: 24)) })
         let script = try Self.wrapper(answering: #"{"result": "error", "error": "DECOMPRESSION_FAILED", "offset": 28}"#)
         let run = try DecoderConformanceRunner(command: ["python3", script]).run([checksumCase])
         let verdict = try #require(run.results.first?.verdict)

@@ -116,7 +116,7 @@ struct CaptureCommandLineTests {
 
 @Suite("decaf dissect --stats round trips")
 struct RoundTripSummaryTests {
-    @Test("the summary's min and max are exact and its median and p99 within 0.1% of the exact ones")
+    @Test("the summary's min and max are exact and its median and p99 within 0.1% (or half a microsecond) of the exact ones")
     func summaryMatchesEachRoundTrip() throws {
         let capture = FixturePaths.fixtures.appending(path: "captures/session-any.pcapng").path
         let run = try CommandLineTests.decaf(["dissect", "--stats", "--json", capture])
@@ -128,7 +128,7 @@ struct RoundTripSummaryTests {
         #expect(summary["min"] == each.first && summary["max"] == each.last)
         for (key, p) in [("median", 0.5), ("p99", 0.99)] {
             let value = try #require(summary[key])
-            #expect(abs(value - exact(p)) <= max(1, exact(p) / 1000), "\(key): \(value) vs \(exact(p))")
+            #expect(abs(value - exact(p)) <= max(512, exact(p) / 1000), "\(key): \(value) vs \(exact(p))")
         }
         let text = try CommandLineTests.decaf(["dissect", "--stats", capture])
         #expect(text.output.contains("ACK round trip over \(each.count) acknowledged frame(s)"))

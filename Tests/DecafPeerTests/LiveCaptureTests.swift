@@ -94,7 +94,7 @@ struct LiveCaptureTests {
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
             var dissector = CaptureDissector(port: UInt16(port))
-            let events = dissector.append(Array(FileManager.default.contents(atPath: capture.file.path) ?? Data()))
+            let events = dissector.append(Array(FileManager.default.contents(atPath: capture.file.path) ?? Data())[...])
             let acks = events.filter { event in
                 guard case let .frame(frame) = event, frame.direction == .clientToServer, let header = frame.record.header else { return false }
                 return header.messageType == .ack && header.sequence.category != .heartbeat

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (frame decoder, dissector, TLV decoder, peer session, captures) with
-# AddressSanitizer and runs each for SECONDS (default 60), seeded from the golden frames. Exits
-# non-zero on any crash, leak or timeout, and when a target runs without coverage feedback.
+# AddressSanitizer and runs each for SECONDS (default 60), seeded from the golden frames and the
+# sample captures. Prints each target's executions per second and coverage, and exits non-zero on
+# any crash, leak or timeout, when a target runs without coverage feedback, or when it runs fewer
+# than MIN_EXECS_PER_SECOND (default 1000) inputs a second: a target that slow explores nothing.
 set -euo pipefail
 seconds=${1:-60}
+minimum=${MIN_EXECS_PER_SECOND:-1000}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cd "$here"
@@ -17,42 +20,59 @@ bin=$(swift build "${flags[@]}" --show-bin-path)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Frame seeds: every golden frame, with a control byte in front (defaults and a byte-wise split).
-mkdir -p "$work/frames" "$work/tlv" "$work/captures" "$work/corpus-FuzzFrameDecoder" "$work/corpus-FuzzDissector" "$work/corpus-FuzzPeerSession" "$work/corpus-tlv" "$work/corpus-FuzzCapture"
+# Seeds: the first byte of an input is the target's control byte (options, chunking, output).
+# Frames: every golden frame with two control bytes (defaults, then byte-wise splits and other
+# options); TLV bodies: every golden frame's body; captures: every sample capture with a control
+# byte per output the capture target renders (summary, tree with hexdump, JSON, statistics).
+mkdir -p "$work/frames" "$work/tlv" "$work/captures"
 find "$root/Fixtures/frames" -name '*.bin' | while read -r file; do
     name=$(basename "$(dirname "$file")")-$(basename "$file" .bin)
     { printf '\x12'; cat "$file"; } > "$work/frames/$name-a"
     { printf '\x92'; cat "$file"; } > "$work/frames/$name-b"
     { printf '\x04'; tail -c +29 "$file"; } > "$work/tlv/$name"
 done
-
-# Capture seeds: every sample capture, read in small chunks, with and without a port.
 for file in "$root"/Fixtures/captures/*.pcap*; do
-    { printf '\x01'; cat "$file"; } > "$work/captures/$(basename "$file")-a"
-    { printf '\x06'; cat "$file"; } > "$work/captures/$(basename "$file")-b"
+    for control in 01 2e 33 3b 7b; do
+        { printf "\\x$control"; cat "$file"; } > "$work/captures/$(basename "$file")-$control"
+    done
 done
 
+# A crash report keeps its own stack; allocation stacks are not recorded (malloc_context_size=0),
+# which makes allocation-heavy targets several times faster. Rerun an artifact without
+# ASAN_OPTIONS for full allocation stacks.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=0}
 export SWIFT_BACKTRACE=enable=no
+summary=()
+failed=0
 for target in FuzzFrameDecoder FuzzDissector FuzzTLV FuzzPeerSession FuzzCapture; do
     case $target in
-        FuzzFrameDecoder | FuzzDissector | FuzzPeerSession) seeds="$work/frames"; corpus="$work/corpus-$target" ;;
-        FuzzTLV) seeds="$work/tlv"; corpus="$work/corpus-tlv" ;;
-        FuzzCapture) seeds="$work/captures"; corpus="$work/corpus-$target" ;;
+        FuzzFrameDecoder | FuzzDissector | FuzzPeerSession) seeds="$work/frames"; length=4096 ;;
+        FuzzTLV) seeds="$work/tlv"; length=4096 ;;
+        FuzzCapture) seeds="$work/captures"; length=16384 ;;
     esac
+    corpus="$work/corpus-$target"
+    mkdir -p "$corpus"
     echo "== $target: ${seconds}s"
     log="$work/$target.log"
     status=0
     "$bin/$target" "$corpus" "$seeds" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2048 \
-        -max_len=65536 -print_final_stats=1 -artifact_prefix="$here/" >"$log" 2>&1 || status=$?
-    grep -E '^(INFO: Loaded 1 modules|INFO: seed corpus|stat::number_of_executed_units|stat::new_units_added|stat::peak_rss_mb)' "$log" || true
+        -max_len="$length" -print_final_stats=1 -artifact_prefix="$here/" >"$log" 2>&1 || status=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
+    rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log")
     coverage=$(sed -n 's/^#[0-9]*.* cov: \([0-9]*\) .*/\1/p' "$log" | tail -n 1)
-    echo "final coverage: ${coverage:-none} edges"
-    if [ "$status" -ne 0 ] || [ -z "$runs" ] || [ "$runs" -lt 1000 ] || [ -z "$coverage" ] || [ "$coverage" -lt 100 ]; then
-        echo "$target failed (exit $status, ${runs:-no} executions, coverage ${coverage:-none}); the end of its log:" >&2
+    line=$(printf '%-17s %9s executions %7s/s  coverage %6s edges  peak RSS %5s MiB' "$target" "${runs:-0}" "${rate:-0}" "${coverage:-none}" "${rss:-?}")
+    echo "$line"
+    summary+=("$line")
+    if [ "$status" -ne 0 ] || [ -z "$runs" ] || [ -z "$coverage" ] || [ "$coverage" -lt 100 ] || [ "${rate:-0}" -lt "$minimum" ]; then
+        echo "$target failed (exit $status, ${rate:-0} executions a second where at least $minimum are needed, coverage ${coverage:-none}); the end of its log:" >&2
         tail -n 40 "$log" >&2
         ls "$here"/crash-* "$here"/leak-* "$here"/timeout-* "$here"/oom-* 2>/dev/null >&2 || true
-        exit 1
+        failed=1
     fi
 done
+echo
+echo "fuzzing summary (${seconds}s per target, at least $minimum executions a second each):"
+printf '  %s\n' "${summary[@]}"
+[ "$failed" -eq 0 ] || exit 1
 echo "fuzzing finished without findings"
