@@ -57,8 +57,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "DecafVectors", dependencies: ["DecafWire", "DecafCapture"]),
-        .target(name: "DecafConformance", dependencies: ["DecafWire", "DecafNIO", "DecafVectors"]),
+        .target(name: "DecafVectors", dependencies: ["DecafWire", "DecafCapture", "DecafDissect"]),
+        .target(name: "DecafConformance", dependencies: ["DecafWire", "DecafNIO", "DecafVectors", "DecafDissect"]),
         .executableTarget(
             name: "decaf",
             dependencies: [
@@ -85,7 +85,7 @@ let package = Package(
             dependencies: ["DecafConformance", "DecafPeer", "DecafNIO", "DecafVectors", "DecafWire", "DecafTestSupport"]
         ),
         .testTarget(name: "DecafCommandLineTests", dependencies: ["decaf", "DecafPeer", "DecafWire", "DecafTestSupport"]),
-        .testTarget(name: "DecafVectorsTests", dependencies: ["DecafVectors", "DecafWire", "DecafTestSupport"]),
+        .testTarget(name: "DecafVectorsTests", dependencies: ["DecafVectors", "DecafDissect", "DecafWire", "DecafTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -9,7 +9,7 @@ public enum CaptureFormat: String, Sendable, Hashable {
     public static func detect(_ prefix: some Collection<UInt8>) -> CaptureFormat? {
         let magic = Array(prefix.prefix(4))
         guard magic.count == 4 else { return nil }
-        if magic == [0x0A, 0x0D, 0x0D, 0x0A] { return .pcapng }
+        if ByteOrder.bigEndian.uint32(magic[...], at: 0) == PcapngBlock.sectionHeader { return .pcapng }
         if PcapMagic(magic[...]) != nil { return .pcap }
         return nil
     }

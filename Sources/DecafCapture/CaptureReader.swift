@@ -132,15 +132,12 @@ public struct CaptureReader {
 
     // MARK: - pcapng
 
-    private static let sectionHeaderType: UInt32 = 0x0A0D_0D0A
-    private static let byteOrderMagic: UInt32 = 0x1A2B_3C4D
-
     /// nil: more bytes needed; .some(nil): a block that holds no packet was read.
     private mutating func readPcapngBlock() throws(CaptureError) -> CapturedPacket?? {
         guard available.count >= 12 else { return nil }
         let block = available
-        if block.networkUInt32(at: 0) == Self.sectionHeaderType {
-            guard let order = [ByteOrder.bigEndian, .littleEndian].first(where: { $0.uint32(block, at: 8) == Self.byteOrderMagic }) else {
+        if block.networkUInt32(at: 0) == PcapngBlock.sectionHeader {
+            guard let order = [ByteOrder.bigEndian, .littleEndian].first(where: { $0.uint32(block, at: 8) == PcapngBlock.byteOrderMagic }) else {
                 throw CaptureError(fileOffset: fileOffset + 8, "section header block with an unknown byte-order magic")
             }
             section = PcapngSection(byteOrder: order)
@@ -159,11 +156,11 @@ public struct CaptureReader {
         }
         let body = block.bytes(at: 8, count: length - 12)
         switch type {
-        case 1:
+        case PcapngBlock.interfaceDescription:
             try describeInterface(body, order: order)
-        case 6:
+        case PcapngBlock.enhancedPacket:
             return .some(try enhancedPacket(body, order: order, blockLength: length))
-        case 3:
+        case PcapngBlock.simplePacket:
             return .some(try simplePacket(body, order: order, blockLength: length))
         default:
             break
@@ -180,8 +177,8 @@ public struct CaptureReader {
         while offset + 4 <= body.count {
             let code = order.uint16(body, at: offset)
             let length = Int(order.uint16(body, at: offset + 2))
-            guard code != 0, offset + 4 + length <= body.count else { break }
-            if code == 9, length >= 1 { interface.tsresol = body[body.startIndex + offset + 4] }
+            guard code != PcapngBlock.endOfOptions, offset + 4 + length <= body.count else { break }
+            if code == PcapngBlock.timestampResolutionOption, length >= 1 { interface.tsresol = body[body.startIndex + offset + 4] }
             offset += 4 + (length + 3) / 4 * 4
         }
         section?.interfaces.append(interface)

@@ -30,21 +30,22 @@ public enum CaptureWriter {
                                      snapLength: Int = 262_144) -> [UInt8] {
         var out: [UInt8] = []
         var header: [UInt8] = []
-        byteOrder.append(UInt32(0x1A2B_3C4D), to: &header)
+        byteOrder.append(PcapngBlock.byteOrderMagic, to: &header)
         byteOrder.append(UInt16(1), to: &header)
         byteOrder.append(UInt16(0), to: &header)
         byteOrder.append(UInt64.max, to: &header)
-        appendBlock(type: 0x0A0D_0D0A, body: header, byteOrder: byteOrder, to: &out)
+        appendBlock(type: PcapngBlock.sectionHeader, body: header, byteOrder: byteOrder, to: &out)
 
         var interface: [UInt8] = []
         byteOrder.append(UInt16(truncatingIfNeeded: linkType.rawValue), to: &interface)
         byteOrder.append(UInt16(0), to: &interface)
         byteOrder.append(UInt32(snapLength), to: &interface)
-        byteOrder.append(UInt16(9), to: &interface)
+        byteOrder.append(PcapngBlock.timestampResolutionOption, to: &interface)
         byteOrder.append(UInt16(1), to: &interface)
         interface += [9, 0, 0, 0]
-        byteOrder.append(UInt32(0), to: &interface)
-        appendBlock(type: 1, body: interface, byteOrder: byteOrder, to: &out)
+        byteOrder.append(PcapngBlock.endOfOptions, to: &interface)
+        byteOrder.append(UInt16(0), to: &interface)
+        appendBlock(type: PcapngBlock.interfaceDescription, body: interface, byteOrder: byteOrder, to: &out)
 
         for record in records {
             let captured = record.captured(snapLength: snapLength)
@@ -57,7 +58,7 @@ public enum CaptureWriter {
             byteOrder.append(UInt32(record.bytes.count), to: &packet)
             packet += captured
             packet += [UInt8](repeating: 0, count: (4 - captured.count % 4) % 4)
-            appendBlock(type: 6, body: packet, byteOrder: byteOrder, to: &out)
+            appendBlock(type: PcapngBlock.enhancedPacket, body: packet, byteOrder: byteOrder, to: &out)
         }
         return out
     }

@@ -16,7 +16,7 @@ public struct SyntheticConversation {
     public private(set) var records: [CaptureRecord] = []
 
     private var time: CaptureTime
-    private var nextSequence: [TCPDirection: UInt32]
+    private var nextSequence: PerDirection<UInt32>
     /// The time between packets.
     private let step: UInt32 = 1_000_000
 
@@ -27,16 +27,16 @@ public struct SyntheticConversation {
         self.server = server
         self.linkType = linkType
         time = start
-        nextSequence = [.clientToServer: clientISN, .serverToClient: serverISN]
+        nextSequence = PerDirection(clientToServer: clientISN, serverToClient: serverISN)
     }
 
     /// SYN, SYN-ACK, ACK.
     public mutating func handshake() {
-        emit(.clientToServer, flags: .syn, sequence: nextSequence[.clientToServer]!, payload: [])
-        nextSequence[.clientToServer]! &+= 1
-        emit(.serverToClient, flags: [.syn, .ack], sequence: nextSequence[.serverToClient]!, payload: [])
-        nextSequence[.serverToClient]! &+= 1
-        emit(.clientToServer, flags: .ack, sequence: nextSequence[.clientToServer]!, payload: [])
+        emit(.clientToServer, flags: .syn, sequence: nextSequence.clientToServer, payload: [])
+        nextSequence.clientToServer &+= 1
+        emit(.serverToClient, flags: [.syn, .ack], sequence: nextSequence.serverToClient, payload: [])
+        nextSequence.serverToClient &+= 1
+        emit(.clientToServer, flags: .ack, sequence: nextSequence.clientToServer, payload: [])
     }
 
     /// Sends `bytes` from one side as segments of the given sizes (the rest in a last segment),
@@ -47,13 +47,13 @@ public struct SyntheticConversation {
         var offset = 0
         for size in sizes where offset < bytes.count {
             let end = min(bytes.count, offset + size)
-            segments.append((nextSequence[direction]! &+ UInt32(offset), Array(bytes[offset..<end])))
+            segments.append((nextSequence[direction] &+ UInt32(offset), Array(bytes[offset..<end])))
             offset = end
         }
         if offset < bytes.count || segments.isEmpty {
-            segments.append((nextSequence[direction]! &+ UInt32(offset), Array(bytes[offset...])))
+            segments.append((nextSequence[direction] &+ UInt32(offset), Array(bytes[offset...])))
         }
-        nextSequence[direction]! &+= UInt32(bytes.count)
+        nextSequence[direction] &+= UInt32(bytes.count)
         for index in (order ?? Array(segments.indices)) + retransmit {
             emit(direction, flags: [.ack, .psh], sequence: segments[index].sequence, payload: segments[index].payload)
         }
@@ -61,11 +61,11 @@ public struct SyntheticConversation {
 
     /// FIN from the client, FIN-ACK from the server, the client's last ACK.
     public mutating func close() {
-        emit(.clientToServer, flags: [.fin, .ack], sequence: nextSequence[.clientToServer]!, payload: [])
-        nextSequence[.clientToServer]! &+= 1
-        emit(.serverToClient, flags: [.fin, .ack], sequence: nextSequence[.serverToClient]!, payload: [])
-        nextSequence[.serverToClient]! &+= 1
-        emit(.clientToServer, flags: .ack, sequence: nextSequence[.clientToServer]!, payload: [])
+        emit(.clientToServer, flags: [.fin, .ack], sequence: nextSequence.clientToServer, payload: [])
+        nextSequence.clientToServer &+= 1
+        emit(.serverToClient, flags: [.fin, .ack], sequence: nextSequence.serverToClient, payload: [])
+        nextSequence.serverToClient &+= 1
+        emit(.clientToServer, flags: .ack, sequence: nextSequence.clientToServer, payload: [])
     }
 
     /// Marks the last packet as cut to `length` bytes by the capture (a short snapshot length).
@@ -81,7 +81,7 @@ public struct SyntheticConversation {
 
     private mutating func emit(_ direction: TCPDirection, flags: TCPSegment.Flags, sequence: UInt32, payload: [UInt8]) {
         let (source, destination) = direction == .clientToServer ? (client, server) : (server, client)
-        let acknowledgement = flags.contains(.ack) ? nextSequence[direction.reversed]! : 0
+        let acknowledgement = flags.contains(.ack) ? nextSequence[direction.reversed] : 0
         let tcp = Self.tcpHeader(source: source, destination: destination, sequence: sequence,
                                  acknowledgement: acknowledgement, flags: flags, payload: payload)
         let packet = Self.ipPacket(source: source.address, destination: destination.address, tcp: tcp + payload)

@@ -31,7 +31,7 @@ public struct TCPConnectionTracker {
         /// False until a SYN or a payload byte settles which side is the client.
         var isSettled: Bool
         var connection: TCPConnection?
-        var streams: [TCPDirection: TCPStreamReassembler] = [.clientToServer: .init(), .serverToClient: .init()]
+        var streams = PerDirection(both: TCPStreamReassembler())
         var finished: Set<TCPDirection> = []
 
         /// A connection first seen in `segment`: a SYN's sender is the client, a SYN-ACK's receiver is.
@@ -77,8 +77,8 @@ public struct TCPConnectionTracker {
             state.isSettled = true
         }
         let direction = state.direction(of: segment)
-        let wasStarted = state.streams[direction]!.hasStarted
-        let outputs = state.streams[direction]!.add(segment, packet: packet, time: time)
+        let wasStarted = state.streams[direction].hasStarted
+        let outputs = state.streams[direction].add(segment, packet: packet, time: time)
         if !outputs.isEmpty && state.connection == nil {
             connectionCount += 1
             let connection = TCPConnection(index: connectionCount, client: state.client, server: state.server)
@@ -86,14 +86,14 @@ public struct TCPConnectionTracker {
             events.append(.opened(connection))
         }
         if let connection = state.connection {
-            if !wasStarted && state.streams[direction]!.startedMidStream {
+            if !wasStarted && state.streams[direction].startedMidStream {
                 events.append(.joinedMidStream(connection, direction))
             }
             events += Self.events(outputs, connection, direction)
         }
         if segment.flags.contains(.fin) { state.finished.insert(direction) }
         connections[key] = state
-        let allDelivered = state.streams.values.allSatisfy { $0.heldByteCount == 0 }
+        let allDelivered = state.streams.clientToServer.heldByteCount == 0 && state.streams.serverToClient.heldByteCount == 0
         if segment.flags.contains(.rst) || (state.finished.count == 2 && allDelivered) {
             close(key, into: &events)
         }
@@ -112,8 +112,8 @@ public struct TCPConnectionTracker {
     private mutating func close(_ key: Key, into events: inout [TCPStreamEvent]) {
         guard var state = connections.removeValue(forKey: key) else { return }
         for direction in TCPDirection.allCases {
-            let outputs = state.streams[direction]!.finish()
-            retransmittedBytes += state.streams[direction]!.retransmittedBytes
+            let outputs = state.streams[direction].finish()
+            retransmittedBytes += state.streams[direction].retransmittedBytes
             if let connection = state.connection { events += Self.events(outputs, connection, direction) }
         }
         if let connection = state.connection { events.append(.closed(connection)) }

@@ -258,9 +258,9 @@ final class CaseExecution {
         let sentinel = await sendSentinel()
         let answered = await wait { acks[sentinel.rawValue, default: 0] > 0 }
         if let verdict = violation() { return verdict }
-        if acks[sequence.rawValue, default: 0] > 0 {
+        if let count = acks[sequence.rawValue], count > 0 {
             return Verdict(.fail, "the target acknowledged \(sequence), which must not be acknowledged",
-                           expected: "no ACK of \(sequence)", actual: "\(acks[sequence.rawValue]!) ACK(s)", requirements: testCase.requirements)
+                           expected: "no ACK of \(sequence)", actual: "\(count) ACK(s)", requirements: testCase.requirements)
         }
         if !answered {
             if closed { return closedVerdict(expected: "the connection kept open, no ACK of \(sequence)") }

@@ -1,3 +1,4 @@
+import DecafDissect
 import DecafNIO
 import DecafVectors
 import DecafWire
@@ -125,11 +126,11 @@ struct CodecJudge {
 
     private func judgeFrame(_ response: TesteeMessage.Response, against expected: ExpectedFrame,
                             accepting passing: String = "the testee decoded the frame exactly") -> Verdict {
-        let wantedHeader = FrameVectorFileJSON.Header(expected.header)
         let requirements = codecCase.vector.requirements
-        guard let header = response.header, header == wantedHeader else {
-            return Verdict(.fail, "the decoded header differs from the vector's", expected: "\(wantedHeader)", actual: "\(response.header.map { "\($0)" } ?? "no header")",
-                           requirements: requirements)
+        guard let header = response.header, header.frameHeader == expected.header, header.sequenceCategory == expected.header.sequence.category.rawValue,
+              header.sequenceCounter == expected.header.sequence.counter else {
+            return Verdict(.fail, "the decoded header differs from the vector's", expected: JSONLine.encode(FrameHeaderJSON(expected.header)),
+                           actual: response.header.map(JSONLine.encode) ?? "no header", requirements: requirements)
         }
         guard response.payload.flatMap(Hex.bytes) == expected.payload else {
             return Verdict(.fail, "the decoded payload differs from the vector's", expected: Hex.string(expected.payload), actual: response.payload ?? "none",

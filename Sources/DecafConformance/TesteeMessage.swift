@@ -1,3 +1,4 @@
+import DecafDissect
 import DecafVectors
 import DecafWire
 import Foundation
@@ -14,7 +15,7 @@ public enum TesteeMessage {
         /// decode: the receiver's options (the vector group's).
         public var options: FrameVectorFileJSON.Options?
         /// encode: the header fields; bodyLength and checksum are the testee's to compute.
-        public var header: FrameVectorFileJSON.Header?
+        public var header: FrameHeaderJSON?
         /// encode: the TLV bytes, hex, before compression.
         public var payload: String?
     }
@@ -23,7 +24,7 @@ public enum TesteeMessage {
     public struct Response: Codable, Hashable, Sendable {
         /// `frame`, `error`, `bytes` or `skipped`.
         public var result: String
-        public var header: FrameVectorFileJSON.Header?
+        public var header: FrameHeaderJSON?
         public var payload: String?
         public var error: String?
         public var offset: Int?
@@ -36,13 +37,9 @@ public enum TesteeMessage {
         case .decode:
             return Request(case: codecCase.id, op: .decode, hex: Hex.string(codecCase.vector.bytes), options: FrameVectorFileJSON.Options(codecCase.options))
         case let .encode(frame):
-            return Request(case: codecCase.id, op: .encode, header: FrameVectorFileJSON.Header(frame.header), payload: Hex.string(frame.payload))
+            return Request(case: codecCase.id, op: .encode, header: FrameHeaderJSON(frame.header), payload: Hex.string(frame.payload))
         }
     }
 
-    static func line(_ request: Request) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: (try? encoder.encode(request)) ?? Data(), as: UTF8.self)
-    }
+    static func line(_ request: Request) -> String { JSONLine.encode(request) }
 }

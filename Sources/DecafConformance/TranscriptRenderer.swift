@@ -9,7 +9,7 @@ public enum TranscriptRenderer {
 
     public static func lines(_ transcript: [TranscriptEntry]) -> [String] {
         var lines: [String] = []
-        var decoder = FrameDecoder(options: DecodeOptions(version: ProtocolVersion(major: 1, minor: .max), acceptsEncryptedBodies: true))
+        var decoder = FrameDecoder(options: .observer)
         var failed = false
         for entry in transcript {
             let arrow = entry.direction == .sent ? "→" : "←"

@@ -25,7 +25,7 @@ public struct CaptureDissector {
         var connection: TCPConnection
         /// nil until the first four payload bytes of either direction show the magic or not.
         var isTaken: Bool?
-        var directions: [TCPDirection: DirectionState]
+        var directions: PerDirection<DirectionState>
         /// Data that arrived before the decision, in order.
         var pending: [TCPStreamEvent] = []
     }
@@ -91,7 +91,7 @@ public struct CaptureDissector {
         switch event {
         case let .opened(connection):
             let fresh = DirectionState(dissector: StreamDissector(options: options))
-            var state = ConnectionState(connection: connection, directions: [.clientToServer: fresh, .serverToClient: fresh])
+            var state = ConnectionState(connection: connection, directions: PerDirection(both: fresh))
             if let port {
                 state.isTaken = connection.client.port == port || connection.server.port == port
                 if state.isTaken == false { ignoredConnections += 1 }
@@ -120,14 +120,14 @@ public struct CaptureDissector {
 
     /// Takes or ignores an undecided connection once a direction has shown four payload bytes.
     private mutating func decide(_ state: inout ConnectionState, sawEnd: Bool, into events: inout [CaptureEvent]) {
-        var firstBytes: [TCPDirection: [UInt8]] = [:]
+        var firstBytes = PerDirection<[UInt8]>(both: [])
         var decided: Bool?
         for event in state.pending {
             switch event {
             case let .data(_, direction, bytes, _, _, _):
-                firstBytes[direction, default: []] += bytes.prefix(4)
-                if let first = firstBytes[direction], first.count >= 4 {
-                    decided = first.prefix(4).elementsEqual(FrameHeader.magicBytes)
+                firstBytes[direction] += bytes.prefix(4)
+                if firstBytes[direction].count >= 4 {
+                    decided = firstBytes[direction].prefix(4).elementsEqual(FrameHeader.magicBytes)
                 }
             case .gap:
                 decided = false
@@ -152,17 +152,17 @@ public struct CaptureDissector {
         let connection = state.connection
         switch event {
         case let .joinedMidStream(_, direction):
-            _ = state.directions[direction]!.dissector.skipGap(0)
+            _ = state.directions[direction].dissector.skipGap(0)
             events.append(.joinedMidStream(connection, direction))
         case let .data(_, direction, bytes, packet, completedBy, time):
-            var flow = state.directions[direction]!
+            var flow = state.directions[direction]
             flow.spans.append(Span(start: flow.received, end: flow.received + bytes.count, packet: packet, completedBy: completedBy, time: time))
             flow.received += bytes.count
             let found = flow.dissector.append(bytes)
             report(found, flow: &flow, connection: connection, direction: direction, into: &events)
             state.directions[direction] = flow
         case let .gap(_, direction, count, packet, time):
-            var flow = state.directions[direction]!
+            var flow = state.directions[direction]
             let dropped = flow.dissector.skipGap(count)
             events.append(.gap(connection, direction, count: count, streamOffset: flow.received, droppedBytes: dropped, packet: packet))
             flow.spans.append(Span(start: flow.received, end: flow.received + count, packet: packet, completedBy: packet, time: time))
@@ -174,7 +174,7 @@ public struct CaptureDissector {
     }
 
     private mutating func finish(_ direction: TCPDirection, of state: inout ConnectionState, into events: inout [CaptureEvent]) {
-        var flow = state.directions[direction]!
+        var flow = state.directions[direction]
         let found = flow.dissector.finish()
         report(found, flow: &flow, connection: state.connection, direction: direction, into: &events)
         state.directions[direction] = flow

@@ -14,8 +14,8 @@ public struct CaptureReport: Sendable {
     /// The lines for `event`.
     public func lines(for event: CaptureEvent) -> [String] {
         if style == .json {
-            if case let .frame(frame) = event { return [DissectionReport.json(FrameRecordJSON(frame))] }
-            return CaptureNoteJSON(event).map { [DissectionReport.json($0)] } ?? []
+            if case let .frame(frame) = event { return [JSONLine.encode(FrameRecordJSON(frame))] }
+            return CaptureNoteJSON(event).map { [JSONLine.encode($0)] } ?? []
         }
         switch event {
         case let .frame(frame):

@@ -160,14 +160,12 @@ public struct CaptureStatistics: Sendable {
         if keepsEachRoundTrip { roundTrips.append(roundTrip) }
     }
 
-    /// Minimum, median, 99th percentile and maximum of the ACK round trips, in nanoseconds. The
-    /// minimum and maximum are exact; the median and the 99th percentile are within 0.1% (or half a
-    /// microsecond).
-    public var roundTripSummary: [String: Int64]? {
+    /// Minimum, median, 99th percentile and maximum of the ACK round trips; nil without any.
+    public var roundTripSummary: RoundTripSummary? {
         guard let roundTripHistogram else { return nil }
         func percentile(_ value: Double) -> Int64 {
             min(longestRoundTrip, max(shortestRoundTrip, Int64(clamping: roundTripHistogram.valueAtPercentile(value))))
         }
-        return ["min": shortestRoundTrip, "median": percentile(50), "p99": percentile(99), "max": longestRoundTrip]
+        return RoundTripSummary(minimum: shortestRoundTrip, median: percentile(50), p99: percentile(99), maximum: longestRoundTrip)
     }
 }

@@ -24,7 +24,7 @@ public enum CaptureStatisticsRenderer {
             lines.append("  \(name): \(count.frames) frame(s), \(count.bytes) bytes")
         }
         if let summary = stats.roundTripSummary {
-            let parts = ["min", "median", "p99", "max"].map { "\($0) \(milliseconds(summary[$0]!))" }
+            let parts = summary.named.map { "\($0.name) \(milliseconds($0.nanoseconds))" }
             lines.append("ACK round trip over \(stats.roundTripCount) acknowledged frame(s): " + parts.joined(separator: ", "))
         } else {
             lines.append("ACK round trip: no frame was acknowledged")
@@ -51,7 +51,7 @@ public enum CaptureStatisticsRenderer {
 
     /// `--stats --json`: the same as one JSON object.
     public static func json(for stats: CaptureStatistics, of capture: CaptureDissector) -> String {
-        DissectionReport.json(CaptureStatisticsJSON(stats, capture: capture))
+        JSONLine.encode(CaptureStatisticsJSON(stats, capture: capture))
     }
 
     static func milliseconds(_ nanoseconds: Int64) -> String {
@@ -71,7 +71,7 @@ struct CaptureStatisticsJSON: Encodable {
     var truncatedPackets: Int
     var retransmittedBytes: Int
     var skippedPackets: [String: Int]
-    var roundTrip: [String: Int64]?
+    var roundTrip: RoundTripSummary?
     var roundTrips: [CaptureStatistics.RoundTrip]
     var unacknowledged: [CaptureStatistics.Unacknowledged]
     var handshakes: [CaptureStatistics.Handshake]

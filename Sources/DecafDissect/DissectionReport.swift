@@ -21,7 +21,7 @@ public struct DissectionReport: Sendable {
     public func lines(for event: DissectionEvent, stream: [UInt8]? = nil) -> [String] {
         switch (event, style) {
         case let (.frame(record), .json):
-            return [Self.json(FrameRecordJSON(record))]
+            return [JSONLine.encode(FrameRecordJSON(record))]
         case let (.resynchronized(skipped, resumedAt), .json):
             var note = ResynchronizationJSON(skipped: skipped, resumedAt: resumedAt)
             if let stream {
@@ -29,7 +29,7 @@ public struct DissectionReport: Sendable {
                 note.from = end - skipped
                 note.hex = Hex.string(stream[(end - skipped)..<end])
             }
-            return [Self.json(note)]
+            return [JSONLine.encode(note)]
         case let (.resynchronized(skipped, resumedAt), _):
             return [TreeRenderer.resynchronizationLine(skipped: skipped, resumedAt: resumedAt)]
         case let (.frame(record), .summary):
@@ -41,12 +41,5 @@ public struct DissectionReport: Sendable {
         case let (.frame(record), .tree):
             return TreeRenderer.lines(for: record) + (hexdump ? HexdumpRenderer.lines(for: record).map { "    " + $0 } + [""] : [""])
         }
-    }
-
-    static func json(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding cannot fail: the records hold no floating-point values.
-        return String(decoding: try! encoder.encode(value), as: UTF8.self)
     }
 }

@@ -56,10 +56,11 @@ public enum TreeRenderer {
         ]
         let checksum = "Checksum: \(Hex.word(header.checksum)) (\(header.checksum))"
         if let computed = record.computedChecksum {
-            if computed == header.checksum {
+            switch ChecksumVerdict(stored: header.checksum, computed: computed) {
+            case .correct:
                 lines.append(checksum + " [correct]")
-            } else {
-                let swapped = header.checksum.byteSwapped == computed ? "; it is the correct CRC written in little-endian (CRC-3)" : ""
+            case let .mismatch(byteSwapped):
+                let swapped = byteSwapped ? "; it is the correct CRC written in little-endian (CRC-3)" : ""
                 lines.append(checksum + " [mismatch: expected \(Hex.word(computed)), the body's CRC-32, actual \(Hex.word(header.checksum))\(swapped)]")
             }
         } else {

@@ -24,7 +24,7 @@ public final class WireClient: Sendable {
     /// the client never reads what the server sends, like a stalled mobile client.
     public static func connect(
         host: String, port: Int,
-        options: DecodeOptions = DecodeOptions(version: ProtocolVersion(major: 1, minor: .max), acceptsEncryptedBodies: true),
+        options: DecodeOptions = .observer,
         receiveBufferSize: Int? = nil, readsReplies: Bool = true, recordsTranscript: Bool = false,
         group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> WireClient {

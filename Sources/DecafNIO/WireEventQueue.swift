@@ -1,45 +1,58 @@
 import NIOConcurrencyHelpers
 
-/// Events of one connection, handed out one at a time to whoever awaits them, with a timeout.
-/// Events are queued as they arrive, so none is lost while nobody is waiting.
+/// Events of one connection, handed out one at a time, in order, to whoever awaits them, with a
+/// timeout. Events are queued as they arrive, so none is lost while nobody is waiting; several
+/// waiters are served first come, first served, each with its own timeout.
 final class WireEventQueue: Sendable {
-    private struct State {
-        var events: [WireEvent] = []
-        var next = 0
-        var waiter: (id: Int, continuation: CheckedContinuation<WireEvent?, Never>)?
+    private struct Waiter {
+        var id: Int
+        var continuation: CheckedContinuation<WireEvent?, Never>
         var timer: Task<Void, Never>?
-        var waiters = 0
+    }
+
+    private struct State {
+        /// Events not yet handed out start at `head`; handed-out ones are dropped in batches.
+        var events: [WireEvent] = []
+        var head = 0
+        var waiters: [Waiter] = []
+        var lastID = 0
+
+        mutating func takeEvent() -> WireEvent? {
+            guard head < events.count else { return nil }
+            let event = events[head]
+            head += 1
+            if head >= 64 && head * 2 >= events.count {
+                events.removeFirst(head)
+                head = 0
+            }
+            return event
+        }
     }
 
     private let state = NIOLockedValueBox(State())
 
     func push(_ event: WireEvent) {
-        let waiter: CheckedContinuation<WireEvent?, Never>? = state.withLockedValue { state in
-            if let waiter = state.waiter {
-                state.waiter = nil
-                state.timer?.cancel()
-                state.timer = nil
-                return waiter.continuation
+        let waiter: Waiter? = state.withLockedValue { state in
+            guard !state.waiters.isEmpty else {
+                state.events.append(event)
+                return nil
             }
-            state.events.append(event)
-            return nil
+            return state.waiters.removeFirst()
         }
-        waiter?.resume(returning: event)
+        waiter?.timer?.cancel()
+        waiter?.continuation.resume(returning: event)
     }
 
     /// The next event, or nil if none arrives within `timeout`.
     func next(timeout: Duration) async -> WireEvent? {
         let id = state.withLockedValue { state -> Int in
-            state.waiters += 1
-            return state.waiters
+            state.lastID += 1
+            return state.lastID
         }
-        let event: WireEvent? = await withCheckedContinuation { continuation in
+        return await withCheckedContinuation { continuation in
             let ready: WireEvent?? = state.withLockedValue { state in
-                if state.next < state.events.count {
-                    defer { state.next += 1 }
-                    return .some(state.events[state.next])
-                }
-                state.waiter = (id, continuation)
+                if let event = state.takeEvent() { return .some(event) }
+                state.waiters.append(Waiter(id: id, continuation: continuation))
                 return .none
             }
             if let ready {
@@ -52,21 +65,24 @@ final class WireEventQueue: Sendable {
                     self.expire(id)
                 } catch {}
             }
-            state.withLockedValue { state in
-                if state.waiter?.id == id { state.timer = timer } else { timer.cancel() }
+            let stillWaiting = state.withLockedValue { state in
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return false }
+                state.waiters[index].timer = timer
+                return true
             }
+            if !stillWaiting { timer.cancel() }
         }
-        return event
     }
+
+    /// How many callers are waiting for an event.
+    var waiterCount: Int { state.withLockedValue { $0.waiters.count } }
 
     /// Resumes waiter `id` with nil if it is still waiting.
     private func expire(_ id: Int) {
-        let waiter = state.withLockedValue { state -> CheckedContinuation<WireEvent?, Never>? in
-            guard let waiter = state.waiter, waiter.id == id else { return nil }
-            state.waiter = nil
-            state.timer = nil
-            return waiter.continuation
+        let waiter = state.withLockedValue { state -> Waiter? in
+            guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            return state.waiters.remove(at: index)
         }
-        waiter?.resume(returning: nil)
+        waiter?.continuation.resume(returning: nil)
     }
 }

@@ -89,8 +89,7 @@ final class SendConnection {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
-                    let options = DecodeOptions(version: ProtocolVersion(major: 1, minor: .max), acceptsEncryptedBodies: true)
-                    try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: options)))
+                    try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: .observer)))
                     try pipeline.addHandler(MessageToByteHandler(FrameEncoderHandler()))
                     try pipeline.addHandler(SendChannelHandler(connection: bound.value))
                 }

@@ -1,3 +1,4 @@
+import DecafDissect
 import DecafWire
 
 /// The JSON form of a frame vector file (schema `decaf_frame_vectors_v1`), Wycheproof-style. See
@@ -55,36 +56,11 @@ public struct FrameVectorFileJSON: Codable, Hashable, Sendable {
     }
 
     public struct Frame: Codable, Hashable, Sendable {
-        public var header: Header
+        public var header: FrameHeaderJSON
         /// The TLV bytes after decompression, as hex.
         public var payload: String
-        public var tlv: [Field]
+        public var tlv: [TLVFieldJSON]
         public var warnings: [String]
-    }
-
-    public struct Header: Codable, Hashable, Sendable {
-        public var magic: UInt32
-        public var versionMajor: UInt8
-        public var versionMinor: UInt8
-        public var msgType: UInt16
-        public var sequence: UInt32
-        public var sequenceCategory: UInt8
-        public var sequenceCounter: UInt32
-        public var timestamp: UInt32
-        public var encryptType: UInt8
-        public var compressType: UInt8
-        public var sessionId: UInt16
-        public var bodyLength: UInt32
-        public var checksum: UInt32
-    }
-
-    public struct Field: Codable, Hashable, Sendable {
-        public var tag: UInt16
-        public var name: String?
-        /// The value as hex, for fields that are not containers.
-        public var value: String?
-        /// The child fields, for containers.
-        public var fields: [Field]?
     }
 }
 
@@ -159,43 +135,10 @@ extension FrameVectorFileJSON.Test {
 extension FrameVectorFileJSON.Frame {
     init(_ expected: ExpectedFrame) {
         self.init(
-            header: FrameVectorFileJSON.Header(expected.header),
+            header: FrameHeaderJSON(expected.header),
             payload: Hex.string(expected.payload),
-            tlv: expected.fields.map(FrameVectorFileJSON.Field.init),
+            tlv: TLVFieldJSON.laidOut(expected.fields),
             warnings: expected.warnings.map(\.rawValue)
         )
-    }
-}
-
-extension FrameVectorFileJSON.Header {
-    public init(_ header: FrameHeader) {
-        self.init(
-            magic: header.magic, versionMajor: header.version.major, versionMinor: header.version.minor,
-            msgType: header.messageType.rawValue, sequence: header.sequence.rawValue,
-            sequenceCategory: header.sequence.category.rawValue, sequenceCounter: header.sequence.counter,
-            timestamp: header.timestamp, encryptType: header.encryptType.rawValue,
-            compressType: header.compressType.rawValue, sessionId: header.sessionID.rawValue,
-            bodyLength: header.bodyLength, checksum: header.checksum
-        )
-    }
-}
-
-extension FrameVectorFileJSON.Field {
-    public init(_ field: TLVField) {
-        switch field.content {
-        case let .bytes(bytes):
-            self.init(tag: field.tag.rawValue, name: field.tag.name, value: Hex.string(bytes), fields: nil)
-        case let .fields(children):
-            self.init(tag: field.tag.rawValue, name: field.tag.name, value: nil, fields: children.map(Self.init))
-        }
-    }
-
-    /// The field this JSON describes, or nil if it is neither bytes nor fields.
-    public var tlvField: TLVField? {
-        if let value, let bytes = Hex.bytes(value) { return TLVField(tag: TLVTag(tag), bytes: bytes) }
-        guard let fields else { return nil }
-        let children = fields.compactMap(\.tlvField)
-        guard children.count == fields.count else { return nil }
-        return TLVField(tag: TLVTag(tag), content: .fields(children))
     }
 }

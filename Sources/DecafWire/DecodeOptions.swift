@@ -18,6 +18,11 @@ public struct DecodeOptions: Hashable, Sendable {
     /// peer's `accept-bad-crc` fault) turns this off.
     public var verifiesChecksum: Bool
 
+    /// How Decaf's clients and tools read what a server sends: any minor of major 1 (a server
+    /// answers in the version the handshake agreed, which a client offering the newest minor
+    /// cannot know in advance), and encrypted bodies kept opaque rather than refused.
+    public static let observer = DecodeOptions(version: ProtocolVersion(major: 1, minor: .max), acceptsEncryptedBodies: true)
+
     public init(
         bodyLimit: Int = DecodeOptions.defaultBodyLimit,
         version: ProtocolVersion = .v1_0,

@@ -79,7 +79,7 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
     /// known interoperability defect a report should name.
     public var isByteSwappedChecksum: Bool {
         if case let .checksumMismatch(stored, computed) = fault {
-            return stored != computed && stored.byteSwapped == computed
+            return ChecksumVerdict(stored: stored, computed: computed).isByteSwapped
         }
         return false
     }

@@ -1,3 +1,4 @@
+import DecafDissect
 import DecafPeer
 import DecafWire
 

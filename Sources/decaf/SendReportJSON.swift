@@ -1,3 +1,4 @@
+import DecafDissect
 import DecafPeer
 
 /// `decaf send --json`: the report as one JSON object.

@@ -1,3 +1,4 @@
+import DecafDissect
 import DecafTestSupport
 import DecafVectors
 import DecafWire
@@ -94,7 +95,7 @@ struct GoldenVectorTests {
             #expect(frames.count == 1)
             let frame = try #require(frames.first)
             let expected = try #require(vector.test.frame)
-            #expect(FrameVectorFileJSON.Header(frame.header) == expected.header)
+            #expect(FrameHeaderJSON(frame.header) == expected.header)
             #expect(Hex.string(frame.payload) == expected.payload)
             #expect(frame.fields.map(TLVField.init) == expected.tlv.map { $0.tlvField! })
             #expect(frame.hasSequenceCategoryMismatch == expected.warnings.contains("SEQ-2"))
@@ -106,6 +107,16 @@ struct GoldenVectorTests {
         }
     }
 
+    @Test("the dissector's JSON of every valid vector's frame is the vector file's frame: one JSON form for both", arguments: CommittedVectors.valid)
+    func oneJSONForm(_ vector: CommittedVectors.Case) throws {
+        let expected = try #require(vector.test.frame)
+        let records = StreamDissector.dissect(vector.bytes, options: vector.options).compactMap { event -> FrameRecordJSON? in
+            if case let .frame(record) = event { FrameRecordJSON(record) } else { nil }
+        }
+        #expect(records.map(\.header) == [expected.header])
+        #expect(records.map(\.tlv) == [expected.tlv])
+    }
+
     @Test("an acceptable vector, read by a receiver that takes the brief's other choice, is its stated frame",
           arguments: CommittedVectors.cases.filter { $0.test.result == .acceptable })
     func acceptableFrames(_ vector: CommittedVectors.Case) throws {
@@ -115,7 +126,7 @@ struct GoldenVectorTests {
         let frames = try CommittedVectors.decode([vector.bytes[...]], options: lenient).get()
         let expected = try #require(vector.test.frame, "an acceptable vector states the frame a receiver that accepts it decodes")
         #expect(frames.count == 1)
-        #expect(frames.map { FrameVectorFileJSON.Header($0.header) } == [expected.header])
+        #expect(frames.map { FrameHeaderJSON($0.header) } == [expected.header])
         #expect(frames.map { Hex.string($0.payload) } == [expected.payload])
         #expect(frames.first?.fields.map(TLVField.init) == expected.tlv.compactMap(\.tlvField))
     }

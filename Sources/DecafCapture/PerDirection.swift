@@ -1,0 +1,29 @@
+/// One value for each direction of a connection: two fields, so neither can be missing.
+public struct PerDirection<Value> {
+    public var clientToServer: Value
+    public var serverToClient: Value
+
+    public init(clientToServer: Value, serverToClient: Value) {
+        self.clientToServer = clientToServer
+        self.serverToClient = serverToClient
+    }
+
+    /// The same starting value for both directions.
+    public init(both value: Value) {
+        self.init(clientToServer: value, serverToClient: value)
+    }
+
+    public subscript(direction: TCPDirection) -> Value {
+        get { direction == .clientToServer ? clientToServer : serverToClient }
+        set {
+            switch direction {
+            case .clientToServer: clientToServer = newValue
+            case .serverToClient: serverToClient = newValue
+            }
+        }
+    }
+}
+
+extension PerDirection: Sendable where Value: Sendable {}
+extension PerDirection: Equatable where Value: Equatable {}
+extension PerDirection: Hashable where Value: Hashable {}

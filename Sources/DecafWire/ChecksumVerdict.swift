@@ -1,0 +1,14 @@
+/// How a frame's stored checksum compares with the CRC-32 of its body: correct, or a mismatch
+/// (CRC-2), which may be the known defect of the right CRC written little-endian (CRC-3). The one
+/// place that rule is written, for errors, trees and JSON alike.
+public enum ChecksumVerdict: Hashable, Sendable {
+    case correct
+    case mismatch(byteSwapped: Bool)
+
+    public init(stored: UInt32, computed: UInt32) {
+        self = stored == computed ? .correct : .mismatch(byteSwapped: stored.byteSwapped == computed)
+    }
+
+    /// True for the right CRC written little-endian (CRC-3).
+    public var isByteSwapped: Bool { self == .mismatch(byteSwapped: true) }
+}

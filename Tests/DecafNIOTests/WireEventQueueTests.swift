@@ -1,0 +1,46 @@
+@testable import DecafNIO
+import DecafWire
+import Testing
+
+/// The client's event queue: nothing lost while nobody waits, several waiters served in order,
+/// each with its own timeout.
+@Suite("client event queue")
+struct WireEventQueueTests {
+    static func frame(_ counter: UInt32) -> WireEvent {
+        let header = FrameHeader(messageType: .ack, sequence: SequenceNumber(category: .normal, counter: counter), timestamp: 0, sessionID: SessionID(rawValue: 1))
+        return .frame(Frame(header: header, body: []))
+    }
+
+    @Test("events queued while nobody waits come out in order, across the queue's compaction")
+    func queuedInOrder() async {
+        let queue = WireEventQueue()
+        for counter in 0..<500 { queue.push(Self.frame(UInt32(counter))) }
+        var received: [WireEvent] = []
+        for _ in 0..<500 {
+            if let event = await queue.next(timeout: .seconds(5)) { received.append(event) }
+        }
+        #expect(received == (0..<500).map { Self.frame(UInt32($0)) })
+        #expect(await queue.next(timeout: .milliseconds(20)) == nil)
+    }
+
+    @Test("two waiters at once each get an event, the first waiter the first event")
+    func twoWaiters() async {
+        let queue = WireEventQueue()
+        async let first = queue.next(timeout: .seconds(30))
+        while queue.waiterCount < 1 { await Task.yield() }
+        async let second = queue.next(timeout: .seconds(30))
+        while queue.waiterCount < 2 { await Task.yield() }
+        queue.push(Self.frame(1))
+        queue.push(Self.frame(2))
+        #expect(await first == Self.frame(1))
+        #expect(await second == Self.frame(2))
+    }
+
+    @Test("a waiter that times out gets nil and takes nothing from the next one")
+    func timeoutTakesNothing() async {
+        let queue = WireEventQueue()
+        #expect(await queue.next(timeout: .milliseconds(10)) == nil)
+        queue.push(Self.frame(7))
+        #expect(await queue.next(timeout: .seconds(5)) == Self.frame(7))
+    }
+}
