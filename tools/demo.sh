@@ -66,7 +66,7 @@ run "$decaf" dissect --hex "de ca fb ad 01 00 00 01 01 00 00 07 65 53 f1 00 00 0
 
 # The reference peer again, recording to a pcap, and the clients against it.
 printf '\n\033[1m$ %s\033[0m\n' "$decaf peer --pcap .build/demo/session.pcap &"
-start_peer correct --pcap .build/demo/session.pcap --read-receipt-delay 2
+start_peer correct --pcap .build/demo/session.pcap --read-receipt-delay 2ms
 echo "listening on $address"
 run "$decaf" handshake "$address"
 run "$decaf" send "$address" --count 500 --connections 4 --text "see you at eight"

@@ -5,7 +5,14 @@ public enum ConformanceLevel: String, CaseIterable, Sendable, Hashable, Codable,
     case recommended
     case optional
 
-    public static func < (lhs: Self, rhs: Self) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
+
+    /// Required first.
+    private var rank: Int {
+        switch self {
+        case .required: 0
+        case .recommended: 1
+        case .optional: 2
+        }
     }
 }

@@ -9,7 +9,8 @@ public enum SummaryRenderer {
     /// One line for a frame from a capture: index, capture time, connection and direction, the
     /// packets that carried it, then the frame's own columns.
     public static func line(for frame: CapturedFrame) -> String {
-        let packets = frame.packets.count > 1 ? "pkt \(frame.packets[0])-\(frame.packets.last!)" : "pkt \(frame.packets.first ?? 0)"
+        let first = frame.packets.first ?? 0, last = frame.packets.last ?? 0
+        let packets = first == last ? "pkt \(first)" : "pkt \(first)-\(last)"
         let prefix = [pad("#\(frame.record.index)", 5), frame.time.timeOfDay, pad("conn \(frame.connection.index)", 7),
                       frame.direction.arrow, pad(packets, 11)]
         return (prefix + columns(for: frame.record)).joined(separator: " ")

@@ -29,7 +29,7 @@ public enum WiresharkPlugin {
         lines.append("local seq_categories = " + table((0...255).map { SequenceCategory(rawValue: UInt8($0)) }.compactMap { c in c.name.map { (Int(c.rawValue), $0) } }))
         lines.append("local encrypt_types = " + table((0...255).map { EncryptType(rawValue: UInt8($0)) }.compactMap { e in e.name.map { (Int(e.rawValue), $0) } }))
         lines.append("local compress_types = " + table((0...255).map { CompressType(rawValue: UInt8($0)) }.compactMap { c in c.name.map { (Int(c.rawValue), $0) } }))
-        lines.append("local tlv_tags = " + table(TLVTag.known.map { (Int($0.rawValue), $0.name!) }))
+        lines.append("local tlv_tags = " + table(TLVTag.known.compactMap { tag in tag.name.map { (Int(tag.rawValue), $0) } }))
         lines.append("local text_tags = " + table(TLVTag.known.filter { $0.layout == .utf8 }.map { (Int($0.rawValue), "true") }, quoted: false))
         lines.append("local error_codes = " + table((1...255).compactMap { ErrorCode(rawValue: UInt16($0)) }.map { (Int($0.rawValue), $0.name) }))
         lines.append("local DEFAULT_PORT = \(port)")

@@ -281,13 +281,20 @@ public struct FrameDecoder {
             return (length, nil)
         }
         do throws(WireError) {
-            if !isKnownUniquelyReferenced(&inflater) { inflater = ZlibInflater() }
-            let payload = try inflater!.inflate(UnsafeRawBufferPointer(rebasing: frame[FrameHeader.size..<length]), limit: options.bodyLimit)
+            let payload = try uniqueInflater().inflate(UnsafeRawBufferPointer(rebasing: frame[FrameHeader.size..<length]), limit: options.bodyLimit)
             try TLVValidator.validate(payload, options: options.tlv)
             return (length, payload)
         } catch {
             throw fail(bodyError: error, frame: storage[start..<(start + length)])
         }
+    }
+
+    /// The inflater, made on the first compressed frame; a copy of the decoder gets its own.
+    private mutating func uniqueInflater() -> ZlibInflater {
+        if isKnownUniquelyReferenced(&inflater), let inflater { return inflater }
+        let fresh = ZlibInflater()
+        inflater = fresh
+        return fresh
     }
 
     /// Records the body error of the whole (consumed) frame `frame`, which ends at `streamOffset`,

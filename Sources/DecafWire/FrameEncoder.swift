@@ -19,10 +19,10 @@ public struct FrameEncoder {
         guard header.compressType == .zlib, header.encryptType != .aes256, !payload.isEmpty else {
             return Array(payload)
         }
-        if !isKnownUniquelyReferenced(&compressor) {
-            compressor = ZlibCompressor(level: compressionLevel)
-        }
-        return compressor!.compress(payload)
+        if isKnownUniquelyReferenced(&compressor), let compressor { return compressor.compress(payload) }
+        let fresh = ZlibCompressor(level: compressionLevel)
+        compressor = fresh
+        return fresh.compress(payload)
     }
 
     /// Appends the frame for `header`'s fields and `payload` to `out`; the header's body_length

@@ -15,9 +15,10 @@ struct FileHandleOutput {
 
     /// Writes `bytes` as they are.
     func write(raw bytes: UnsafeRawBufferPointer) {
+        guard let start = bytes.baseAddress else { return }
         var written = 0
         while written < bytes.count {
-            let result = Glibc.write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+            let result = Glibc.write(descriptor, start + written, bytes.count - written)
             if result <= 0 { return }
             written += result
         }
