@@ -64,6 +64,7 @@ public struct CaptureTime: Sendable, Hashable, Comparable, CustomStringConvertib
     /// `value` in decimal, zero-padded to `width` digits.
     private static func digits(_ value: Int64, _ width: Int) -> String {
         let text = String(value)
-        return String(decoding: repeatElement(UInt8(ascii: "0"), count: max(0, width - text.utf8.count)), as: UTF8.self) + text
+        let zeros = max(0, width - text.utf8.count)
+        return String(unsafeUninitializedCapacity: zeros) { $0.initialize(repeating: UInt8(ascii: "0")); return zeros } + text
     }
 }

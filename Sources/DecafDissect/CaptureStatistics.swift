@@ -1,6 +1,5 @@
 import DecafCapture
 import DecafWire
-import Histogram
 
 /// What `decaf dissect --stats` reports on a capture: frames and bytes per message type and per
 /// connection, ACK round-trip times, frames never acknowledged, handshakes, errors and gaps.
@@ -55,14 +54,7 @@ public struct CaptureStatistics: Sendable {
     public let keepsEachRoundTrip: Bool
     /// How many frames were acknowledged.
     public private(set) var roundTripCount = 0
-    private var shortestRoundTrip = Int64.max
-    private var longestRoundTrip = Int64.min
-    /// The round trips' distribution in a fixed 115 KiB, made at the first round trip: 3
-    /// significant digits from a microsecond (so within 0.1%, or half a microsecond below a
-    /// millisecond) up to an hour; a longer round trip counts as an hour in the percentiles, while
-    /// the minimum and maximum stay exact.
-    private var roundTripHistogram: Histogram<UInt64>?
-    static let longestTrackedRoundTrip: UInt64 = 3600 * 1_000_000_000
+    private var roundTripDistribution = RoundTripDistribution()
     public private(set) var handshakes: [Int: Handshake] = [:]
     public private(set) var errors: [ErrorSeen] = []
     public private(set) var gaps = 0
@@ -150,22 +142,10 @@ public struct CaptureStatistics: Sendable {
 
     private mutating func recordRoundTrip(_ roundTrip: RoundTrip) {
         roundTripCount += 1
-        shortestRoundTrip = min(shortestRoundTrip, roundTrip.nanoseconds)
-        longestRoundTrip = max(longestRoundTrip, roundTrip.nanoseconds)
-        // A damaged capture's clock can run backwards; such a span counts as 0 in the percentiles.
-        if roundTripHistogram == nil {
-            roundTripHistogram = Histogram(lowestDiscernibleValue: 1000, highestTrackableValue: Self.longestTrackedRoundTrip, numberOfSignificantValueDigits: .three)
-        }
-        _ = roundTripHistogram?.record(min(UInt64(max(0, roundTrip.nanoseconds)), Self.longestTrackedRoundTrip))
+        roundTripDistribution.record(roundTrip.nanoseconds)
         if keepsEachRoundTrip { roundTrips.append(roundTrip) }
     }
 
     /// Minimum, median, 99th percentile and maximum of the ACK round trips; nil without any.
-    public var roundTripSummary: RoundTripSummary? {
-        guard let roundTripHistogram else { return nil }
-        func percentile(_ value: Double) -> Int64 {
-            min(longestRoundTrip, max(shortestRoundTrip, Int64(clamping: roundTripHistogram.valueAtPercentile(value))))
-        }
-        return RoundTripSummary(minimum: shortestRoundTrip, median: percentile(50), p99: percentile(99), maximum: longestRoundTrip)
-    }
+    public var roundTripSummary: RoundTripSummary? { roundTripDistribution.summary }
 }

@@ -32,7 +32,8 @@ public enum Hex {
     /// `0x` followed by `width` upper-case digits, e.g. `0xDECAFBAD`.
     public static func format(_ value: some FixedWidthInteger, width: Int) -> String {
         let text = String(value, radix: 16, uppercase: true)
-        return "0x" + String(decoding: repeatElement(UInt8(ascii: "0"), count: max(0, width - text.utf8.count)), as: UTF8.self) + text
+        let zeros = max(0, width - text.utf8.count)
+        return "0x" + String(unsafeUninitializedCapacity: zeros) { $0.initialize(repeating: UInt8(ascii: "0")); return zeros } + text
     }
 
     /// A 32-bit value as `0xXXXXXXXX`.

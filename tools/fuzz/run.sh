@@ -48,7 +48,7 @@ for target in FuzzFrameDecoder FuzzDissector FuzzTLV FuzzPeerSession FuzzCapture
     case $target in
         FuzzFrameDecoder | FuzzDissector | FuzzPeerSession) seeds="$work/frames"; length=4096 ;;
         FuzzTLV) seeds="$work/tlv"; length=4096 ;;
-        FuzzCapture) seeds="$work/captures"; length=16384 ;;
+        FuzzCapture) seeds="$work/captures"; length=4096 ;;
     esac
     corpus="$work/corpus-$target"
     mkdir -p "$corpus"
