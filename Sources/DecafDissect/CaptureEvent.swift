@@ -16,4 +16,15 @@ public enum CaptureEvent: Sendable {
     case resynchronized(TCPConnection, TCPDirection, skipped: Int, resumedAt: Int?)
     /// The capture file is damaged or cut short here; everything before it was reported.
     case captureError(CaptureError)
+
+    /// The connection the event is about; nil for a damaged capture file.
+    public var connection: TCPConnection? {
+        switch self {
+        case let .frame(frame): frame.connection
+        case let .connectionOpened(connection), let .joinedMidStream(connection, _), let .gap(connection, _, _, _, _, _),
+             let .resynchronized(connection, _, _, _):
+            connection
+        case .captureError: nil
+        }
+    }
 }

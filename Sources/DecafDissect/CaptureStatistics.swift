@@ -2,7 +2,10 @@ import DecafCapture
 import DecafWire
 
 /// What `decaf dissect --stats` reports on a capture: frames and bytes per message type and per
-/// connection, ACK round-trip times, frames never acknowledged, handshakes, errors and gaps.
+/// connection, ACK round-trip times, frames never acknowledged, handshakes, errors and gaps. It sees
+/// every frame, so an ACK finds the frame it acknowledges and a handshake both its halves whatever
+/// the filter; the filter chooses what is counted and reported: frames that match it, and the
+/// handshakes, gaps and notes of the connections and sessions it lets through.
 public struct CaptureStatistics: Sendable {
     public struct Count: Codable, Hashable, Sendable {
         public var frames = 0
@@ -69,17 +72,34 @@ public struct CaptureStatistics: Sendable {
         var sequence: UInt32
     }
 
-    /// Frames waiting for their ACK: when the first copy was seen, and what it was.
-    private var awaiting: [Awaiting: (time: CaptureTime, unacknowledged: Unacknowledged)] = [:]
+    /// Frames waiting for their ACK: when the first copy was seen, what it was, and whether the
+    /// filter reports it.
+    private var awaiting: [Awaiting: (time: CaptureTime, unacknowledged: Unacknowledged, reported: Bool)] = [:]
 
-    public init(keepsEachRoundTrip: Bool = false) {
+    /// What is counted and reported.
+    public let filter: FrameFilter
+
+    public init(keepsEachRoundTrip: Bool = false, filter: FrameFilter = FrameFilter()) {
         self.keepsEachRoundTrip = keepsEachRoundTrip
+        self.filter = filter
     }
 
+    /// Adds any event of the capture; give it every one, filtered or not.
     public mutating func add(_ event: CaptureEvent) {
         switch event {
         case let .frame(frame):
-            add(frame)
+            add(frame, reported: filter.matches(event))
+        default:
+            guard filter.matches(event) else { return }
+            addNote(event)
+        }
+    }
+
+    /// An event about the capture rather than a frame.
+    private mutating func addNote(_ event: CaptureEvent) {
+        switch event {
+        case .frame:
+            break
         case let .connectionOpened(connection):
             connections[connection.index] = connection
         case .joinedMidStream:
@@ -94,33 +114,35 @@ public struct CaptureStatistics: Sendable {
         }
     }
 
-    private mutating func add(_ frame: CapturedFrame) {
+    private mutating func add(_ frame: CapturedFrame, reported: Bool) {
         let record = frame.record
         let index = frame.connection.index
         let type = record.header.map { $0.messageType.description } ?? "(no header)"
-        byType[type, default: Count()].frames += 1
-        byType[type, default: Count()].bytes += record.bytes.count
-        byConnection[index, default: Count()].frames += 1
-        byConnection[index, default: Count()].bytes += record.bytes.count
-        if let error = record.error {
-            errors.append(ErrorSeen(connection: index, direction: frame.direction, name: error.code.name,
-                                    requirement: error.requirement.rawValue, packet: frame.completedBy,
-                                    streamOffset: record.streamOffset))
-            return
+        if reported {
+            byType[type, default: Count()].frames += 1
+            byType[type, default: Count()].bytes += record.bytes.count
+            byConnection[index, default: Count()].frames += 1
+            byConnection[index, default: Count()].bytes += record.bytes.count
+            if let error = record.error {
+                errors.append(ErrorSeen(connection: index, direction: frame.direction, name: error.code.name,
+                                        requirement: error.requirement.rawValue, packet: frame.completedBy,
+                                        streamOffset: record.streamOffset))
+            }
         }
-        guard let header = record.header else { return }
+        guard record.error == nil, let header = record.header else { return }
         if header.messageType == .ack {
             let key = Awaiting(connection: index, direction: frame.direction.reversed, sequence: header.sequence.rawValue)
-            if let sent = awaiting.removeValue(forKey: key) {
+            if let sent = awaiting.removeValue(forKey: key), sent.reported {
                 recordRoundTrip(RoundTrip(connection: index, sequence: key.sequence, nanoseconds: frame.time.nanoseconds(since: sent.time)))
             }
         } else if header.messageType.isAcknowledged {
             let key = Awaiting(connection: index, direction: frame.direction, sequence: header.sequence.rawValue)
             if awaiting[key] == nil {
                 awaiting[key] = (frame.time, Unacknowledged(connection: index, direction: frame.direction, messageType: type,
-                                                            sequence: key.sequence, packet: frame.completedBy))
+                                                            sequence: key.sequence, packet: frame.completedBy), reported)
             }
         }
+        guard filter.matchesConnection(of: frame) else { return }
         for field in record.fields ?? [] {
             switch field.interpreted {
             case let .versionRequest(offer):
@@ -137,7 +159,7 @@ public struct CaptureStatistics: Sendable {
 
     /// Frames still waiting for an ACK, in capture order.
     public var unacknowledged: [Unacknowledged] {
-        awaiting.values.map(\.unacknowledged).sorted { ($0.packet, $0.sequence) < ($1.packet, $1.sequence) }
+        awaiting.values.filter(\.reported).map(\.unacknowledged).sorted { ($0.packet, $0.sequence) < ($1.packet, $1.sequence) }
     }
 
     private mutating func recordRoundTrip(_ roundTrip: RoundTrip) {

@@ -8,7 +8,8 @@ public enum CaptureStatisticsRenderer {
     public static func lines(for stats: CaptureStatistics, of capture: CaptureDissector) -> [String] {
         let frames = stats.byType.values.reduce(0) { $0 + $1.frames }
         let skipped = capture.tracker.skippedPackets.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
-        var lines = ["\(frames) frame(s) in \(stats.connections.count) connection(s); \(capture.ignoredConnections) other TCP connection(s) ignored; "
+        let counted = stats.filter.isEmpty ? "\(frames) frame(s)" : "\(frames) frame(s) matching the filter"
+        var lines = ["\(counted) in \(stats.connections.count) connection(s); \(capture.ignoredConnections) other TCP connection(s) ignored; "
             + "\(stats.gaps) gap(s) (\(stats.missingBytes) bytes missing), \(stats.resynchronizations) resynchronisation(s), "
             + "\(stats.midStreamJoins) stream(s) joined mid-way",
             "\(capture.reader.packetCount) packet(s) read, \(capture.tracker.truncatedPackets) cut short by the snapshot length; "

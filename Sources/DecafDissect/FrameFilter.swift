@@ -17,6 +17,9 @@ public struct FrameFilter: Sendable {
         self.connections = connections
     }
 
+    /// True when the filter lets everything through.
+    public var isEmpty: Bool { types.isEmpty && sessions.isEmpty && sequences.isEmpty && connections.isEmpty }
+
     /// True when `record` passes the header filters.
     public func matches(_ record: FrameRecord) -> Bool {
         guard !types.isEmpty || !sessions.isEmpty || !sequences.isEmpty else { return true }
@@ -28,18 +31,18 @@ public struct FrameFilter: Sendable {
 
     /// True when a capture event passes: frames by every filter, other events by connection.
     public func matches(_ event: CaptureEvent) -> Bool {
-        switch event {
-        case let .frame(frame):
-            return matches(connection: frame.connection) && matches(frame.record)
-        case let .connectionOpened(connection), let .joinedMidStream(connection, _), let .gap(connection, _, _, _, _, _),
-             let .resynchronized(connection, _, _, _):
-            return matches(connection: connection)
-        case .captureError:
-            return true
-        }
+        if case let .frame(frame) = event { return matches(connection: frame.connection) && matches(frame.record) }
+        return event.connection.map(matches(connection:)) ?? true
     }
 
     private func matches(connection: TCPConnection) -> Bool {
         connections.isEmpty || connections.contains(connection.index)
+    }
+
+    /// True when `frame` is on a connection and in a session the filter lets through, whatever its
+    /// type and sequence: what a handshake's frames must pass to be reported.
+    public func matchesConnection(of frame: CapturedFrame) -> Bool {
+        matches(connection: frame.connection)
+            && (sessions.isEmpty || frame.record.header.map { sessions.contains($0.sessionID) } == true)
     }
 }

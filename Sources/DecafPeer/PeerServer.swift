@@ -5,6 +5,9 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOExtras
 import NIOPosix
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The reference peer: a TCP server that speaks the protocol as the brief says (section 7), or
 /// with the faults it was configured with, on as many connections as it is allowed.
@@ -49,8 +52,12 @@ public final class PeerServer: Sendable {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
         do {
             let pcap = try pcapPath.map { path in
-                try NIOWritePCAPHandler.SynchronizedFileSink.fileSinkWritingToFile(path: path) { error in
-                    logger.error("writing the pcap file failed", metadata: ["error": "\(error)"])
+                do {
+                    return try NIOWritePCAPHandler.SynchronizedFileSink.fileSinkWritingToFile(path: path) { error in
+                        logger.error("writing the pcap file failed", metadata: ["error": "\(error)"])
+                    }
+                } catch {
+                    throw PeerServerError.cannotRecord(path: path, reason: Self.whyUnwritable(path) ?? "\(error)")
                 }
             }
             let counters = NIOLockedValueBox(PeerStatistics())
@@ -62,36 +69,53 @@ public final class PeerServer: Sendable {
             if let size = configuration.socketSendBufferSize {
                 bootstrap = bootstrap.childChannelOption(.socketOption(.so_sndbuf), value: SocketOptionValue(size))
             }
-            let channel = try await bootstrap
-                .childChannelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        var logger = logger
-                        logger[metadataKey: "client"] = "\(channel.remoteAddress.map { "\($0)" } ?? "?")"
-                        let admitted = counters.withLockedValue { counters in
-                            guard counters.connectionsOpen < configuration.maxConnections else {
-                                counters.connectionsRefused += 1
-                                return false
+            let channel: Channel
+            do {
+                channel = try await bootstrap
+                    .childChannelInitializer { channel in
+                        channel.eventLoop.makeCompletedFuture {
+                            var logger = logger
+                            logger[metadataKey: "client"] = "\(channel.remoteAddress.map { "\($0)" } ?? "?")"
+                            let admitted = counters.withLockedValue { counters in
+                                guard counters.connectionsOpen < configuration.maxConnections else {
+                                    counters.connectionsRefused += 1
+                                    return false
+                                }
+                                counters.connectionsOpen += 1
+                                counters.connectionsAccepted += 1
+                                return true
                             }
-                            counters.connectionsOpen += 1
-                            counters.connectionsAccepted += 1
-                            return true
+                            guard admitted else {
+                                logger.warning("connection refused: \(configuration.maxConnections) connections already open")
+                                channel.close(promise: nil)
+                                return
+                            }
+                            channel.closeFuture.whenComplete { _ in counters.withLockedValue { $0.connectionsOpen -= 1 } }
+                            try addHandlers(to: channel, configuration: configuration, pcap: pcap, logger: logger, statistics: counters, clock: clock)
                         }
-                        guard admitted else {
-                            logger.warning("connection refused: \(configuration.maxConnections) connections already open")
-                            channel.close(promise: nil)
-                            return
-                        }
-                        channel.closeFuture.whenComplete { _ in counters.withLockedValue { $0.connectionsOpen -= 1 } }
-                        try addHandlers(to: channel, configuration: configuration, pcap: pcap, logger: logger, statistics: counters, clock: clock)
                     }
-                }
-                .bind(host: host, port: port)
-                .get()
+                    .bind(host: host, port: port)
+                    .get()
+            } catch {
+                try? await pcap?.close()
+                throw PeerServerError.cannotListen(host: host, port: port, reason: ConnectionFailure.reason(error))
+            }
             return try PeerServer(channel: channel, group: group, pcap: pcap, counters: counters)
         } catch {
             try? await group.shutdownGracefully()
             throw error
         }
+    }
+
+    /// What the system says when `path` is opened for writing, if it refuses: NIO's file sink
+    /// reports only that opening failed.
+    private static func whyUnwritable(_ path: String) -> String? {
+        let descriptor = open(path, O_WRONLY | O_CREAT, 0o644)
+        guard descriptor < 0 else {
+            close(descriptor)
+            return nil
+        }
+        return String(cString: strerror(errno)).lowercased()
     }
 
     private static func addHandlers(
@@ -121,13 +145,21 @@ public final class PeerServer: Sendable {
     }
 }
 
-/// Why the peer could not start.
+/// Why the peer could not start, in the user's words.
 public enum PeerServerError: Error, CustomStringConvertible {
     case noLocalAddress
+    case cannotListen(host: String, port: Int, reason: String)
+    case cannotRecord(path: String, reason: String)
 
     public var description: String {
         switch self {
-        case .noLocalAddress: "the listening socket has no local address"
+        case .noLocalAddress:
+            "the listening socket has no local address"
+        case let .cannotListen(host, port, reason):
+            "cannot listen on \(host.contains(":") ? "[\(host)]" : host):\(port): \(reason)"
+                + (port == 0 ? "" : "; is another server listening there? A port of 0 picks a free one")
+        case let .cannotRecord(path, reason):
+            "cannot write the pcap file \(path): \(reason)"
         }
     }
 }

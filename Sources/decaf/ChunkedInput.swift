@@ -1,29 +1,52 @@
+import DecafWire
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A file or standard input read in chunks, so captures of any size stream through.
 struct ChunkedInput {
     static let chunkSize = 1 << 20
 
     private let handle: FileHandle
+    private let name: String
     /// The file's size, when it is a regular file.
     let size: Int?
     private(set) var bytesRead = 0
 
+    /// Opens `path` ("-" or nil: standard input), or says in the user's words why it cannot:
+    /// what the system said, and the likely mistake (a directory, hex given as a file name).
     init(path: String?) throws {
-        if let path, path != "-" {
-            guard let handle = FileHandle(forReadingAtPath: path) else { throw InputError("cannot read \(path)") }
-            self.handle = handle
-            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-            size = (attributes?[.size] as? NSNumber)?.intValue
-        } else {
+        guard let path, path != "-" else {
             handle = .standardInput
+            name = "standard input"
             size = nil
+            return
         }
+        name = path
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw InputError("\(path) is a directory; give a capture (pcap, pcapng) or a file of frames")
+        }
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else {
+            let reason = String(cString: strerror(errno)).lowercased()
+            let looksLikeHex = Hex.bytes(path) != nil
+            throw InputError("cannot read \(path): \(reason)" + (looksLikeHex ? "; to dissect hex, give it with --hex" : ""))
+        }
+        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var status = stat()
+        size = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : nil
     }
 
     /// The next chunk; empty at the end.
     mutating func next() throws -> [UInt8] {
-        let data = try handle.read(upToCount: Self.chunkSize) ?? Data()
+        let data: Data
+        do {
+            data = try handle.read(upToCount: Self.chunkSize) ?? Data()
+        } catch {
+            throw InputError("cannot read \(name) after \(bytesRead) bytes: \(error.localizedDescription)")
+        }
         bytesRead += data.count
         return [UInt8](data)
     }

@@ -29,7 +29,7 @@ struct DissectCommand: ParsableCommand {
     @Option(name: .customLong("hex"), help: ArgumentHelp("Frames given as hex on the command line.", valueName: "hex"), transform: TextArgument.nonEmpty)
     var hexInput: String?
 
-    @Flag(name: [.customShort("V"), .long], help: "Show the full tree of every frame.")
+    @Flag(name: [.customShort("V"), .customShort("v"), .long], help: "Show the full tree of every frame.")
     var verbose = false
 
     @Flag(help: "Print one JSON object per line (schema: Specs/dissect-json.md).")
@@ -63,8 +63,8 @@ struct DissectCommand: ParsableCommand {
 
     func validate() throws {
         if file != nil && hexInput != nil { throw ValidationError("give either a FILE or --hex, not both") }
-        if json && (verbose || hexdump) { throw ValidationError("--json cannot be combined with -V or --hexdump") }
-        if stats && (verbose || hexdump) { throw ValidationError("--stats cannot be combined with -V or --hexdump") }
+        if json && (verbose || hexdump) { throw ValidationError("--json cannot be combined with --verbose or --hexdump") }
+        if stats && (verbose || hexdump) { throw ValidationError("--stats cannot be combined with --verbose or --hexdump") }
     }
 
     private var filter: FrameFilter {
@@ -108,26 +108,32 @@ struct DissectCommand: ParsableCommand {
         let report = DissectionReport(style: style, hexdump: hexdump)
         let filter = filter
         var failed = false
+        var frames = 0, shown = 0
         for event in StreamDissector.dissect(bytes, options: limits.decodeOptions) {
             if case let .frame(record) = event {
+                frames += 1
                 if !record.isValid { failed = true }
                 guard filter.matches(record) else { continue }
+                shown += 1
             }
             report.lines(for: event, stream: bytes).forEach { print($0) }
         }
+        if frames > 0 && shown == 0 { FileHandleOutput.standardError.write("No frame matches the filter; the input holds \(frames) frame(s)\n") }
         if failed { throw ExitCode.failure }
     }
 
     /// A pcap or pcapng capture, streamed.
     private func dissectCapture(first: [UInt8], rest input: inout ChunkedInput) throws {
         var dissector = CaptureDissector(options: limits.decodeOptions, port: port)
-        var statistics = CaptureStatistics(keepsEachRoundTrip: json)
+        var statistics = CaptureStatistics(keepsEachRoundTrip: json, filter: filter)
         var progress = ProgressBar(total: input.size)
         let report = CaptureReport(style: style, hexdump: hexdump)
         let filter = filter
         var failed = false
-        var frames = 0
+        var frames = 0, shown = 0
         var output = ""
+        /// Connections opened and not yet shown: a header is printed with the first thing shown of it.
+        var unannounced: [Int: CaptureEvent] = [:]
         func show(_ events: [CaptureEvent]) {
             for event in events {
                 switch event {
@@ -139,10 +145,17 @@ struct DissectCommand: ParsableCommand {
                 default:
                     break
                 }
-                guard filter.matches(event) else { continue }
                 if stats {
                     statistics.add(event)
-                } else {
+                } else if filter.matches(event) {
+                    if case let .connectionOpened(connection) = event {
+                        unannounced[connection.index] = event
+                        continue
+                    }
+                    if case .frame = event { shown += 1 }
+                    if let connection = event.connection, let opened = unannounced.removeValue(forKey: connection.index) {
+                        for line in report.lines(for: opened) { output += line + "\n" }
+                    }
                     for line in report.lines(for: event) { output += line + "\n" }
                 }
                 if case let .captureError(error) = event {
@@ -173,6 +186,8 @@ struct DissectCommand: ParsableCommand {
             let ignored = dissector.ignoredConnections
             FileHandleOutput.standardError.write("No Decaf frames found in \(dissector.reader.packetCount) packet(s)"
                 + (ignored > 0 ? "; \(ignored) TCP connection(s) did not start with the magic (try --port)" : "") + "\n")
+        } else if shown == 0 && !stats {
+            FileHandleOutput.standardError.write("No frame matches the filter; the capture holds \(frames) frame(s)\n")
         }
         if failed { throw ExitCode.failure }
     }

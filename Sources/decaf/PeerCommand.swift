@@ -79,8 +79,13 @@ struct PeerCommand: AsyncParsableCommand {
         configuration.replayWindow = replayWindow
         configuration.bodyLimit = bodyLimit
         configuration.depthLimit = depthLimit
-        let server = try await PeerServer.start(configuration: configuration, host: listen.host, port: listen.port,
+        let server: PeerServer
+        do {
+            server = try await PeerServer.start(configuration: configuration, host: listen.host, port: listen.port,
                                                 pcapPath: pcap, clock: Clock.unixSeconds)
+        } catch {
+            throw InputError("\(error)")
+        }
         // Written unbuffered: scripts read this line while the peer runs.
         FileHandleOutput.standardOutput.write("listening on \(Endpoint.text(host: listen.host, port: server.localAddress.port ?? listen.port))\n")
         if !configuration.faults.isEmpty {

@@ -22,7 +22,7 @@ struct ReportOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Run every case this many times and report the cases whose verdicts differ. (default: 1)", valueName: "n"), transform: IntegerArgument.within(1...1000))
     var `repeat` = 1
 
-    @Flag(name: [.short, .customLong("verbose")], help: "Show every case with its bytes, not only those that did not pass cleanly.")
+    @Flag(name: [.customShort("v"), .customShort("V"), .customLong("verbose")], help: "Show every case with its bytes, not only those that did not pass cleanly.")
     var verbose = false
 
     func loadBaseline() throws -> Baseline? {

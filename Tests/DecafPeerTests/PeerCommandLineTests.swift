@@ -41,6 +41,15 @@ struct PeerCommandLineTests {
         return String(decoding: rest, as: UTF8.self)
     }
 
+    @Test("a peer on a busy port says which address and why, in one line, exit 2")
+    func busyPort() throws {
+        _ = try Self.withPeer { address in
+            let run = try Self.decaf(["peer", "--listen", address])
+            #expect(run.status == 2)
+            #expect(run.error == "Error: cannot listen on \(address): address already in use; is another server listening there? A port of 0 picks a free one\n")
+        }
+    }
+
     @Test("the peer prints its address first, serves handshake and send, and stops cleanly on SIGINT")
     func peerHandshakeSend() throws {
         let summary = try Self.withPeer { address in
