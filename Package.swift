@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "DecafCapture", targets: ["DecafCapture"]),
         .library(name: "DecafDissect", targets: ["DecafDissect"]),
         .library(name: "DecafVectors", targets: ["DecafVectors"]),
+        .library(name: "DecafSession", targets: ["DecafSession"]),
         .library(name: "DecafNIO", targets: ["DecafNIO"]),
         .library(name: "DecafPeer", targets: ["DecafPeer"]),
         .library(name: "DecafConformance", targets: ["DecafConformance"]),
@@ -33,6 +34,7 @@ let package = Package(
         ),
         .target(name: "DecafWire", dependencies: ["CDeflate"]),
         .target(name: "DecafCapture"),
+        .target(name: "DecafSession", dependencies: ["DecafWire"]),
         .target(
             name: "DecafDissect",
             dependencies: ["DecafWire", "DecafCapture", .product(name: "Histogram", package: "hdrhistogram-swift")]
@@ -40,7 +42,7 @@ let package = Package(
         .target(
             name: "DecafNIO",
             dependencies: [
-                "DecafWire",
+                "DecafWire", "DecafSession",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -49,7 +51,7 @@ let package = Package(
         .target(
             name: "DecafPeer",
             dependencies: [
-                "DecafWire", "DecafNIO",
+                "DecafWire", "DecafSession", "DecafNIO",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -62,9 +64,10 @@ let package = Package(
         .executableTarget(
             name: "decaf",
             dependencies: [
-                "DecafWire", "DecafDissect", "DecafVectors", "DecafNIO", "DecafPeer", "DecafConformance",
+                "DecafWire", "DecafDissect", "DecafVectors", "DecafSession", "DecafNIO", "DecafPeer", "DecafConformance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .target(
@@ -85,6 +88,7 @@ let package = Package(
             dependencies: ["DecafConformance", "DecafPeer", "DecafNIO", "DecafVectors", "DecafWire", "DecafTestSupport"]
         ),
         .testTarget(name: "DecafCommandLineTests", dependencies: ["decaf", "DecafPeer", "DecafWire", "DecafTestSupport"]),
+        .testTarget(name: "DecafSessionTests", dependencies: ["DecafSession", "DecafWire", "DecafTestSupport"]),
         .testTarget(name: "DecafVectorsTests", dependencies: ["DecafVectors", "DecafDissect", "DecafWire", "DecafTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -65,49 +65,27 @@ public struct ServerConformanceRunner: Sendable {
         return CaseResult(testCase: testCase, verdict: verdict, transcript: client.transcript, duration: ContinuousClock.now - started)
     }
 
-    /// The opening handshake: the newest minor of the profile's major and every known feature. The
-    /// answer is what HS-2 makes of the target's own version and features. Throws when no
-    /// connection can be made.
+    /// The opening handshake, by a `ClientSession` as every Decaf client does it: the newest minor of
+    /// the profile's major and every known feature. The answer is what HS-2 makes of the target's
+    /// own version and features. Throws when no connection can be made.
     public func identify() async throws(TargetUnreachable) -> TargetIdentity {
         let profile = catalog.profile
         let offer = VersionRequest(version: ProtocolVersion(major: profile.version.major, minor: .max), features: .known)
         let assumed = TargetIdentity(version: profile.version, features: .known, note: "")
-        let client: WireClient
+        let report: HandshakeReport
         do {
-            client = try await WireClient.connect(host: settings.host, port: settings.port)
+            report = try await HandshakeClient.run(host: settings.host, port: settings.port, offer: offer, session: CaseFrames.session,
+                                                   timeout: settings.timeout, now: settings.clock ?? { CaseFrames.timestamp })
         } catch {
-            throw TargetUnreachable(host: settings.host, port: settings.port, reason: ConnectionFailure.reason(error))
+            throw TargetUnreachable(host: settings.host, port: settings.port, reason: "\(error)")
         }
-        do {
-            let response = try await versionResponse(to: offer, on: client)
-            await client.close()
-            if let response {
-                return TargetIdentity(version: response.version, features: response.features,
-                                      note: "from the opening handshake, which offered \(offer.version) and \(offer.features)")
-            }
+        guard let response = report.response else {
             var identity = assumed
             identity.note = "the opening handshake got no VERSION_RESPONSE; assumed version \(profile.version) and every known feature"
             return identity
-        } catch {
-            await client.close()
-            var identity = assumed
-            identity.note = "the opening handshake failed (\(error)); assumed version \(profile.version) and every known feature"
-            return identity
         }
-    }
-
-    /// Sends `offer` on `client` and returns the VERSION_RESPONSE, if one comes in time.
-    private func versionResponse(to offer: VersionRequest, on client: WireClient) async throws -> VersionResponse? {
-        var (header, fields) = CaseFrames.versionRequest(offer.version, offer.features)
-        header.timestamp = settings.clock?() ?? CaseFrames.timestamp
-        try await client.send(raw: CaseFrames.bytes(header, fields))
-        let deadline = ContinuousClock.now + settings.timeout
-        while deadline > ContinuousClock.now, case let .frame(frame)? = await client.next(timeout: deadline - ContinuousClock.now) {
-            for field in frame.fields {
-                if case let .versionResponse(response) = field.interpreted { return response }
-            }
-        }
-        return nil
+        return TargetIdentity(version: response.version, features: response.features,
+                              note: "from the opening handshake, which offered \(offer.version) and \(offer.features)")
     }
 }
 
@@ -116,10 +94,10 @@ public struct ServerConformanceRunner: Sendable {
 public struct TargetUnreachable: Error, CustomStringConvertible {
     public let host: String
     public let port: Int
-    /// In the user's words: "connection refused".
+    /// In the user's words: "cannot connect to 127.0.0.1:9: connection refused".
     public let reason: String
 
     public var description: String {
-        "cannot connect to \(host.contains(":") ? "[\(host)]" : host):\(port): \(reason); is the server running and listening there? (no case ran)"
+        "\(reason); is the server running and listening there? (no case ran)"
     }
 }

@@ -1,4 +1,5 @@
 import DecafNIO
+import DecafSession
 import DecafWire
 import Logging
 import NIOConcurrencyHelpers

@@ -1,4 +1,5 @@
 import DecafNIO
+import DecafSession
 import DecafWire
 import Logging
 import NIOConcurrencyHelpers
@@ -156,7 +157,7 @@ public enum PeerServerError: Error, CustomStringConvertible {
         case .noLocalAddress:
             "the listening socket has no local address"
         case let .cannotListen(host, port, reason):
-            "cannot listen on \(host.contains(":") ? "[\(host)]" : host):\(port): \(reason)"
+            "cannot listen on \(HostAndPort(host: host, port: port)): \(reason)"
                 + (port == 0 ? "" : "; is another server listening there? A port of 0 picks a free one")
         case let .cannotRecord(path, reason):
             "cannot write the pcap file \(path): \(reason)"

@@ -1,41 +1,114 @@
+import DecafNIO
+import DecafSession
 import DecafWire
 import NIOCore
 import NIOPosix
 
-/// `decaf send`: DATA frames on one or more connections, as a well-behaved mobile client sends
-/// them, with the ACK latency and the losses reported (see `SendConnection`).
+/// `decaf send`: DATA frames on one or more connections, each a `ClientConnection` behaving as a
+/// well-written mobile client (see `ClientSession`), with the ACK latency and the losses reported.
 public enum SendClient {
+    /// Sends `configuration.count` messages on each connection and reports what happened.
+    /// `onConnectionProblem` hears why attempts to connect failed, while the clients keep trying.
     public static func run(
-        _ configuration: SendConfiguration, threads: Int = System.coreCount, clock: @escaping @Sendable () -> UInt32
+        _ configuration: SendConfiguration, threads: Int = System.coreCount, clock: @escaping @Sendable () -> UInt32,
+        onConnectionProblem: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> SendReport {
-        precondition(configuration.count <= Int(SequenceNumber.maxCounter), "at most 16,777,215 messages per connection")
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
         let started = ContinuousClock.now
-        let futures = (0..<configuration.connections).map { index in
+        let outcomes = (0..<configuration.connections).map { index -> EventLoopFuture<(ClientStatistics, [Duration])> in
             let loop = group.next()
             return loop.flatSubmit {
-                SendConnection(eventLoop: loop, configuration: configuration,
-                               session: SessionID(rawValue: UInt16(truncatingIfNeeded: index + 1)), clock: clock).start()
+                SendFeeder.start(configuration, session: SessionID(rawValue: UInt16(truncatingIfNeeded: index + 1)), eventLoop: loop,
+                                 clock: clock, onConnectionProblem: onConnectionProblem)
             }
         }
-        let outcomes = try await EventLoopFuture.whenAllSucceed(futures, on: group.next()).get()
+        let results = try await EventLoopFuture.whenAllSucceed(outcomes, on: group.next()).get()
         var report = SendReport()
         report.elapsed = ContinuousClock.now - started
-        for outcome in outcomes {
-            report.connections += outcome.report.connections
-            report.sent += outcome.report.sent
-            report.acknowledged += outcome.report.acknowledged
-            report.lost += outcome.report.lost
-            report.retransmissions += outcome.report.retransmissions
-            report.duplicateAcks += outcome.report.duplicateAcks
-            report.readReceipts += outcome.report.readReceipts
-            report.reconnects += outcome.report.reconnects
-            report.heartbeatsAcknowledged += outcome.report.heartbeatsAcknowledged
-            report.negotiated += outcome.report.negotiated
-            report.serverErrors += outcome.report.serverErrors
-        }
-        report.latency = LatencySummary(outcomes.flatMap(\.latencies))
+        for (statistics, _) in results { report.add(statistics) }
+        report.latency = LatencySummary(results.flatMap(\.1))
         try await group.shutdownGracefully()
         return report
+    }
+}
+
+/// Feeds one connection its messages: a window ahead of what is settled, or at the configured
+/// rate, then the end of the input; and gives up at the deadline.
+final class SendFeeder {
+    private let configuration: SendConfiguration
+    private let payload: [UInt8]
+    private var connection: ClientConnection?
+    private var submitted = 0
+    private var settled = 0
+    private var latencies: [Duration] = []
+    /// Set when the client has finished: nothing more is fed.
+    private var done = false
+
+    private init(configuration: SendConfiguration) {
+        self.configuration = configuration
+        payload = TLVEncoder.encode(configuration.fields)
+    }
+
+    static func start(
+        _ configuration: SendConfiguration, session: SessionID, eventLoop: EventLoop, clock: @escaping @Sendable () -> UInt32,
+        onConnectionProblem: @escaping @Sendable (String) -> Void
+    ) -> EventLoopFuture<(ClientStatistics, [Duration])> {
+        let feeder = NIOLoopBound(SendFeeder(configuration: configuration), eventLoop: eventLoop)
+        var client = configuration.client
+        client.session = session
+        let connection = ClientConnection(host: configuration.host, port: configuration.port, configuration: client, eventLoop: eventLoop,
+                                          unixSeconds: clock, onEvent: { feeder.value.handle($0) }, onConnectionProblem: onConnectionProblem)
+        feeder.value.connection = connection
+        let deadline = eventLoop.scheduleTask(in: TimeAmount(configuration.deadline)) {
+            connection.giveUp(reason: "the deadline of \(configuration.deadline) passed")
+        }
+        connection.start()
+        if let rate = configuration.rate {
+            let interval = TimeAmount.nanoseconds(max(1, 1_000_000_000 / Int64(rate)))
+            eventLoop.scheduleRepeatedTask(initialDelay: .zero, delay: interval) { task in
+                if feeder.value.done || !feeder.value.feed(upTo: 1) { task.cancel() }
+            }
+        } else {
+            feeder.value.feed(upTo: configuration.client.window * 2)
+        }
+        return connection.finished.map { statistics in
+            deadline.cancel()
+            // Messages never handed to the client, because it stopped first, are lost too.
+            var statistics = statistics
+            statistics.failed += configuration.count - feeder.value.submitted
+            feeder.value.done = true
+            return (statistics, feeder.value.latencies)
+        }
+    }
+
+    /// Submits up to `limit` more messages, keeping at most two windows ahead of the settled ones;
+    /// false once every message is submitted.
+    @discardableResult
+    private func feed(upTo limit: Int) -> Bool {
+        var fed = 0
+        while !done, fed < limit, submitted < configuration.count, submitted - settled < configuration.client.window * 2 {
+            connection?.submit(ClientMessage(id: submitted, payload: payload))
+            submitted += 1
+            fed += 1
+        }
+        guard submitted < configuration.count else {
+            connection?.endOfInput()
+            return false
+        }
+        return true
+    }
+
+    private func handle(_ event: ClientEvent) {
+        switch event {
+        case let .acknowledged(_, latency, _):
+            latencies.append(latency)
+            settled += 1
+            if configuration.rate == nil { feed(upTo: 1) }
+        case .failed:
+            settled += 1
+            if configuration.rate == nil { feed(upTo: 1) }
+        default:
+            break
+        }
     }
 }

@@ -1,3 +1,4 @@
+import DecafSession
 import DecafWire
 
 /// What `decaf send` achieved, over all its connections.
@@ -6,7 +7,7 @@ public struct SendReport: Hashable, Sendable {
     /// Distinct messages sent at least once.
     public var sent = 0
     public var acknowledged = 0
-    /// Messages never acknowledged: out of retries, or the deadline passed.
+    /// Messages never acknowledged: out of retries, the deadline passed, or the server incompatible.
     public var lost = 0
     public var retransmissions = 0
     /// ACKs for a message already acknowledged, or for no message sent.
@@ -18,12 +19,30 @@ public struct SendReport: Hashable, Sendable {
     public var negotiated: [VersionResponse] = []
     /// ERROR TLVs the server sent.
     public var serverErrors: [ErrorReport] = []
+    /// Protocol errors in what the server sent.
+    public var protocolErrors: [WireError] = []
     /// Time from the first connection attempt to the last message settled.
     public var elapsed: Duration = .zero
     /// From a message's first sending to its ACK.
     public var latency: LatencySummary?
 
     public init() {}
+
+    /// Adds what one connection's session counted.
+    mutating func add(_ statistics: ClientStatistics) {
+        connections += 1
+        sent += statistics.sent
+        acknowledged += statistics.acknowledged
+        lost += statistics.failed
+        retransmissions += statistics.retransmissions
+        duplicateAcks += statistics.duplicateAcks
+        readReceipts += statistics.readReceipts
+        reconnects += statistics.reconnects
+        heartbeatsAcknowledged += statistics.heartbeatsAcknowledged
+        negotiated += statistics.negotiated.map { [$0] } ?? []
+        serverErrors += statistics.serverErrors
+        protocolErrors += statistics.protocolErrors
+    }
 
     /// Acknowledged messages per second.
     public var messagesPerSecond: Double {
@@ -33,4 +52,7 @@ public struct SendReport: Hashable, Sendable {
 
     /// True when every message was acknowledged.
     public var succeeded: Bool { lost == 0 && acknowledged == sent && sent > 0 }
+
+    /// True when no connection ever completed a handshake: the server was not reached.
+    public var neverConnected: Bool { negotiated.isEmpty }
 }

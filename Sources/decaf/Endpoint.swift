@@ -1,3 +1,5 @@
+import DecafNIO
+
 /// A host and port on the command line: `HOST:PORT`, `[IPv6]:PORT`, or `:PORT` for 127.0.0.1.
 struct Endpoint: CustomStringConvertible, Sendable {
     var host: String
@@ -35,9 +37,5 @@ struct Endpoint: CustomStringConvertible, Sendable {
     }
 
     /// `host:port`, with an IPv6 address in brackets.
-    var description: String { Self.text(host: host, port: port) }
-
-    static func text(host: String, port: Int) -> String {
-        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-    }
+    var description: String { HostAndPort(host: host, port: port).description }
 }

@@ -32,11 +32,10 @@ struct HandshakeCommand: AsyncParsableCommand {
         let report: HandshakeReport
         do {
             report = try await HandshakeClient.run(host: server.host, port: server.port, offer: offer,
-                                                   timeout: timeout, now: Clock.unixSeconds())
+                                                   timeout: timeout, now: Clock.unixSeconds)
         } catch {
-            let reason = ConnectionFailure.reason(error)
-            if json { print(HandshakeReportJSON(connectionError: reason).line) }
-            throw InputError("cannot connect to \(server): \(reason); is the server running and listening there?")
+            if json { print(HandshakeReportJSON(connectionError: "\(error)").line) }
+            throw InputError("\(error); is the server running and listening there?")
         }
         print(json ? HandshakeReportJSON(report).line : HandshakeReportText(report, server: server).lines.joined(separator: "\n"))
         if !report.succeeded { throw ExitCode.failure }

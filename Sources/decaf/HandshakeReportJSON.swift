@@ -1,3 +1,4 @@
+import DecafNIO
 import DecafDissect
 import DecafPeer
 import DecafWire

@@ -1,3 +1,4 @@
+import DecafNIO
 import DecafPeer
 import DecafWire
 

@@ -1,5 +1,7 @@
 import ArgumentParser
+import DecafNIO
 import DecafPeer
+import DecafSession
 import DecafWire
 import Foundation
 import Logging
@@ -87,7 +89,7 @@ struct PeerCommand: AsyncParsableCommand {
             throw InputError("\(error)")
         }
         // Written unbuffered: scripts read this line while the peer runs.
-        FileHandleOutput.standardOutput.write("listening on \(Endpoint.text(host: listen.host, port: server.localAddress.port ?? listen.port))\n")
+        FileHandleOutput.standardOutput.write("listening on \(HostAndPort(host: listen.host, port: server.localAddress.port ?? listen.port))\n")
         if !configuration.faults.isEmpty {
             FileHandleOutput.standardOutput.write("faults: \(configuration.faults.map(\.name).joined(separator: ", "))\n")
         }

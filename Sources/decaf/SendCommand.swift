@@ -1,5 +1,6 @@
 import ArgumentParser
 import DecafPeer
+import DecafSession
 import DecafWire
 
 /// `decaf send`: DATA frames as a well-behaved mobile client sends them, with ACK latencies.
@@ -41,16 +42,16 @@ struct SendCommand: AsyncParsableCommand {
     var compress = false
 
     @Option(help: ArgumentHelp("Send an unacknowledged message again after this long. (default: 1s)", valueName: "duration"), transform: DurationArgument.positive)
-    var ackTimeout = SendConfiguration().ackTimeout
+    var ackTimeout = ClientConfiguration().ackTimeout
 
     @Option(help: ArgumentHelp("Times a message is sent again before it counts as lost. (default: 3)", valueName: "n"), transform: IntegerArgument.within(0...1000))
-    var retries = SendConfiguration().retries
+    var retries = ClientConfiguration().retries
 
     @Option(help: "Reconnect policy after a dropped connection.")
     var reconnect = ReconnectPolicy.exponential
 
     @Option(help: ArgumentHelp("Longest wait between reconnect attempts. (default: 30s)", valueName: "duration"), transform: DurationArgument.positive)
-    var maxDelay = SendConfiguration().maxDelay
+    var maxDelay = ClientConfiguration().maxDelay
 
     @Option(help: ArgumentHelp("Interval between heartbeats (default: none).", valueName: "duration"), transform: DurationArgument.positive)
     var heartbeat: Duration?
@@ -71,17 +72,22 @@ struct SendCommand: AsyncParsableCommand {
         configuration.connections = connections
         configuration.count = count
         configuration.fields = [TLVField(tag: .text, text: text)] + tlv
-        configuration.compress = compress
-        configuration.window = window
         configuration.rate = rate
-        configuration.ackTimeout = ackTimeout
-        configuration.retries = retries
-        configuration.reconnect = reconnect
-        configuration.maxDelay = maxDelay
-        configuration.heartbeat = heartbeat
-        configuration.features = features
         configuration.deadline = deadline
-        let report = try await SendClient.run(configuration, clock: Clock.unixSeconds)
+        configuration.client.compress = compress
+        configuration.client.window = window
+        configuration.client.ackTimeout = ackTimeout
+        configuration.client.retries = retries
+        configuration.client.reconnect = reconnect
+        configuration.client.maxDelay = maxDelay
+        configuration.client.heartbeat = heartbeat
+        configuration.client.features = features
+        let problems = ConnectionProblemLog()
+        let report = try await SendClient.run(configuration, clock: Clock.unixSeconds, onConnectionProblem: problems.note)
+        if report.neverConnected, let reason = problems.first {
+            if json { print(SendReportJSON(report).line) }
+            throw InputError("\(reason); no connection was made in \(deadline): \(problems.count) attempt(s) failed")
+        }
         print(json ? SendReportJSON(report).line : SendReportText(report).lines.joined(separator: "\n"))
         if !report.succeeded { throw ExitCode.failure }
     }

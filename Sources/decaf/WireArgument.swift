@@ -1,4 +1,5 @@
 import DecafPeer
+import DecafSession
 import DecafVectors
 import DecafWire
 

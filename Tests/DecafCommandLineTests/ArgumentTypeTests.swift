@@ -1,5 +1,6 @@
 @testable import decaf
 import DecafPeer
+import DecafSession
 import DecafWire
 import Testing
 

@@ -1,4 +1,5 @@
 import DecafConformance
+import DecafSession
 import DecafPeer
 import DecafWire
 import Logging

@@ -1,4 +1,5 @@
 import DecafNIO
+import DecafSession
 import DecafPeer
 import DecafWire
 import Testing
@@ -7,7 +8,7 @@ import Testing
 struct HandshakeClientTests {
     static func handshake(_ peer: LoopbackPeer, features: FeatureFlags = .known, timeout: Duration = .seconds(5)) async throws -> HandshakeReport {
         try await HandshakeClient.run(host: "127.0.0.1", port: peer.server.localAddress.port!,
-                                      offer: VersionRequest(version: .v1_0, features: features), timeout: timeout, now: LoopbackPeer.now)
+                                      offer: VersionRequest(version: .v1_0, features: features), timeout: timeout, now: LoopbackPeer.clock)
     }
 
     @Test("a handshake with the reference peer agrees on the intersection and measures the round trip")
@@ -55,7 +56,7 @@ struct SendClientTests {
         configuration.port = peer.server.localAddress.port!
         configuration.deadline = .seconds(20)
         change(&configuration)
-        return try await SendClient.run(configuration, threads: 2, clock: { LoopbackPeer.now })
+        return try await SendClient.run(configuration, threads: 2, clock: LoopbackPeer.clock)
     }
 
     @Test("every message on every connection is acknowledged, with a read receipt each")
@@ -79,8 +80,8 @@ struct SendClientTests {
         try await LoopbackPeer.with({ $0.faults = [.slowAck(delay: .milliseconds(250))] }) { peer in
             let report = try await Self.send(peer) {
                 $0.count = 20
-                $0.ackTimeout = .milliseconds(100)
-                $0.features = .basic
+                $0.client.ackTimeout = .milliseconds(100)
+                $0.client.features = .basic
             }
             #expect(report.succeeded)
             #expect(report.retransmissions > 0)
@@ -95,8 +96,8 @@ struct SendClientTests {
         try await LoopbackPeer.with({ $0.faults = [.slowAck(delay: .milliseconds(5000))] }) { peer in
             let report = try await Self.send(peer) {
                 $0.count = 5
-                $0.ackTimeout = .milliseconds(50)
-                $0.retries = 2
+                $0.client.ackTimeout = .milliseconds(50)
+                $0.client.retries = 2
             }
             #expect(!report.succeeded)
             #expect(report.lost == 5 && report.acknowledged == 0)
@@ -110,8 +111,8 @@ struct SendClientTests {
             let report = try await Self.send(peer) {
                 $0.count = 4
                 $0.rate = 3
-                $0.reconnectBase = .milliseconds(10)
-                $0.maxDelay = .milliseconds(50)
+                $0.client.reconnectBase = .milliseconds(10)
+                $0.client.maxDelay = .milliseconds(50)
             }
             #expect(report.succeeded)
             #expect(report.reconnects > 0)
@@ -125,7 +126,7 @@ struct SendClientTests {
             let report = try await Self.send(peer) {
                 $0.count = 4
                 $0.rate = 3
-                $0.reconnect = .none
+                $0.client.reconnect = .none
             }
             #expect(report.acknowledged >= 1 && report.lost >= 1)
             #expect(report.acknowledged + report.lost == 4)
@@ -138,41 +139,10 @@ struct SendClientTests {
             let report = try await Self.send(peer) {
                 $0.count = 3
                 $0.rate = 10
-                $0.heartbeat = .milliseconds(50)
+                $0.client.heartbeat = .milliseconds(50)
             }
             #expect(report.succeeded)
             #expect(report.heartbeatsAcknowledged >= 1)
         }
-    }
-}
-
-@Suite("Backoff and latency")
-struct BackoffTests {
-    @Test("exponential delays double, are capped, and keep their jitter within the upper half")
-    func exponential() {
-        var random = SystemRandomNumberGenerator()
-        for attempt in 0..<12 {
-            let full = min(Duration.seconds(2), .milliseconds(100) * (1 << attempt))
-            let delay = ReconnectPolicy.exponential.delay(attempt: attempt, base: .milliseconds(100), cap: .seconds(2), using: &random)!
-            #expect(delay >= full / 2 && delay <= full)
-        }
-    }
-
-    @Test("fibonacci delays follow 1, 1, 2, 3, 5, 8 times the base")
-    func fibonacci() {
-        var random = SystemRandomNumberGenerator()
-        for (attempt, factor) in [1, 1, 2, 3, 5, 8].enumerated() {
-            let delay = ReconnectPolicy.fibonacci.delay(attempt: attempt, base: .milliseconds(100), cap: .seconds(60), using: &random)!
-            #expect(delay >= .milliseconds(50) * factor && delay <= .milliseconds(100) * factor)
-        }
-        #expect(ReconnectPolicy.none.delay(attempt: 0, base: .seconds(1), cap: .seconds(1), using: &random) == nil)
-    }
-
-    @Test("latency percentiles")
-    func percentiles() throws {
-        let summary = try #require(LatencySummary((1...100).map { Duration.milliseconds($0) }))
-        #expect(summary.minimum == .milliseconds(1) && summary.maximum == .milliseconds(100))
-        #expect(summary.median == .milliseconds(51) && summary.p99 == .milliseconds(99))
-        #expect(LatencySummary([]) == nil)
     }
 }

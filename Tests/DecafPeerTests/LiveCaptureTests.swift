@@ -1,4 +1,5 @@
 import DecafDissect
+import DecafSession
 import DecafNIO
 import DecafPeer
 import DecafTestSupport
@@ -23,13 +24,13 @@ struct LiveCaptureTests {
             try await warmUp(capture, port: port)
 
             let handshake = try await HandshakeClient.run(host: "127.0.0.1", port: port, offer: VersionRequest(version: .v1_0, features: .known),
-                                                          now: LoopbackPeer.now)
+                                                          now: LoopbackPeer.clock)
             #expect(handshake.succeeded)
             var configuration = SendConfiguration()
             configuration.port = port
             configuration.connections = 2
             configuration.count = 25
-            let report = try await SendClient.run(configuration, threads: 1, clock: { LoopbackPeer.now })
+            let report = try await SendClient.run(configuration, threads: 1, clock: LoopbackPeer.clock)
             #expect(report.acknowledged == 50 && report.readReceipts == 50)
             // tshark writes in batches and drops what it has not written when stopped: wait until
             // the file holds the last frames the clients sent.

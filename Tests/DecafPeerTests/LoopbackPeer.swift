@@ -1,4 +1,5 @@
 import DecafNIO
+import DecafSession
 import DecafPeer
 import DecafWire
 import Logging
@@ -6,6 +7,8 @@ import Logging
 /// A peer on an ephemeral loopback port, with a fixed clock, and clients for it.
 struct LoopbackPeer {
     static let now: UInt32 = 1_700_000_000
+    /// The clocks the clients under test read: always `now`.
+    @Sendable static func clock() -> UInt32 { now }
 
     let server: PeerServer
 

@@ -93,10 +93,21 @@ struct PeerCommandLineTests {
         #expect(try Self.decaf(arguments).status == 2)
     }
 
-    @Test("send to a port where nothing listens loses its messages and exits 1")
+    @Test("send to a port where nothing listens says why at the first attempt and, never connected, exits 2")
     func nothingListening() throws {
         let run = try Self.decaf(["send", "127.0.0.1:1", "--count", "2", "--reconnect", "none"])
-        #expect(run.status == 1)
-        #expect(run.output.contains("2 lost"))
+        #expect(run.status == 2)
+        #expect(run.output.isEmpty)
+        #expect(run.error.hasPrefix("cannot connect to 127.0.0.1:1: connection refused; still trying\n"))
+        #expect(run.error.hasSuffix("Error: cannot connect to 127.0.0.1:1: connection refused; no connection was made in 120.0 seconds: 1 attempt(s) failed\n"))
+    }
+
+    @Test("send keeps trying an address where nothing listens, saying why once, until its deadline")
+    func retriesSayingWhy() throws {
+        let run = try Self.decaf(["send", "127.0.0.1:1", "--count", "1", "--deadline", "1s", "--max-delay", "100ms"])
+        #expect(run.status == 2)
+        let lines = run.error.split(separator: "\n")
+        #expect(lines.count == 2, "one line while trying, one at the end: \(run.error)")
+        #expect(lines.last?.contains("attempt(s) failed") == true)
     }
 }

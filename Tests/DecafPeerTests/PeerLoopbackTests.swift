@@ -1,4 +1,5 @@
 import DecafNIO
+import DecafSession
 import DecafPeer
 import DecafWire
 import Testing

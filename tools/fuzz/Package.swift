@@ -18,8 +18,12 @@ let package = Package(
         ),
         .executableTarget(name: "FuzzTLV", dependencies: [.product(name: "DecafWire", package: "Decaf")]),
         .executableTarget(
+            name: "FuzzClientSession",
+            dependencies: [.product(name: "DecafSession", package: "Decaf"), .product(name: "DecafWire", package: "Decaf")]
+        ),
+        .executableTarget(
             name: "FuzzPeerSession",
-            dependencies: [.product(name: "DecafPeer", package: "Decaf"), .product(name: "DecafWire", package: "Decaf")]
+            dependencies: [.product(name: "DecafSession", package: "Decaf"), .product(name: "DecafWire", package: "Decaf")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (frame decoder, dissector, TLV decoder, peer session, captures) with
+# Builds the libFuzzer targets (frame decoder, dissector, TLV decoder, peer and client sessions,
+# captures) with
 # AddressSanitizer and runs each for SECONDS (default 60), seeded from the golden frames and the
 # sample captures. Prints each target's executions per second and coverage, and exits non-zero on
 # any crash, leak or timeout, when a target runs without coverage feedback, or when it runs fewer
@@ -24,12 +25,15 @@ trap 'rm -rf "$work"' EXIT
 # Frames: every golden frame with two control bytes (defaults, then byte-wise splits and other
 # options); TLV bodies: every golden frame's body; captures: every sample capture with a control
 # byte per output the capture target renders (summary, tree with hexdump, JSON, statistics).
-mkdir -p "$work/frames" "$work/tlv" "$work/captures"
+# Client sessions: every golden frame as the server's bytes, after faults, settings and a script
+# (connect, read a frame, send a message, read, pass time, fire a timer, read, end the input).
+mkdir -p "$work/frames" "$work/tlv" "$work/captures" "$work/client"
 find "$root/Fixtures/frames" -name '*.bin' | while read -r file; do
     name=$(basename "$(dirname "$file")")-$(basename "$file" .bin)
     { printf '\x12'; cat "$file"; } > "$work/frames/$name-a"
     { printf '\x92'; cat "$file"; } > "$work/frames/$name-b"
     { printf '\x04'; tail -c +29 "$file"; } > "$work/tlv/$name"
+    { printf '\x00\x00\x0d\x08\x00\x20\x65\x20\xc5\x40\x20\xe0'; cat "$file"; } > "$work/client/$name"
 done
 for file in "$root"/Fixtures/captures/*.pcap*; do
     for control in 01 2e 33 3b 7b; do
@@ -44,10 +48,11 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=0}
 export SWIFT_BACKTRACE=enable=no
 summary=()
 failed=0
-for target in FuzzFrameDecoder FuzzDissector FuzzTLV FuzzPeerSession FuzzCapture; do
+for target in FuzzFrameDecoder FuzzDissector FuzzTLV FuzzPeerSession FuzzClientSession FuzzCapture; do
     case $target in
         FuzzFrameDecoder | FuzzDissector | FuzzPeerSession) seeds="$work/frames"; length=4096 ;;
         FuzzTLV) seeds="$work/tlv"; length=4096 ;;
+        FuzzClientSession) seeds="$work/client"; length=4096 ;;
         FuzzCapture) seeds="$work/captures"; length=4096 ;;
     esac
     corpus="$work/corpus-$target"

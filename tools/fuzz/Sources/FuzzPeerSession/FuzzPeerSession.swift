@@ -1,4 +1,4 @@
-import DecafPeer
+import DecafSession
 import DecafWire
 
 /// libFuzzer entry: the first two bytes are a mask of the peer's faults, the rest is what a client

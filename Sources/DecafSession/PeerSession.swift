@@ -1,4 +1,3 @@
-import DecafNIO
 import DecafWire
 
 /// The reference peer's protocol logic for one connection, as a pure function of what arrives and

@@ -1,5 +1,4 @@
-import DecafNIO
-import DecafPeer
+import DecafSession
 import DecafWire
 import Testing
 
@@ -8,9 +7,8 @@ enum Frames {
     static let session = SessionID(rawValue: 0x444C)
 
     static func make(_ type: MessageType, counter: UInt32, category: SequenceCategory? = nil, timestamp: UInt32 = 1000,
-                     fields: [TLVField] = []) -> Frame {
-        let category = category ?? (type == .heartbeat ? .heartbeat : type == .control ? .control : .normal)
-        let header = FrameHeader(messageType: type, sequence: SequenceNumber(category: category, counter: counter),
+                     session: SessionID = session, fields: [TLVField] = []) -> Frame {
+        let header = FrameHeader(messageType: type, sequence: SequenceNumber(category: category ?? .usual(for: type), counter: counter),
                                  timestamp: timestamp, sessionID: session)
         var encoder = FrameEncoder()
         var decoder = FrameDecoder()

@@ -1,4 +1,3 @@
-import DecafNIO
 import DecafWire
 
 /// What a connection must do after its session saw a frame or an error, in order.

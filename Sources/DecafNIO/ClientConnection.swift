@@ -1,0 +1,211 @@
+import DecafSession
+import DecafWire
+import NIOCore
+import NIOPosix
+
+/// A client on SwiftNIO: a thin shell that carries out what its `ClientSession` decides. It opens
+/// connections, writes frames, runs the session's timers, and feeds back frames, protocol errors,
+/// closes and failed connection attempts, with the time and the randomness the session needs.
+/// Everything happens on one event loop; the methods may be called from anywhere.
+public final class ClientConnection: Sendable {
+    public let eventLoop: EventLoop
+    private let driver: NIOLoopBoundBox<ClientDriver>
+
+    /// Completes when the session finishes: every message settled after the end of the input, or
+    /// given up.
+    public let finished: EventLoopFuture<ClientStatistics>
+
+    /// A client of `host`:`port` behaving as `configuration` says. `onEvent` hears what the session
+    /// tells its application; `onConnectionProblem` hears, in the user's words, why an attempt to
+    /// connect failed. Both are called on `eventLoop`. `unixSeconds` is the clock for timestamps.
+    public init(
+        host: String, port: Int, configuration: ClientConfiguration, eventLoop: EventLoop,
+        unixSeconds: @escaping @Sendable () -> UInt32,
+        onEvent: @escaping @Sendable (ClientEvent) -> Void = { _ in },
+        onConnectionProblem: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.eventLoop = eventLoop
+        let finished = eventLoop.makePromise(of: ClientStatistics.self)
+        self.finished = finished.futureResult
+        driver = .makeBoxSendingValue(ClientDriver(host: host, port: port, configuration: configuration, eventLoop: eventLoop, finished: finished,
+                                                   unixSeconds: unixSeconds, onEvent: onEvent, onConnectionProblem: onConnectionProblem),
+                                      eventLoop: eventLoop)
+    }
+
+    /// Connects and starts the handshake.
+    public func start() { run { $0.start() } }
+
+    /// Queues a message; it goes out once the handshake has agreed and the window allows.
+    public func submit(_ message: ClientMessage) { run { $0.submit(message) } }
+
+    /// Nothing more will be submitted: the client finishes once every message is settled.
+    public func endOfInput() { run { $0.endOfInput() } }
+
+    /// Gives up everything not yet settled and finishes.
+    public func giveUp(reason: String) { run { $0.giveUp(reason: reason) } }
+
+    private func run(_ body: @escaping (ClientDriver) -> Void) {
+        let driver = self.driver
+        if eventLoop.inEventLoop { body(driver.value) } else { eventLoop.execute { body(driver.value) } }
+    }
+}
+
+/// The event-loop side of a `ClientConnection`: the session, the open channel and the timers.
+final class ClientDriver {
+    private var session: ClientSession
+    private let host: String
+    private let port: Int
+    private let eventLoop: EventLoop
+    private let unixSeconds: @Sendable () -> UInt32
+    private let onEvent: @Sendable (ClientEvent) -> Void
+    private let onConnectionProblem: @Sendable (String) -> Void
+    let finished: EventLoopPromise<ClientStatistics>
+
+    private let started = NIODeadline.now()
+    private var random = SystemRandomNumberGenerator()
+    private var channel: Channel?
+    /// Counts connections, so events from a connection that has been replaced are ignored.
+    private var generation = 0
+    private var timers: [ClientTimer: Scheduled<Void>] = [:]
+
+    init(host: String, port: Int, configuration: ClientConfiguration, eventLoop: EventLoop, finished: EventLoopPromise<ClientStatistics>,
+         unixSeconds: @escaping @Sendable () -> UInt32,
+         onEvent: @escaping @Sendable (ClientEvent) -> Void, onConnectionProblem: @escaping @Sendable (String) -> Void) {
+        session = ClientSession(configuration: configuration)
+        self.host = host
+        self.port = port
+        self.eventLoop = eventLoop
+        self.unixSeconds = unixSeconds
+        self.onEvent = onEvent
+        self.onConnectionProblem = onConnectionProblem
+        self.finished = finished
+    }
+
+    private var now: ClientTime {
+        ClientTime(elapsed: .nanoseconds((NIODeadline.now() - started).nanoseconds), unixSeconds: unixSeconds())
+    }
+
+    func start() { perform(session.start(at: now)) }
+    func submit(_ message: ClientMessage) { perform(session.submit(message, at: now)) }
+    func endOfInput() { perform(session.endOfInput(at: now)) }
+    func giveUp(reason: String) { perform(session.giveUp(reason: reason, at: now)) }
+
+    // MARK: - Channel events
+
+    func active(_ channel: Channel, generation: Int) {
+        guard generation == self.generation else {
+            channel.close(promise: nil)
+            return
+        }
+        self.channel = channel
+        perform(session.connected(at: now))
+    }
+
+    func received(_ frame: Frame, generation: Int) {
+        guard generation == self.generation else { return }
+        perform(session.received(frame, at: now))
+    }
+
+    func failed(_ error: WireError, generation: Int) {
+        guard generation == self.generation else { return }
+        perform(session.failed(error, at: now))
+    }
+
+    func inactive(generation: Int) {
+        guard generation == self.generation else { return }
+        channel = nil
+        perform(session.connectionLost(at: now, random: &random))
+    }
+
+    // MARK: - Actions
+
+    private func perform(_ actions: [ClientAction]) {
+        var wrote = false
+        for action in actions {
+            switch action {
+            case .connect:
+                connect()
+            case let .send(frame):
+                channel?.write(frame, promise: nil)
+                wrote = true
+            case .close:
+                channel?.flush()
+                wrote = false
+                channel?.close(promise: nil)
+            case let .schedule(timer, delay):
+                timers[timer]?.cancel()
+                timers[timer] = eventLoop.scheduleTask(in: TimeAmount(delay)) { [self] in
+                    timers[timer] = nil
+                    perform(session.timerFired(timer, at: now, random: &random))
+                }
+            case let .cancel(timer):
+                timers.removeValue(forKey: timer)?.cancel()
+            case let .report(event):
+                onEvent(event)
+                if event == .finished { finished.succeed(session.statistics) }
+            }
+        }
+        if wrote { channel?.flush() }
+    }
+
+    private func connect() {
+        generation += 1
+        let generation = self.generation
+        let driver = NIOLoopBound(self, eventLoop: eventLoop)
+        let options = session.configuration.effectiveDecodeOptions
+        let swapsChecksums = session.configuration.faults.contains(.checksumInHostOrder)
+        ClientBootstrap(group: eventLoop)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: options)))
+                    try pipeline.addHandler(MessageToByteHandler(FrameEncoderHandler()))
+                    if swapsChecksums { try pipeline.addHandler(ChecksumByteSwapHandler()) }
+                    try pipeline.addHandler(ClientChannelHandler(driver: driver, generation: generation))
+                }
+            }
+            .connect(host: host, port: port)
+            .whenFailure { error in
+                let driver = driver.value
+                guard generation == driver.generation else { return }
+                driver.onConnectionProblem("cannot connect to \(HostAndPort(host: driver.host, port: driver.port)): \(ConnectionFailure.reason(error))")
+                driver.perform(driver.session.connectFailed(at: driver.now, random: &driver.random))
+            }
+    }
+}
+
+/// Passes a client connection's frames, errors and close to its driver.
+final class ClientChannelHandler: ChannelInboundHandler {
+    typealias InboundIn = Frame
+
+    private let driver: NIOLoopBound<ClientDriver>
+    private let generation: Int
+
+    init(driver: NIOLoopBound<ClientDriver>, generation: Int) {
+        self.driver = driver
+        self.generation = generation
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        driver.value.active(context.channel, generation: generation)
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        driver.value.received(unwrapInboundIn(data), generation: generation)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        if let error = error as? WireError {
+            driver.value.failed(error, generation: generation)
+        } else {
+            context.close(promise: nil)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        driver.value.inactive(generation: generation)
+        context.fireChannelInactive()
+    }
+}

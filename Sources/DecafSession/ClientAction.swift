@@ -1,0 +1,16 @@
+import DecafWire
+
+/// What a client's shell must do after its session handled an event, in order.
+public enum ClientAction: Hashable, Sendable {
+    /// Open a connection to the server.
+    case connect
+    /// Write this frame on the open connection.
+    case send(OutgoingFrame)
+    /// Close the connection once the frames before this action are out.
+    case close
+    /// Run `timer` after this long, replacing it if it runs already.
+    case schedule(ClientTimer, after: Duration)
+    case cancel(ClientTimer)
+    /// Tell the application.
+    case report(ClientEvent)
+}

@@ -1,0 +1,46 @@
+import DecafWire
+
+/// How a client behaves: what it offers in the handshake, how many messages it keeps in flight,
+/// when it resends and gives up (EX-7), how it reconnects, and how it notices a dead server. The
+/// defaults are a well-behaved mobile client's.
+public struct ClientConfiguration: Hashable, Sendable {
+    /// The session id of every frame the client sends.
+    public var session = SessionID(rawValue: 1)
+    /// The version offered: the client's major and highest minor (HS-1).
+    public var version: ProtocolVersion = .v1_0
+    /// The features offered; BASIC is always added (HS-1).
+    public var features: FeatureFlags = .known
+    /// DATA frames sent but not yet acknowledged, at most.
+    public var window = 64
+    /// A frame not acknowledged within this is sent again, same sequence and timestamp (EX-7).
+    public var ackTimeout: Duration = .seconds(1)
+    /// Times a frame is sent again before it is given up (EX-7: 3).
+    public var retries = 3
+    /// Whether DATA bodies are compressed when the handshake agreed on COMPRESSION.
+    public var compress = false
+    public var reconnect: ReconnectPolicy = .exponential
+    /// The first wait before reconnecting; later waits grow from it.
+    public var reconnectBase: Duration = .milliseconds(100)
+    /// The longest wait between reconnect attempts.
+    public var maxDelay: Duration = .seconds(30)
+    /// The interval between heartbeats on an idle connection; nil sends none.
+    public var heartbeat: Duration?
+    /// Heartbeat intervals without a single frame from the server after which it counts as dead
+    /// and the connection is closed and reopened.
+    public var silentIntervalsBeforeDead = 3
+    /// How the client reads what the server sends.
+    public var decodeOptions: DecodeOptions = .observer
+    /// How long a server frame is remembered, in seconds, to recognise a repeat (REPLAY-1).
+    public var replayWindow: UInt32 = 60
+    /// Misbehave on purpose, for testing conformance tools.
+    public var faults: Set<ClientFault> = []
+
+    public init() {}
+
+    /// The decoder settings, with the faults that change what the client accepts.
+    public var effectiveDecodeOptions: DecodeOptions {
+        var options = decodeOptions
+        if faults.contains(.acceptsBadCRC) { options.verifiesChecksum = false }
+        return options
+    }
+}

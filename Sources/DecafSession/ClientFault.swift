@@ -1,0 +1,65 @@
+import DecafWire
+
+/// A way the reference client misbehaves on purpose (`decaf testee client --fault NAME`), so that
+/// `decaf conform client` can be shown to catch it. Each imitates a defect seen in mobile clients
+/// and breaks the requirements in `breaks`; the two backoff faults break no requirement of the
+/// brief, which does not demand a backoff, and are caught by recommended cases only.
+public enum ClientFault: String, Hashable, Sendable, CaseIterable {
+    case newSequenceOnResend = "new-sequence-on-resend"
+    case noResend = "no-resend"
+    case resendForever = "resend-forever"
+    case acksAnAck = "acks-an-ack"
+    case neverAcksServerData = "never-acks-server-data"
+    case doubleAck = "double-ack"
+    case noHeartbeatAck = "no-heartbeat-ack"
+    case deliversRepeats = "delivers-repeats"
+    case ignoresAgreedFeatures = "ignores-agreed-features"
+    case checksumInHostOrder = "checksum-in-host-order"
+    case acceptsBadCRC = "accepts-bad-crc"
+    case ignoresVersionResponse = "ignores-version-response"
+    case responseAfterAckOnly = "response-after-ack-only"
+    case closesOnUnknownType = "closes-on-unknown-type"
+    case noBackoff = "no-backoff"
+    case noJitter = "no-jitter"
+
+    public var name: String { rawValue }
+
+    /// What the client does wrong, in one line.
+    public var summary: String {
+        switch self {
+        case .newSequenceOnResend: "resends an unacknowledged message under a new sequence number"
+        case .noResend: "never resends an unacknowledged message"
+        case .resendForever: "resends an unacknowledged message without limit"
+        case .acksAnAck: "acknowledges the server's ACK frames"
+        case .neverAcksServerData: "never acknowledges the server's DATA frames"
+        case .doubleAck: "acknowledges every frame twice"
+        case .noHeartbeatAck: "never answers the server's HEARTBEAT"
+        case .deliversRepeats: "delivers a repeated DATA frame to the application again"
+        case .ignoresAgreedFeatures: "sends read receipts and compressed bodies whatever the handshake agreed"
+        case .checksumInHostOrder: "writes the checksum of every frame in little-endian"
+        case .acceptsBadCRC: "does not verify checksums, so it delivers damaged frames"
+        case .ignoresVersionResponse: "never acknowledges the VERSION_RESPONSE"
+        case .responseAfterAckOnly: "drops a VERSION_RESPONSE that comes before the ACK of its request"
+        case .closesOnUnknownType: "closes the connection on a frame of an undefined message type"
+        case .noBackoff: "reconnects at once, again and again"
+        case .noJitter: "waits exactly the backoff, so clients cut together come back together"
+        }
+    }
+
+    /// The brief's requirements a client with this fault breaks.
+    public var breaks: [RequirementID] {
+        switch self {
+        case .newSequenceOnResend, .noResend, .resendForever: [.ex7]
+        case .acksAnAck: [.ex3]
+        case .neverAcksServerData, .doubleAck, .ignoresVersionResponse: [.ex1]
+        case .noHeartbeatAck: [.ex2]
+        case .deliversRepeats: [.replay1]
+        case .ignoresAgreedFeatures: [.ex4]
+        case .checksumInHostOrder: [.crc1]
+        case .acceptsBadCRC: [.crc2]
+        case .responseAfterAckOnly: [.hs2]
+        case .closesOnUnknownType: [.frame4]
+        case .noBackoff, .noJitter: []
+        }
+    }
+}

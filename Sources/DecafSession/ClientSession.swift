@@ -1,0 +1,517 @@
+import DecafWire
+
+/// A client's side of the protocol, across its connections, as a pure function of what happens
+/// and when: the handshake (HS-1, HS-2, VER-3), ACKs owed and received (EX-1 to EX-4), repeats
+/// recognised (REPLAY-1), resending with the same sequence and timestamp and giving up after the
+/// retries (EX-7), heartbeats and a dead server noticed, and reconnecting with a backoff that
+/// carries jitter. Events come in with a reading of the clocks (and randomness, where a backoff is
+/// drawn); actions go out for a shell to carry out: frames to write, timers to run, things to tell
+/// the application. Nothing here touches a socket, reads a clock or draws a random number itself.
+public struct ClientSession {
+    public let configuration: ClientConfiguration
+    public private(set) var statistics = ClientStatistics()
+
+    /// A frame sent and owed an ACK, resent until it gets one or runs out of retries (EX-7).
+    private struct Outstanding {
+        enum Kind { case message(Int), versionRequest, readReceipt }
+        var frame: OutgoingFrame
+        var kind: Kind
+        var lastSent: Duration
+        var sends: Int
+    }
+
+    private struct Message {
+        var payload: [UInt8]
+        var sequence: SequenceNumber?
+        var timestamp: UInt32 = 0
+        var firstSent: Duration = .zero
+        var sends = 0
+        var settled = false
+    }
+
+    private enum Link {
+        case down
+        case connecting
+        /// Connected; `request` is the VERSION_REQUEST's sequence, sent at `sentAt`, until the
+        /// response comes.
+        case open(request: SequenceNumber, sentAt: Duration, requestAcknowledged: Bool)
+        case ready
+    }
+
+    private var link = Link.down
+    private var agreed: VersionResponse?
+    /// The VERSION_REQUEST whose ACK has not come: it may follow the response (HS-2).
+    private var unacknowledgedRequest: SequenceNumber?
+    private var stopped = false
+    private var inputEnded = false
+    private var lingering = false
+
+    private var normal = SequenceNumber(category: .normal, counter: 0)
+    private var control = SequenceNumber(category: .control, counter: 0)
+    private var heartbeatSequence = SequenceNumber(category: .heartbeat, counter: 0)
+
+    private var messages: [Int: Message] = [:]
+    /// Ids to send, in order; messages cut off by a lost connection go back to the front.
+    private var queue: [Int] = []
+    private var unsettled = 0
+    private var idBySequence: [UInt32: Int] = [:]
+    private var outstanding: [UInt32: Outstanding] = [:]
+    private var inFlightMessages = 0
+    private var retransmitDue: Duration?
+
+    private var reconnectAttempt = 0
+    private var lastSent: Duration = .zero
+    private var lastHeard: Duration = .zero
+    private var replay: ReplayMemory
+
+    public init(configuration: ClientConfiguration) {
+        self.configuration = configuration
+        replay = ReplayMemory(window: configuration.replayWindow, limit: 65_536)
+    }
+
+    /// Whether the session has stopped for good: finished, given up, or the server incompatible.
+    public var isStopped: Bool { stopped }
+
+    /// The version the client writes in its headers: 1.0 until a handshake agrees (VER-3).
+    public var outgoingVersion: ProtocolVersion { agreed?.version ?? .v1_0 }
+
+    private func has(_ fault: ClientFault) -> Bool { configuration.faults.contains(fault) }
+
+    // MARK: - Events from the shell
+
+    /// The client starts: it connects.
+    public mutating func start(at now: ClientTime) -> [ClientAction] {
+        guard case .down = link, !stopped else { return [] }
+        link = .connecting
+        return [.connect]
+    }
+
+    /// The connection is open: the handshake starts (HS-1, VER-3).
+    public mutating func connected(at now: ClientTime) -> [ClientAction] {
+        guard !stopped else { return [.close] }
+        control = control.next
+        let request = VersionRequest(version: configuration.version, features: configuration.features.union(.basic))
+        link = .open(request: control, sentAt: now.elapsed, requestAcknowledged: false)
+        unacknowledgedRequest = control
+        agreed = nil
+        lastHeard = now.elapsed
+        let header = FrameHeader(messageType: .control, sequence: control, timestamp: now.unixSeconds, sessionID: configuration.session)
+        var actions = [ClientAction]()
+        send(OutgoingFrame(header: header, fields: [request.field]), as: .versionRequest, at: now, into: &actions)
+        if let heartbeat = configuration.heartbeat { actions.append(.schedule(.heartbeat, after: heartbeat)) }
+        return actions
+    }
+
+    /// No connection could be made; `random` draws the backoff's jitter.
+    public mutating func connectFailed(at now: ClientTime, random: inout some RandomNumberGenerator) -> [ClientAction] {
+        link = .down
+        return reconnectLater(at: now, random: &random)
+    }
+
+    /// The connection closed or broke: what was in flight goes out again on the next one.
+    public mutating func connectionLost(at now: ClientTime, random: inout some RandomNumberGenerator) -> [ClientAction] {
+        if case .down = link { return [] }
+        link = .down
+        agreed = nil
+        guard !stopped else { return [] }
+        var actions: [ClientAction] = [.cancel(.retransmit), .cancel(.heartbeat), .report(.disconnected)]
+        let cutOff = outstanding.values.compactMap { pending -> Int? in
+            if case let .message(id) = pending.kind { id } else { nil }
+        }
+        outstanding = [:]
+        inFlightMessages = 0
+        retransmitDue = nil
+        queue = cutOff.sorted { (messages[$0]?.sequence?.counter ?? 0) < (messages[$1]?.sequence?.counter ?? 0) } + queue
+        actions += reconnectLater(at: now, random: &random)
+        return actions
+    }
+
+    /// A frame from the server.
+    public mutating func received(_ frame: Frame, at now: ClientTime) -> [ClientAction] {
+        lastHeard = now.elapsed
+        let header = frame.header
+        var actions: [ClientAction] = []
+        if header.messageType == .ack {
+            acknowledgementArrived(header, at: now, into: &actions)
+            if has(.acksAnAck) { acknowledge(header, at: now, into: &actions) }
+            return actions
+        }
+        guard header.messageType.isAcknowledged else {
+            if has(.closesOnUnknownType) { actions.append(.close) }
+            return actions
+        }
+        switch header.messageType {
+        case .data:
+            if !has(.neverAcksServerData) { acknowledge(header, at: now, into: &actions) }
+            deliver(frame, at: now, into: &actions)
+        case .heartbeat:
+            if !has(.noHeartbeatAck) { acknowledge(header, at: now, into: &actions) }
+        case .readReceipt:
+            acknowledge(header, at: now, into: &actions)
+            for field in frame.fields {
+                if case let .readReceipt(receipt) = field.interpreted { receiptArrived(receipt, into: &actions) }
+            }
+        default:
+            let answersHandshake = frame.fields.contains { $0.tag == .versionResponse }
+            if !(answersHandshake && has(.ignoresVersionResponse)) { acknowledge(header, at: now, into: &actions) }
+            for field in frame.fields {
+                switch field.interpreted {
+                case let .versionResponse(response): handshakeAnswered(response, at: now, into: &actions)
+                case let .error(report):
+                    statistics.serverErrors.append(report)
+                    actions.append(.report(.serverError(report)))
+                default: continue
+                }
+            }
+        }
+        return actions
+    }
+
+    /// The server's bytes broke the protocol: the client says so and closes; the shell reports the
+    /// close with `connectionLost`.
+    public mutating func failed(_ error: WireError, at now: ClientTime) -> [ClientAction] {
+        statistics.protocolErrors.append(error)
+        return [.report(.protocolError(error)), .close]
+    }
+
+    /// The application has a message to send.
+    public mutating func submit(_ message: ClientMessage, at now: ClientTime) -> [ClientAction] {
+        guard !stopped else { return [.report(.failed(id: message.id, reason: "the client has stopped"))] }
+        messages[message.id] = Message(payload: message.payload)
+        queue.append(message.id)
+        unsettled += 1
+        var actions: [ClientAction] = []
+        fill(at: now, into: &actions)
+        return actions
+    }
+
+    /// The application has nothing more to send: the client finishes once every message is settled.
+    public mutating func endOfInput(at now: ClientTime) -> [ClientAction] {
+        inputEnded = true
+        var actions: [ClientAction] = []
+        finishIfSettled(at: now, into: &actions)
+        return actions
+    }
+
+    /// The application gives up on everything not yet settled (a deadline passed).
+    public mutating func giveUp(reason: String, at now: ClientTime) -> [ClientAction] {
+        var actions: [ClientAction] = []
+        stop(reason: reason, into: &actions)
+        return actions
+    }
+
+    public mutating func timerFired(_ timer: ClientTimer, at now: ClientTime, random: inout some RandomNumberGenerator) -> [ClientAction] {
+        guard !stopped else { return [] }
+        var actions: [ClientAction] = []
+        switch timer {
+        case .reconnect:
+            guard case .down = link else { return [] }
+            link = .connecting
+            actions.append(.connect)
+        case .retransmit:
+            retransmitDue = nil
+            retransmitOverdue(at: now, into: &actions)
+        case .heartbeat:
+            heartbeat(at: now, into: &actions)
+        case .linger:
+            lingering = false
+            finish(into: &actions)
+        }
+        return actions
+    }
+
+    // MARK: - Handshake
+
+    private mutating func handshakeAnswered(_ response: VersionResponse, at now: ClientTime, into actions: inout [ClientAction]) {
+        guard case let .open(request, sentAt, requestAcknowledged) = link else { return }
+        if has(.responseAfterAckOnly) && !requestAcknowledged { return }
+        outstanding[request.rawValue] = nil
+        statistics.negotiated = response
+        guard response.version.major == configuration.version.major else {
+            actions.append(.report(.incompatible(response)))
+            stop(reason: "the server speaks version \(response.version), another major", into: &actions)
+            return
+        }
+        agreed = response
+        link = .ready
+        reconnectAttempt = 0
+        actions.append(.report(.handshake(response, roundTrip: now.elapsed - sentAt)))
+        fill(at: now, into: &actions)
+        scheduleRetransmit(at: now, into: &actions)
+    }
+
+    // MARK: - ACKs
+
+    /// The ACK a frame with `header` is owed (EX-1, EX-2): twice under the `double-ack` fault.
+    private mutating func acknowledge(_ header: FrameHeader, at now: ClientTime, into actions: inout [ClientAction]) {
+        let ack = OutgoingFrame(header: header.acknowledgement(timestamp: now.unixSeconds, version: outgoingVersion))
+        actions.append(.send(ack))
+        if has(.doubleAck) { actions.append(.send(ack)) }
+        lastSent = now.elapsed
+    }
+
+    private mutating func acknowledgementArrived(_ header: FrameHeader, at now: ClientTime, into actions: inout [ClientAction]) {
+        if header.sequence.category == .heartbeat {
+            statistics.heartbeatsAcknowledged += 1
+            return
+        }
+        if header.sequence == unacknowledgedRequest {
+            unacknowledgedRequest = nil
+            outstanding[header.sequence.rawValue] = nil
+            if case let .open(request, sentAt, _) = link { link = .open(request: request, sentAt: sentAt, requestAcknowledged: true) }
+            actions.append(.report(.requestAcknowledged))
+            scheduleRetransmit(at: now, into: &actions)
+            return
+        }
+        guard let pending = outstanding.removeValue(forKey: header.sequence.rawValue) else {
+            statistics.duplicateAcks += 1
+            return
+        }
+        switch pending.kind {
+        case .versionRequest, .readReceipt:
+            break
+        case let .message(id):
+            inFlightMessages -= 1
+            if let message = settle(id) {
+                statistics.acknowledged += 1
+                actions.append(.report(.acknowledged(id: id, latency: now.elapsed - message.firstSent, retransmissions: message.sends - 1)))
+                if !agreedFeatures.contains(.readReceipt) { forget(id) }
+            }
+            fill(at: now, into: &actions)
+        }
+        scheduleRetransmit(at: now, into: &actions)
+        finishIfSettled(at: now, into: &actions)
+    }
+
+    private mutating func receiptArrived(_ receipt: ReadReceipt, into actions: inout [ClientAction]) {
+        guard let id = idBySequence[receipt.sequence.rawValue], messages[id]?.settled == true else { return }
+        statistics.readReceipts += 1
+        actions.append(.report(.readReceipt(id: id)))
+        forget(id)
+        if lingering && !awaitsReceipts {
+            lingering = false
+            actions.append(.cancel(.linger))
+            finish(into: &actions)
+        }
+    }
+
+    // MARK: - Delivery
+
+    /// A DATA frame from the server: delivered once (REPLAY-1), with its read receipt when the
+    /// handshake agreed on them (EX-4).
+    private mutating func deliver(_ frame: Frame, at now: ClientTime, into actions: inout [ClientAction]) {
+        let key = ReplayMemory.Key(sequence: frame.header.sequence.rawValue, timestamp: frame.header.timestamp)
+        guard replay.insert(key, now: now.unixSeconds) || has(.deliversRepeats) else {
+            statistics.repeats += 1
+            return
+        }
+        statistics.delivered += 1
+        actions.append(.report(.delivered(sequence: frame.header.sequence, payload: Array(frame.payload))))
+        guard agreedFeatures.contains(.readReceipt), case .ready = link else { return }
+        normal = normal.next
+        let header = FrameHeader(messageType: .readReceipt, sequence: normal, timestamp: now.unixSeconds,
+                                 sessionID: configuration.session, version: outgoingVersion)
+        send(OutgoingFrame(header: header, fields: [ReadReceipt(sequence: frame.header.sequence).field]), as: .readReceipt, at: now, into: &actions)
+    }
+
+    /// The features in force: the agreed ones, or everything under `ignores-agreed-features`.
+    private var agreedFeatures: FeatureFlags {
+        has(.ignoresAgreedFeatures) ? .known : agreed?.features ?? []
+    }
+
+    // MARK: - Sending
+
+    /// Sends queued messages while the window allows, once the handshake has agreed.
+    private mutating func fill(at now: ClientTime, into actions: inout [ClientAction]) {
+        guard case .ready = link, !stopped else { return }
+        while inFlightMessages < configuration.window, !queue.isEmpty {
+            let id = queue.removeFirst()
+            guard var message = messages[id], !message.settled else { continue }
+            if let sequence = message.sequence {
+                statistics.retransmissions += 1
+                idBySequence[sequence.rawValue] = id
+            } else {
+                normal = normal.next
+                message.sequence = normal
+                message.timestamp = now.unixSeconds
+                message.firstSent = now.elapsed
+                idBySequence[normal.rawValue] = id
+                statistics.sent += 1
+            }
+            message.sends += 1
+            messages[id] = message
+            var header = FrameHeader(messageType: .data, sequence: message.sequence ?? normal, timestamp: message.timestamp,
+                                     sessionID: configuration.session, version: outgoingVersion)
+            if configuration.compress && agreedFeatures.contains(.compression) { header.compressType = .zlib }
+            inFlightMessages += 1
+            send(OutgoingFrame(header: header, payload: message.payload), as: .message(id), at: now, into: &actions)
+        }
+    }
+
+    private mutating func send(_ frame: OutgoingFrame, as kind: Outstanding.Kind, at now: ClientTime, into actions: inout [ClientAction]) {
+        outstanding[frame.header.sequence.rawValue] = Outstanding(frame: frame, kind: kind, lastSent: now.elapsed, sends: 1)
+        actions.append(.send(frame))
+        lastSent = now.elapsed
+        scheduleRetransmit(at: now, into: &actions)
+    }
+
+    /// Keeps the retransmit timer on the earliest overdue frame.
+    private mutating func scheduleRetransmit(at now: ClientTime, into actions: inout [ClientAction]) {
+        guard let earliest = outstanding.values.map(\.lastSent).min() else {
+            if retransmitDue != nil {
+                retransmitDue = nil
+                actions.append(.cancel(.retransmit))
+            }
+            return
+        }
+        let due = earliest + configuration.ackTimeout
+        guard due != retransmitDue else { return }
+        retransmitDue = due
+        actions.append(.schedule(.retransmit, after: max(.zero, due - now.elapsed)))
+    }
+
+    /// Sends every overdue frame again with the same sequence and timestamp, or gives it up after
+    /// the last retry (EX-7).
+    private mutating func retransmitOverdue(at now: ClientTime, into actions: inout [ClientAction]) {
+        let overdue = outstanding.filter { now.elapsed - $0.value.lastSent >= configuration.ackTimeout }
+        for (key, var pending) in overdue.sorted(by: { $0.value.lastSent < $1.value.lastSent }) {
+            if pending.sends > configuration.retries && !has(.resendForever) {
+                outstanding[key] = nil
+                giveUp(pending, at: now, into: &actions)
+                continue
+            }
+            pending.lastSent = now.elapsed
+            pending.sends += 1
+            if has(.noResend) {
+                outstanding[key] = pending
+                continue
+            }
+            if has(.newSequenceOnResend), case let .message(id) = pending.kind {
+                outstanding[key] = nil
+                normal = normal.next
+                pending.frame.header.sequence = normal
+                messages[id]?.sequence = normal
+                idBySequence[normal.rawValue] = id
+                outstanding[normal.rawValue] = pending
+            } else {
+                outstanding[key] = pending
+            }
+            if case let .message(id) = pending.kind { messages[id]?.sends += 1 }
+            statistics.retransmissions += 1
+            actions.append(.send(pending.frame))
+            lastSent = now.elapsed
+        }
+        scheduleRetransmit(at: now, into: &actions)
+        finishIfSettled(at: now, into: &actions)
+    }
+
+    private mutating func giveUp(_ pending: Outstanding, at now: ClientTime, into actions: inout [ClientAction]) {
+        switch pending.kind {
+        case let .message(id):
+            inFlightMessages -= 1
+            if let message = settle(id) {
+                statistics.failed += 1
+                actions.append(.report(.failed(id: id, reason: "no ACK after \(message.sends) sends, \(configuration.ackTimeout) apart")))
+                forget(id)
+            }
+            fill(at: now, into: &actions)
+        case .versionRequest:
+            // A server that answers no handshake is no use: close and try a new connection.
+            actions.append(.close)
+        case .readReceipt:
+            break
+        }
+    }
+
+    /// Drops a settled message that nothing more can arrive for, so memory follows what is in
+    /// flight, not how many messages were sent.
+    private mutating func forget(_ id: Int) {
+        if let sequence = messages.removeValue(forKey: id)?.sequence { idBySequence[sequence.rawValue] = nil }
+    }
+
+    /// Marks message `id` settled; returns it unless it already was.
+    private mutating func settle(_ id: Int) -> Message? {
+        guard var message = messages[id], !message.settled else { return nil }
+        message.settled = true
+        messages[id] = message
+        unsettled -= 1
+        return message
+    }
+
+    // MARK: - Heartbeats and reconnecting
+
+    private mutating func heartbeat(at now: ClientTime, into actions: inout [ClientAction]) {
+        guard let interval = configuration.heartbeat else { return }
+        switch link {
+        case .down, .connecting: return
+        case .open, .ready: break
+        }
+        if now.elapsed - lastHeard >= interval * configuration.silentIntervalsBeforeDead {
+            actions.append(.close)
+            return
+        }
+        if case .ready = link, now.elapsed - lastSent >= interval - interval / 10 {
+            heartbeatSequence = heartbeatSequence.next
+            statistics.heartbeatsSent += 1
+            actions.append(.send(OutgoingFrame(header: FrameHeader(messageType: .heartbeat, sequence: heartbeatSequence, timestamp: now.unixSeconds,
+                                                                   sessionID: configuration.session, version: outgoingVersion))))
+            lastSent = now.elapsed
+        }
+        actions.append(.schedule(.heartbeat, after: interval))
+    }
+
+    private mutating func reconnectLater(at now: ClientTime, random: inout some RandomNumberGenerator) -> [ClientAction] {
+        guard !stopped else { return [] }
+        var actions: [ClientAction] = []
+        let delay: Duration?
+        if has(.noBackoff) {
+            delay = configuration.reconnect == .none ? nil : .zero
+        } else {
+            let full = configuration.reconnect.delay(attempt: reconnectAttempt, base: configuration.reconnectBase, cap: configuration.maxDelay)
+            delay = has(.noJitter) ? full : full.map { ReconnectPolicy.jittered($0, using: &random) }
+        }
+        guard let delay else {
+            stop(reason: "the connection was lost and the client does not reconnect", into: &actions)
+            return actions
+        }
+        reconnectAttempt += 1
+        statistics.reconnects += 1
+        actions += [.report(.reconnecting(after: delay)), .schedule(.reconnect, after: delay)]
+        return actions
+    }
+
+    // MARK: - Ending
+
+    /// Whether an acknowledged message still waits for the read receipt the handshake promised.
+    private var awaitsReceipts: Bool {
+        agreedFeatures.contains(.readReceipt) && statistics.readReceipts < statistics.acknowledged
+    }
+
+    private mutating func finishIfSettled(at now: ClientTime, into actions: inout [ClientAction]) {
+        guard inputEnded, unsettled == 0, !stopped, !lingering else { return }
+        if awaitsReceipts, case .ready = link {
+            lingering = true
+            actions.append(.schedule(.linger, after: configuration.ackTimeout))
+            return
+        }
+        finish(into: &actions)
+    }
+
+    private mutating func finish(into actions: inout [ClientAction]) {
+        guard !stopped else { return }
+        stopped = true
+        actions += ClientTimer.allCases.map { .cancel($0) } + [.report(.finished), .close]
+    }
+
+    /// Gives up every unsettled message and stops.
+    private mutating func stop(reason: String, into actions: inout [ClientAction]) {
+        for id in messages.keys.sorted() where settle(id) != nil {
+            statistics.failed += 1
+            actions.append(.report(.failed(id: id, reason: reason)))
+            forget(id)
+        }
+        outstanding = [:]
+        queue = []
+        finish(into: &actions)
+    }
+}

@@ -1,0 +1,27 @@
+import DecafWire
+
+/// What a client session counted, for reports such as `decaf send`'s.
+public struct ClientStatistics: Hashable, Sendable {
+    /// Distinct messages sent at least once.
+    public var sent = 0
+    public var acknowledged = 0
+    /// Messages given up: out of retries, the server incompatible, or the client stopped.
+    public var failed = 0
+    /// Frames sent again: after an ACK timeout (EX-7) or on a new connection.
+    public var retransmissions = 0
+    /// ACKs for a frame already acknowledged, or for no frame the client sent.
+    public var duplicateAcks = 0
+    public var readReceipts = 0
+    /// DATA frames from the server delivered to the application, and repeats recognised (REPLAY-1).
+    public var delivered = 0
+    public var repeats = 0
+    public var reconnects = 0
+    public var heartbeatsSent = 0
+    public var heartbeatsAcknowledged = 0
+    /// The agreement of the last handshake.
+    public var negotiated: VersionResponse?
+    public var serverErrors: [ErrorReport] = []
+    public var protocolErrors: [WireError] = []
+
+    public init() {}
+}
