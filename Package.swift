@@ -60,7 +60,14 @@ let package = Package(
             ]
         ),
         .target(name: "DecafVectors", dependencies: ["DecafWire", "DecafCapture", "DecafDissect"]),
-        .target(name: "DecafConformance", dependencies: ["DecafWire", "DecafNIO", "DecafVectors", "DecafDissect"]),
+        .target(
+            name: "DecafConformance",
+            dependencies: [
+                "DecafWire", "DecafSession", "DecafNIO", "DecafVectors", "DecafDissect",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "decaf",
             dependencies: [

@@ -11,8 +11,9 @@ final class CaseExecution {
     private let settings: ServerRunSettings
     private let profile: ConformanceProfile
     private let clock = ContinuousClock()
-    /// When the case's connection was made: the execution starts right after.
-    private let connected = ContinuousClock.now
+    /// When the suite began to connect: the earliest moment the target could have started a
+    /// timer for the connection.
+    private let connecting: ContinuousClock.Instant
 
     /// Every frame received, in order.
     private var frames: [Frame] = []
@@ -30,8 +31,10 @@ final class CaseExecution {
     private var lastSent: [UInt32] = []
     private var notes: [(String, [RequirementID])] = []
 
-    init(testCase: ConformanceCase, client: WireClient, target: TargetIdentity, settings: ServerRunSettings, profile: ConformanceProfile) {
+    init(testCase: ConformanceCase, client: WireClient, connecting: ContinuousClock.Instant, target: TargetIdentity, settings: ServerRunSettings,
+         profile: ConformanceProfile) {
         self.testCase = testCase
+        self.connecting = connecting
         self.client = client
         self.target = target
         self.settings = settings
@@ -69,7 +72,7 @@ final class CaseExecution {
 
     private func send(_ transmission: Transmission) async -> Verdict? {
         let bytes = transmission.bytes(at: settings.clock?())
-        lastSent = Self.sequences(in: bytes)
+        lastSent = Transmission.headers(in: bytes).map(\.sequence.rawValue)
         let now = clock.now
         for sequence in lastSent {
             sends[sequence, default: 0] += 1
@@ -85,20 +88,6 @@ final class CaseExecution {
             }
         }
         return nil
-    }
-
-    /// The sequences of the frames whose headers start `bytes`, one after another.
-    private static func sequences(in bytes: [UInt8]) -> [UInt32] {
-        var sequences: [UInt32] = []
-        var offset = 0
-        while offset + FrameHeader.size <= bytes.count, bytes[offset...].starts(with: FrameHeader.magicBytes),
-              let header = FrameHeader(decoding: bytes[offset...]) {
-            sequences.append(header.sequence.rawValue)
-            let (next, overflow) = offset.addingReportingOverflow(FrameHeader.size + Int(header.bodyLength))
-            if overflow { break }
-            offset = next
-        }
-        return sequences
     }
 
     /// Sends a DATA frame whose ACK shows that the target has answered everything sent before it.
@@ -378,24 +367,25 @@ final class CaseExecution {
         return nil
     }
 
+    /// The close must come no sooner than the idle timeout after the suite began to connect (the
+    /// target's timer cannot have started earlier), within the timing tolerance.
     private func judgeIdleClose() async -> Verdict? {
         guard let idle = profile.idleTimeout else {
             return Verdict(.unsupported, "the target's idle timeout was not given (--idle-timeout); the brief's 90 s is too long to wait for by default",
                            requirements: [.ex6])
         }
-        let grace = max(settings.timeout, idle / 4)
-        if await wait(timeout: idle + grace - (clock.now - connected), until: { closed }) {
+        let allowed = TimingTolerance.bounds(idle)
+        if await wait(timeout: allowed.upperBound - (clock.now - connecting), until: { closed }) {
             if let verdict = violation() { return verdict }
-            let after = clock.now - connected
-            // The target's timer starts when it accepts, a little before the connection is seen here.
-            if after + max(.milliseconds(100), idle / 10) < idle {
-                return Verdict(.fail, "the target closed an idle connection after \(DurationText.milliseconds(after, decimals: 0)), before its idle timeout",
+            let after = clock.now - connecting
+            if after < allowed.lowerBound {
+                return Verdict(.fail, "the target closed an idle connection \(DurationText.milliseconds(after, decimals: 0)) after it was opened, before its idle timeout",
                                expected: "the close after \(idle)", actual: "the close after \(DurationText.milliseconds(after, decimals: 0))", requirements: [.ex6])
             }
             return nil
         }
         if let verdict = violation() { return verdict }
-        return Verdict(.fail, "an idle connection was still open \(DurationText.milliseconds(idle + grace, decimals: 0)) after it was made",
+        return Verdict(.fail, "an idle connection was still open \(DurationText.milliseconds(allowed.upperBound, decimals: 0)) after it was opened",
                        expected: "the close after \(idle)", actual: "open", requirements: [.ex6])
     }
 

@@ -30,14 +30,27 @@ enum CaseFrames {
         _ header: FrameHeader, _ fields: [TLVField] = [], split: [Int] = [], pause: Duration = .zero, skew: Int64 = 0,
         label: String? = nil
     ) -> ConformanceStep {
-        .send(Transmission(
+        .send(transmission(header, fields, split: split, pause: pause, skew: skew, label: label))
+    }
+
+    /// One frame, its timestamp taken from the run's clock plus `skew` seconds.
+    static func transmission(
+        _ header: FrameHeader, _ fields: [TLVField] = [], split: [Int] = [], pause: Duration = .zero, skew: Int64 = 0,
+        label: String? = nil
+    ) -> Transmission {
+        Transmission(
             label: label ?? describe(header, fields), bytes: bytes(header, fields), split: split, pause: pause,
             stamps: [Transmission.Stamp(headerOffset: 0, skew: skew)]
-        ))
+        )
     }
 
     /// A step sending several frames in one write.
     static func sendTogether(_ frames: [(FrameHeader, [TLVField])], split: [Int] = [], pause: Duration = .zero) -> ConformanceStep {
+        .send(together(frames, split: split, pause: pause))
+    }
+
+    /// Several frames in one write, each stamped with the run's clock.
+    static func together(_ frames: [(FrameHeader, [TLVField])], split: [Int] = [], pause: Duration = .zero) -> Transmission {
         var bytes: [UInt8] = []
         var stamps: [Transmission.Stamp] = []
         for (header, fields) in frames {
@@ -45,7 +58,7 @@ enum CaseFrames {
             bytes += self.bytes(header, fields)
         }
         let label = frames.map { describe($0.0, $0.1) }.joined(separator: " + ")
-        return .send(Transmission(label: label, bytes: bytes, split: split, pause: pause, stamps: stamps))
+        return Transmission(label: label, bytes: bytes, split: split, pause: pause, stamps: stamps)
     }
 
     /// `DATA seq NORMAL/1 [TEXT]`.

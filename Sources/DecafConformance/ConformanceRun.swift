@@ -7,6 +7,7 @@ public struct ConformanceRun: Sendable {
     public enum Kind: String, Sendable, Codable {
         case server
         case decoder
+        case client
     }
 
     public var kind: Kind

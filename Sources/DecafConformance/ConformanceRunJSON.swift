@@ -25,6 +25,7 @@ public struct ConformanceRunJSON: Encodable {
         var direction: String
         var milliseconds: Double
         var label: String?
+        var connection: Int?
         var hex: String
     }
 
@@ -67,7 +68,8 @@ public struct ConformanceRunJSON: Encodable {
                 actual: result.verdict.actual, brokenRequirements: result.verdict.kind.isFailure ? result.verdict.requirements.map(\.rawValue) : [],
                 durationMilliseconds: Self.milliseconds(result.duration), runs: result.runs.map(\.rawValue),
                 transcript: result.transcript.map {
-                    Entry(direction: $0.direction.rawValue, milliseconds: Self.milliseconds($0.time), label: $0.label, hex: Hex.string($0.bytes))
+                    Entry(direction: $0.direction.rawValue, milliseconds: Self.milliseconds($0.time), label: $0.label, connection: $0.connection,
+                          hex: Hex.string($0.bytes))
                 }
             )
         }

@@ -61,7 +61,7 @@ public struct DecoderConformanceRunner: Sendable {
         var failure: TesteeProcess.Failure?
         do {
             let answer = try testee.exchange(request, timeout: timeout)
-            transcript.append(TranscriptEntry(direction: .received, time: ContinuousClock.now - started, bytes: Array(answer.utf8), label: "answer"))
+            transcript.append(TranscriptEntry(direction: .reported, time: ContinuousClock.now - started, bytes: Array(answer.utf8), label: "answer"))
             if let response = try? JSONDecoder().decode(TesteeMessage.Response.self, from: Data(answer.utf8)) {
                 verdict = CodecJudge(codecCase: codecCase).judge(response)
             } else {
@@ -82,9 +82,11 @@ public struct DecoderConformanceRunner: Sendable {
 public struct TesteeUnusable: Error, CustomStringConvertible {
     public let command: [String]
     public let reason: String
+    /// The protocol the testee should speak, to try it by hand.
+    public var protocolFile = "Specs/conform-testee.md"
 
     public var description: String {
-        "the testee `\(command.joined(separator: " "))` \(reason); check the command after --, and try it by hand with one request from Specs/conform-testee.md"
+        "the testee `\(command.joined(separator: " "))` \(reason); check the command after --, and try it by hand as \(protocolFile) describes"
     }
 }
 

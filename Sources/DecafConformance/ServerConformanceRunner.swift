@@ -59,7 +59,7 @@ public struct ServerConformanceRunner: Sendable {
             return CaseResult(testCase: testCase, verdict: Verdict(.harnessError, "cannot connect to \(settings.host):\(settings.port): \(ConnectionFailure.reason(error))"),
                               transcript: [], duration: ContinuousClock.now - started)
         }
-        let execution = CaseExecution(testCase: testCase, client: client, target: target, settings: settings, profile: catalog.profile)
+        let execution = CaseExecution(testCase: testCase, client: client, connecting: started, target: target, settings: settings, profile: catalog.profile)
         let verdict = await execution.run()
         await client.close()
         return CaseResult(testCase: testCase, verdict: verdict, transcript: client.transcript, duration: ContinuousClock.now - started)

@@ -9,10 +9,32 @@ public enum TextReport {
         if let identity = run.identity {
             out += "target version \(identity.version), features \(identity.features) (\(identity.note))\n"
         }
-        for result in run.results where verbose || !result.verdict.kind.isPass || result.verdict.kind == .passNonStrict || result.isFlaky {
-            out += "\n" + detail(result, withBytes: verbose)
+        let shown = run.results.filter { verbose || !$0.verdict.kind.isPass || $0.verdict.kind == .passNonStrict || $0.isFlaky }
+        let causes = verbose ? [:] : Dictionary(grouping: shown.filter { !$0.isFlaky }, by: \.verdict).filter { $0.value.count >= sharedCause }
+        var said = Set<Verdict>()
+        for result in shown {
+            if let sharing = causes[result.verdict] {
+                if said.insert(result.verdict).inserted { out += "\n" + detail(sharing) }
+            } else {
+                out += "\n" + detail(result, withBytes: verbose)
+            }
         }
         out += "\n" + footer(run)
+        return out
+    }
+
+    /// As many cases as this with one verdict are one cause, said once.
+    static let sharedCause = 3
+
+    /// Cases that failed for one cause: the cause once, then the cases.
+    static func detail(_ sharing: [CaseResult]) -> String {
+        let verdict = sharing[0].verdict
+        var out = "\(verdict.kind.rawValue.uppercased()) \(sharing.count) cases, one cause:\n"
+        out += "    \(verdict.reason)\n"
+        if !verdict.expected.isEmpty { out += "    expected: \(verdict.expected)\n" }
+        if !verdict.actual.isEmpty { out += "    actual:   \(verdict.actual)\n" }
+        for requirement in verdict.requirements { out += "    \(requirement.rawValue): \(requirement.summary)\n" }
+        out += "    cases: " + sharing.map { "\($0.testCase.id) [\($0.testCase.level.rawValue)]" }.joined(separator: ", ") + "\n"
         return out
     }
 

@@ -9,23 +9,33 @@ public enum TranscriptRenderer {
 
     public static func lines(_ transcript: [TranscriptEntry]) -> [String] {
         var lines: [String] = []
-        var decoder = FrameDecoder(options: .observer)
-        var failed = false
+        var decoders: [Int: FrameDecoder] = [:]
+        var failed: Set<Int> = []
+        let numbered = Set(transcript.compactMap(\.connection)).count > 1
         for entry in transcript {
+            let time = DurationText.milliseconds(entry.time, decimals: 3)
+            if entry.direction == .reported {
+                lines.append("· \(time) reported: \(String(decoding: entry.bytes.prefix(shownBytes), as: UTF8.self))\(entry.bytes.count > shownBytes ? "…" : "")")
+                continue
+            }
             let arrow = entry.direction == .sent ? "→" : "←"
+            let connection = entry.connection ?? 0
             var meaning = entry.label ?? ""
-            if entry.direction == .received, !failed {
+            if entry.direction == .received, !failed.contains(connection) {
+                var decoder = decoders[connection] ?? FrameDecoder(options: .observer)
                 decoder.append(entry.bytes)
                 var frames: [String] = []
                 do {
                     while let frame = try decoder.nextFrame() { frames.append(describe(frame)) }
                 } catch {
-                    failed = true
+                    failed.insert(connection)
                     frames.append("bytes that break the protocol: \(error)")
                 }
+                decoders[connection] = decoder
                 meaning = frames.isEmpty ? "part of a frame" : frames.joined(separator: "; ")
             }
-            lines.append("\(arrow) \(DurationText.milliseconds(entry.time, decimals: 3)) \(entry.direction == .sent ? "sent" : "received") \(entry.bytes.count) bytes: \(meaning)")
+            let on = numbered ? " #\(connection + 1)" : ""
+            lines.append("\(arrow)\(on) \(time) \(entry.direction == .sent ? "sent" : "received") \(entry.bytes.count) bytes: \(meaning)")
             lines += hexdump(entry.bytes)
         }
         return lines

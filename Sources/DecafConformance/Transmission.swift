@@ -59,4 +59,18 @@ public struct Transmission: Hashable, Sendable {
         if start < bytes.count || writes.isEmpty { writes.append(bytes[start...]) }
         return writes
     }
+
+    /// The headers of the whole frames at the start of `bytes`, in order: what a write holds.
+    public static func headers(in bytes: [UInt8]) -> [FrameHeader] {
+        var headers: [FrameHeader] = []
+        var offset = 0
+        while offset + FrameHeader.size <= bytes.count, bytes[offset...].starts(with: FrameHeader.magicBytes),
+              let header = FrameHeader(decoding: bytes[offset...]) {
+            headers.append(header)
+            let (next, overflow) = offset.addingReportingOverflow(FrameHeader.size + Int(header.bodyLength))
+            if overflow { break }
+            offset = next
+        }
+        return headers
+    }
 }

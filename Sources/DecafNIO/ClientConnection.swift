@@ -44,7 +44,7 @@ public final class ClientConnection: Sendable {
     /// Gives up everything not yet settled and finishes.
     public func giveUp(reason: String) { run { $0.giveUp(reason: reason) } }
 
-    private func run(_ body: @escaping (ClientDriver) -> Void) {
+    private func run(_ body: @escaping @Sendable (ClientDriver) -> Void) {
         let driver = self.driver
         if eventLoop.inEventLoop { body(driver.value) } else { eventLoop.execute { body(driver.value) } }
     }
@@ -81,8 +81,8 @@ final class ClientDriver {
         self.finished = finished
     }
 
-    private var now: ClientTime {
-        ClientTime(elapsed: .nanoseconds((NIODeadline.now() - started).nanoseconds), unixSeconds: unixSeconds())
+    private var now: SessionTime {
+        SessionTime(elapsed: .nanoseconds((NIODeadline.now() - started).nanoseconds), unixSeconds: unixSeconds())
     }
 
     func start() { perform(session.start(at: now)) }
@@ -134,7 +134,7 @@ final class ClientDriver {
                 channel?.close(promise: nil)
             case let .schedule(timer, delay):
                 timers[timer]?.cancel()
-                timers[timer] = eventLoop.scheduleTask(in: TimeAmount(delay)) { [self] in
+                timers[timer] = eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) { [self] in
                     timers[timer] = nil
                     perform(session.timerFired(timer, at: now, random: &random))
                 }
@@ -159,9 +159,9 @@ final class ClientDriver {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
+                    if swapsChecksums { try pipeline.addHandler(ChecksumByteSwapHandler()) }
                     try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: options)))
                     try pipeline.addHandler(MessageToByteHandler(FrameEncoderHandler()))
-                    if swapsChecksums { try pipeline.addHandler(ChecksumByteSwapHandler()) }
                     try pipeline.addHandler(ClientChannelHandler(driver: driver, generation: generation))
                 }
             }

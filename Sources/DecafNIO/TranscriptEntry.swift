@@ -1,9 +1,12 @@
-/// Bytes that crossed a client connection, in the order they did: what a report shows as the
-/// exchange between a tool and the implementation it tested.
+/// Bytes that crossed a connection, in the order they did: what a report shows as the exchange
+/// between a tool and the implementation it tested.
 public struct TranscriptEntry: Hashable, Sendable {
     public enum Direction: String, Hashable, Sendable, Codable {
         case sent
         case received
+        /// A line the implementation under test reported on a channel of its own (a client
+        /// testee's standard output), not on the wire.
+        case reported
     }
 
     public var direction: Direction
@@ -12,11 +15,14 @@ public struct TranscriptEntry: Hashable, Sendable {
     public var bytes: [UInt8]
     /// What the sender meant the bytes to be; nil for received bytes.
     public var label: String?
+    /// Which connection (from 0), when a case made several.
+    public var connection: Int?
 
-    public init(direction: Direction, time: Duration, bytes: [UInt8], label: String? = nil) {
+    public init(direction: Direction, time: Duration, bytes: [UInt8], label: String? = nil, connection: Int? = nil) {
         self.direction = direction
         self.time = time
         self.bytes = bytes
         self.label = label
+        self.connection = connection
     }
 }

@@ -23,13 +23,18 @@ public struct ClientConfiguration: Hashable, Sendable {
     public var reconnectBase: Duration = .milliseconds(100)
     /// The longest wait between reconnect attempts.
     public var maxDelay: Duration = .seconds(30)
+    /// A connection that stayed up this long after its handshake was healthy: the backoff starts
+    /// over when it is lost. One that drops sooner counts as another failed attempt, so a server
+    /// that accepts and falls over at once is not hammered.
+    public var stableConnection: Duration = .seconds(10)
     /// The interval between heartbeats on an idle connection; nil sends none.
     public var heartbeat: Duration?
     /// Heartbeat intervals without a single frame from the server after which it counts as dead
     /// and the connection is closed and reopened.
     public var silentIntervalsBeforeDead = 3
-    /// How the client reads what the server sends.
-    public var decodeOptions: DecodeOptions = .observer
+    /// How the client reads what the server sends: the brief's limits, strict checks, no
+    /// decryption. The version read is always the client's own (VER-1, VER-2).
+    public var decodeOptions = DecodeOptions()
     /// How long a server frame is remembered, in seconds, to recognise a repeat (REPLAY-1).
     public var replayWindow: UInt32 = 60
     /// Misbehave on purpose, for testing conformance tools.
@@ -37,9 +42,10 @@ public struct ClientConfiguration: Hashable, Sendable {
 
     public init() {}
 
-    /// The decoder settings, with the faults that change what the client accepts.
+    /// The decoder settings: the client's own version, and the faults that change what it accepts.
     public var effectiveDecodeOptions: DecodeOptions {
         var options = decodeOptions
+        options.version = version
         if faults.contains(.acceptsBadCRC) { options.verifiesChecksum = false }
         return options
     }

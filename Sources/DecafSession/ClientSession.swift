@@ -60,6 +60,9 @@ public struct ClientSession {
     private var retransmitDue: Duration?
 
     private var reconnectAttempt = 0
+    /// When the current connection's handshake agreed, to tell a healthy connection from one that
+    /// drops at once.
+    private var readySince: Duration?
     private var lastSent: Duration = .zero
     private var lastHeard: Duration = .zero
     private var replay: ReplayMemory
@@ -80,14 +83,14 @@ public struct ClientSession {
     // MARK: - Events from the shell
 
     /// The client starts: it connects.
-    public mutating func start(at now: ClientTime) -> [ClientAction] {
+    public mutating func start(at now: SessionTime) -> [ClientAction] {
         guard case .down = link, !stopped else { return [] }
         link = .connecting
         return [.connect]
     }
 
     /// The connection is open: the handshake starts (HS-1, VER-3).
-    public mutating func connected(at now: ClientTime) -> [ClientAction] {
+    public mutating func connected(at now: SessionTime) -> [ClientAction] {
         guard !stopped else { return [.close] }
         control = control.next
         let request = VersionRequest(version: configuration.version, features: configuration.features.union(.basic))
@@ -102,17 +105,21 @@ public struct ClientSession {
         return actions
     }
 
-    /// No connection could be made; `random` draws the backoff's jitter.
-    public mutating func connectFailed(at now: ClientTime, random: inout some RandomNumberGenerator) -> [ClientAction] {
+    /// No connection could be made; `random` draws the backoff's jitter. Said of a connection that
+    /// was made, it is that connection lost.
+    public mutating func connectFailed(at now: SessionTime, random: inout some RandomNumberGenerator) -> [ClientAction] {
+        guard case .connecting = link else { return connectionLost(at: now, random: &random) }
         link = .down
         return reconnectLater(at: now, random: &random)
     }
 
     /// The connection closed or broke: what was in flight goes out again on the next one.
-    public mutating func connectionLost(at now: ClientTime, random: inout some RandomNumberGenerator) -> [ClientAction] {
+    public mutating func connectionLost(at now: SessionTime, random: inout some RandomNumberGenerator) -> [ClientAction] {
         if case .down = link { return [] }
         link = .down
         agreed = nil
+        if let readySince, now.elapsed - readySince >= configuration.stableConnection { reconnectAttempt = 0 }
+        readySince = nil
         guard !stopped else { return [] }
         var actions: [ClientAction] = [.cancel(.retransmit), .cancel(.heartbeat), .report(.disconnected)]
         let cutOff = outstanding.values.compactMap { pending -> Int? in
@@ -127,7 +134,7 @@ public struct ClientSession {
     }
 
     /// A frame from the server.
-    public mutating func received(_ frame: Frame, at now: ClientTime) -> [ClientAction] {
+    public mutating func received(_ frame: Frame, at now: SessionTime) -> [ClientAction] {
         lastHeard = now.elapsed
         let header = frame.header
         var actions: [ClientAction] = []
@@ -167,15 +174,26 @@ public struct ClientSession {
         return actions
     }
 
-    /// The server's bytes broke the protocol: the client says so and closes; the shell reports the
-    /// close with `connectionLost`.
-    public mutating func failed(_ error: WireError, at now: ClientTime) -> [ClientAction] {
+    /// The server's bytes broke the protocol: the client tells its application, sends the server an
+    /// ERROR (EX-5) and closes; the shell reports the close with `connectionLost`.
+    public mutating func failed(_ error: WireError, at now: SessionTime) -> [ClientAction] {
         statistics.protocolErrors.append(error)
-        return [.report(.protocolError(error)), .close]
+        var actions: [ClientAction] = [.report(.protocolError(error))]
+        switch link {
+        case .open, .ready:
+            control = control.next
+            let header = FrameHeader(messageType: .control, sequence: control, timestamp: now.unixSeconds, sessionID: configuration.session,
+                                     version: outgoingVersion)
+            actions.append(.send(OutgoingFrame(header: header, fields: [ErrorReport(error).field])))
+        case .down, .connecting:
+            break
+        }
+        actions.append(.close)
+        return actions
     }
 
     /// The application has a message to send.
-    public mutating func submit(_ message: ClientMessage, at now: ClientTime) -> [ClientAction] {
+    public mutating func submit(_ message: ClientMessage, at now: SessionTime) -> [ClientAction] {
         guard !stopped else { return [.report(.failed(id: message.id, reason: "the client has stopped"))] }
         messages[message.id] = Message(payload: message.payload)
         queue.append(message.id)
@@ -186,7 +204,7 @@ public struct ClientSession {
     }
 
     /// The application has nothing more to send: the client finishes once every message is settled.
-    public mutating func endOfInput(at now: ClientTime) -> [ClientAction] {
+    public mutating func endOfInput(at now: SessionTime) -> [ClientAction] {
         inputEnded = true
         var actions: [ClientAction] = []
         finishIfSettled(at: now, into: &actions)
@@ -194,13 +212,13 @@ public struct ClientSession {
     }
 
     /// The application gives up on everything not yet settled (a deadline passed).
-    public mutating func giveUp(reason: String, at now: ClientTime) -> [ClientAction] {
+    public mutating func giveUp(reason: String, at now: SessionTime) -> [ClientAction] {
         var actions: [ClientAction] = []
         stop(reason: reason, into: &actions)
         return actions
     }
 
-    public mutating func timerFired(_ timer: ClientTimer, at now: ClientTime, random: inout some RandomNumberGenerator) -> [ClientAction] {
+    public mutating func timerFired(_ timer: ClientTimer, at now: SessionTime, random: inout some RandomNumberGenerator) -> [ClientAction] {
         guard !stopped else { return [] }
         var actions: [ClientAction] = []
         switch timer {
@@ -222,7 +240,7 @@ public struct ClientSession {
 
     // MARK: - Handshake
 
-    private mutating func handshakeAnswered(_ response: VersionResponse, at now: ClientTime, into actions: inout [ClientAction]) {
+    private mutating func handshakeAnswered(_ response: VersionResponse, at now: SessionTime, into actions: inout [ClientAction]) {
         guard case let .open(request, sentAt, requestAcknowledged) = link else { return }
         if has(.responseAfterAckOnly) && !requestAcknowledged { return }
         outstanding[request.rawValue] = nil
@@ -234,7 +252,7 @@ public struct ClientSession {
         }
         agreed = response
         link = .ready
-        reconnectAttempt = 0
+        readySince = now.elapsed
         actions.append(.report(.handshake(response, roundTrip: now.elapsed - sentAt)))
         fill(at: now, into: &actions)
         scheduleRetransmit(at: now, into: &actions)
@@ -243,14 +261,14 @@ public struct ClientSession {
     // MARK: - ACKs
 
     /// The ACK a frame with `header` is owed (EX-1, EX-2): twice under the `double-ack` fault.
-    private mutating func acknowledge(_ header: FrameHeader, at now: ClientTime, into actions: inout [ClientAction]) {
+    private mutating func acknowledge(_ header: FrameHeader, at now: SessionTime, into actions: inout [ClientAction]) {
         let ack = OutgoingFrame(header: header.acknowledgement(timestamp: now.unixSeconds, version: outgoingVersion))
         actions.append(.send(ack))
         if has(.doubleAck) { actions.append(.send(ack)) }
         lastSent = now.elapsed
     }
 
-    private mutating func acknowledgementArrived(_ header: FrameHeader, at now: ClientTime, into actions: inout [ClientAction]) {
+    private mutating func acknowledgementArrived(_ header: FrameHeader, at now: SessionTime, into actions: inout [ClientAction]) {
         if header.sequence.category == .heartbeat {
             statistics.heartbeatsAcknowledged += 1
             return
@@ -299,7 +317,7 @@ public struct ClientSession {
 
     /// A DATA frame from the server: delivered once (REPLAY-1), with its read receipt when the
     /// handshake agreed on them (EX-4).
-    private mutating func deliver(_ frame: Frame, at now: ClientTime, into actions: inout [ClientAction]) {
+    private mutating func deliver(_ frame: Frame, at now: SessionTime, into actions: inout [ClientAction]) {
         let key = ReplayMemory.Key(sequence: frame.header.sequence.rawValue, timestamp: frame.header.timestamp)
         guard replay.insert(key, now: now.unixSeconds) || has(.deliversRepeats) else {
             statistics.repeats += 1
@@ -322,7 +340,7 @@ public struct ClientSession {
     // MARK: - Sending
 
     /// Sends queued messages while the window allows, once the handshake has agreed.
-    private mutating func fill(at now: ClientTime, into actions: inout [ClientAction]) {
+    private mutating func fill(at now: SessionTime, into actions: inout [ClientAction]) {
         guard case .ready = link, !stopped else { return }
         while inFlightMessages < configuration.window, !queue.isEmpty {
             let id = queue.removeFirst()
@@ -348,7 +366,7 @@ public struct ClientSession {
         }
     }
 
-    private mutating func send(_ frame: OutgoingFrame, as kind: Outstanding.Kind, at now: ClientTime, into actions: inout [ClientAction]) {
+    private mutating func send(_ frame: OutgoingFrame, as kind: Outstanding.Kind, at now: SessionTime, into actions: inout [ClientAction]) {
         outstanding[frame.header.sequence.rawValue] = Outstanding(frame: frame, kind: kind, lastSent: now.elapsed, sends: 1)
         actions.append(.send(frame))
         lastSent = now.elapsed
@@ -356,7 +374,7 @@ public struct ClientSession {
     }
 
     /// Keeps the retransmit timer on the earliest overdue frame.
-    private mutating func scheduleRetransmit(at now: ClientTime, into actions: inout [ClientAction]) {
+    private mutating func scheduleRetransmit(at now: SessionTime, into actions: inout [ClientAction]) {
         guard let earliest = outstanding.values.map(\.lastSent).min() else {
             if retransmitDue != nil {
                 retransmitDue = nil
@@ -372,7 +390,7 @@ public struct ClientSession {
 
     /// Sends every overdue frame again with the same sequence and timestamp, or gives it up after
     /// the last retry (EX-7).
-    private mutating func retransmitOverdue(at now: ClientTime, into actions: inout [ClientAction]) {
+    private mutating func retransmitOverdue(at now: SessionTime, into actions: inout [ClientAction]) {
         let overdue = outstanding.filter { now.elapsed - $0.value.lastSent >= configuration.ackTimeout }
         for (key, var pending) in overdue.sorted(by: { $0.value.lastSent < $1.value.lastSent }) {
             if pending.sends > configuration.retries && !has(.resendForever) {
@@ -405,7 +423,7 @@ public struct ClientSession {
         finishIfSettled(at: now, into: &actions)
     }
 
-    private mutating func giveUp(_ pending: Outstanding, at now: ClientTime, into actions: inout [ClientAction]) {
+    private mutating func giveUp(_ pending: Outstanding, at now: SessionTime, into actions: inout [ClientAction]) {
         switch pending.kind {
         case let .message(id):
             inFlightMessages -= 1
@@ -440,7 +458,7 @@ public struct ClientSession {
 
     // MARK: - Heartbeats and reconnecting
 
-    private mutating func heartbeat(at now: ClientTime, into actions: inout [ClientAction]) {
+    private mutating func heartbeat(at now: SessionTime, into actions: inout [ClientAction]) {
         guard let interval = configuration.heartbeat else { return }
         switch link {
         case .down, .connecting: return
@@ -460,7 +478,7 @@ public struct ClientSession {
         actions.append(.schedule(.heartbeat, after: interval))
     }
 
-    private mutating func reconnectLater(at now: ClientTime, random: inout some RandomNumberGenerator) -> [ClientAction] {
+    private mutating func reconnectLater(at now: SessionTime, random: inout some RandomNumberGenerator) -> [ClientAction] {
         guard !stopped else { return [] }
         var actions: [ClientAction] = []
         let delay: Duration?
@@ -487,7 +505,7 @@ public struct ClientSession {
         agreedFeatures.contains(.readReceipt) && statistics.readReceipts < statistics.acknowledged
     }
 
-    private mutating func finishIfSettled(at now: ClientTime, into actions: inout [ClientAction]) {
+    private mutating func finishIfSettled(at now: SessionTime, into actions: inout [ClientAction]) {
         guard inputEnded, unsettled == 0, !stopped, !lingering else { return }
         if awaitsReceipts, case .ready = link {
             lingering = true

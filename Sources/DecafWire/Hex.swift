@@ -42,22 +42,39 @@ public enum Hex {
     /// Bytes from hex text. Whitespace, `:` and `-` separate groups, a group may start with `0x`,
     /// and the digits of all groups together must form whole bytes; anything else gives nil.
     public static func bytes(_ text: some StringProtocol) -> [UInt8]? {
-        var nibbles: [UInt8] = []
-        nibbles.reserveCapacity(text.utf8.count)
-        let separators: Set<Character> = [" ", "\n", "\r", "\t", ":", "-"]
-        for group in text.split(whereSeparator: { separators.contains($0) }) {
-            var digits = Substring(group)
-            if digits.hasPrefix("0x") || digits.hasPrefix("0X") { digits = digits.dropFirst(2) }
-            for char in digits.utf8 {
-                switch char {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): nibbles.append(char - UInt8(ascii: "0"))
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): nibbles.append(char - UInt8(ascii: "a") + 10)
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): nibbles.append(char - UInt8(ascii: "A") + 10)
-                default: return nil
-                }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count / 2)
+        var high: UInt8?
+        // The group's characters so far, counted up to 2, and whether it opened with a zero.
+        var groupLength = 0
+        var opensWithZero = false
+        for char in text.utf8 {
+            let nibble: UInt8
+            switch char {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = char - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = char - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = char - UInt8(ascii: "A") + 10
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"), UInt8(ascii: ":"), UInt8(ascii: "-"):
+                groupLength = 0
+                continue
+            case UInt8(ascii: "x"), UInt8(ascii: "X"):
+                // The `0x` that opens a group: its zero was taken for a digit, so take it back.
+                guard groupLength == 1, opensWithZero else { return nil }
+                if high != nil { high = nil } else { high = bytes.removeLast() >> 4 }
+                groupLength = 2
+                continue
+            default:
+                return nil
+            }
+            if groupLength == 0 { opensWithZero = char == UInt8(ascii: "0") }
+            groupLength = min(groupLength + 1, 2)
+            if let pending = high {
+                bytes.append(pending << 4 | nibble)
+                high = nil
+            } else {
+                high = nibble
             }
         }
-        guard nibbles.count.isMultiple(of: 2) else { return nil }
-        return stride(from: 0, to: nibbles.count, by: 2).map { nibbles[$0] << 4 | nibbles[$0 + 1] }
+        return high == nil ? bytes : nil
     }
 }

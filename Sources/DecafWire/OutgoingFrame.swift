@@ -1,4 +1,3 @@
-import DecafWire
 
 /// A frame to send: its header fields and its payload (the TLV bytes, or opaque bytes under
 /// AES256). `FrameEncoderHandler` computes body_length and the checksum and compresses the body

@@ -14,6 +14,13 @@ public struct ProtocolVersion: Hashable, Sendable, Comparable, CustomStringConve
         self.init(major: UInt8(packed >> 8), minor: UInt8(truncatingIfNeeded: packed))
     }
 
+    /// `1.0`: major and minor, each 0-255, joined by a dot; nil for anything else.
+    public init?(dotted text: some StringProtocol) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let major = UInt8(parts[0]), let minor = UInt8(parts[1]) else { return nil }
+        self.init(major: major, minor: minor)
+    }
+
     public var packed: UInt16 { UInt16(major) << 8 | UInt16(minor) }
 
     /// Version 1.0, what a client sends before the handshake completes (VER-3).

@@ -7,11 +7,10 @@ import DecafWire
 enum WireArgument {
     /// `1.0`: a protocol version, major and minor.
     @Sendable static func version(_ text: String) throws(ArgumentProblem) -> ProtocolVersion {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let major = UInt8(parts[0]), let minor = UInt8(parts[1]) else {
+        guard let version = ProtocolVersion(dotted: text) else {
             throw ArgumentProblem("not a version; give MAJOR.MINOR, each from 0 to 255, such as 1.0")
         }
-        return ProtocolVersion(major: major, minor: minor)
+        return version
     }
 
     /// Feature flags: `all`, `none`, a 16-bit number (`0x1F`), or names joined by commas

@@ -19,7 +19,7 @@ struct ClientHarness {
         session = ClientSession(configuration: configuration)
     }
 
-    var now: ClientTime { ClientTime(elapsed: elapsed, unixSeconds: unixSeconds) }
+    var now: SessionTime { SessionTime(elapsed: elapsed, unixSeconds: unixSeconds) }
 
     mutating func advance(_ duration: Duration) { elapsed += duration }
 
@@ -197,15 +197,34 @@ struct ClientExchangeTests {
         #expect(refused.submit(1).data.first?.header.compressType == CompressType.none)
     }
 
-    @Test("an ERROR from the server is reported and ACKed as the CONTROL frame it is; a protocol error closes (EX-5)")
-    func errors() {
+    @Test("an ERROR from the server is reported and ACKed as the CONTROL frame it is; a protocol error sends an ERROR, then closes (EX-5)")
+    func errors() throws {
         var client = ClientHarness()
         client.open()
         let report = ErrorReport(code: ErrorCode.checksumMismatch.rawValue, reason: "bad")
         let actions = client.session.received(Frames.make(.control, counter: 2, fields: [report.field]), at: client.now)
         #expect(actions.events == [.serverError(report)] && actions.acks.count == 1)
         let error = WireError(.badMagic(found: 0), offset: 0)
-        #expect(client.session.failed(error, at: client.now) == [.report(.protocolError(error)), .close])
+        let failing = client.session.failed(error, at: client.now)
+        #expect(failing.first == .report(.protocolError(error)) && failing.last == .close && failing.count == 3)
+        guard case let .send(frame) = failing[1] else {
+            Issue.record("no ERROR before the close: \(failing)")
+            return
+        }
+        #expect(frame.header.messageType == .control && frame.header.sequence.category == .control)
+        let sent = try #require(TLVDecoder().decode(frame.payload).first)
+        #expect(sent.tag == .error && ErrorReport(value: sent.bytes ?? [])?.code == ErrorCode.badMagic.rawValue)
+    }
+
+    @Test("a connection that fails before it is made is retried later; nothing is sent, even by a timer that was pending")
+    func connectFailedKeepsQuiet() {
+        var client = ClientHarness()
+        client.open()
+        #expect(!client.submit(1).data.isEmpty)
+        let lost = client.session.connectFailed(at: client.now, random: &client.random)
+        #expect(lost.contains(.report(.disconnected)))
+        let fired = client.session.timerFired(.retransmit, at: client.now, random: &client.random)
+        #expect(fired.data.isEmpty)
     }
 }
 

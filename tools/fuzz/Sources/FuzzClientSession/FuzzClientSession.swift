@@ -25,7 +25,7 @@ public func fuzzClientSession(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int3
 
     var session = ClientSession(configuration: configuration)
     var random = SplitMix(state: UInt64(faultMask))
-    var now = ClientTime(elapsed: .zero, unixSeconds: 1_700_000_000)
+    var now = SessionTime(elapsed: .zero, unixSeconds: 1_700_000_000)
     var connected = false
     var finished = false
     var data: [UInt32: OutgoingFrame] = [:]

@@ -1,0 +1,116 @@
+import DecafDissect
+import DecafWire
+import Foundation
+
+/// A case for a client under test: the server the suite plays, what the client's application is
+/// told to send, and what is judged. Data, like every case, with a stable ID that is never reused.
+public struct ClientCase: Hashable, Sendable {
+    /// A message the testee is told to send on its standard input.
+    public struct Message: Hashable, Sendable {
+        public var id: String
+        /// The TLV bytes of the body; `text` says how they are given to the testee.
+        public var payload: [UInt8]
+        /// Given as `text` (a TEXT field) rather than as `payload` hex.
+        public var text: String?
+
+        /// A message whose body is one TEXT field.
+        public init(_ id: String, text: String) {
+            self.id = id
+            self.text = text
+            payload = TLVEncoder.encode([TLVField(tag: .text, text: text)])
+        }
+
+        /// A message whose body is exactly `payload`.
+        public init(_ id: String, payload: [UInt8]) {
+            self.id = id
+            self.payload = payload
+        }
+
+        /// The message on a line of a testee's standard input; nil for a line that is not one.
+        public init?(line: some StringProtocol) {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let send = object["send"] as? [String: Any], let id = send["id"] as? String else { return nil }
+            if let text = send["text"] as? String {
+                self.init(id, text: text)
+            } else if let hex = send["payload"] as? String, let payload = Hex.bytes(hex) {
+                self.init(id, payload: payload)
+            } else {
+                return nil
+            }
+        }
+
+        /// The line on the testee's standard input: `{"send":{"id":"m1","text":"hello"}}`.
+        var line: String {
+            JSONLine.encode(["send": SendLine(id: id, text: text, payload: text == nil ? Hex.string(payload) : nil)])
+        }
+
+        private struct SendLine: Encodable {
+            var id: String
+            var text: String?
+            var payload: String?
+        }
+    }
+
+    public var id: String
+    public var requirements: [RequirementID]
+    public var level: ConformanceLevel
+    public var summary: String
+    public var script: ServerScript
+    public var messages: [Message]
+    /// Whether the input ends right after the messages, so the testee exits once they are
+    /// settled; otherwise it ends when the script finishes.
+    public var endsInput: Bool
+    /// Whether the environment suggests a heartbeat interval.
+    public var heartbeats: Bool
+    /// Testee processes started at once, all against the same server.
+    public var instances: Int
+    /// The settings suggested in the environment.
+    public var suggested: ClientSettings
+    /// Features the client must offer for the case to mean anything; a client that does not
+    /// offer them gets `unsupported`.
+    public var needs: FeatureFlags
+    public var check: ClientCheck
+
+    public init(
+        _ id: String, _ requirements: [RequirementID], _ level: ConformanceLevel, _ summary: String,
+        script: ServerScript = ServerScript(), messages: [Message] = [], endsInput: Bool = false, heartbeats: Bool = false,
+        instances: Int = 1, suggested: ClientSettings = .suggested, needs: FeatureFlags = [], check: ClientCheck
+    ) {
+        self.id = id
+        self.requirements = requirements
+        self.level = level
+        self.summary = summary
+        self.script = script
+        self.messages = messages
+        self.endsInput = endsInput
+        self.heartbeats = heartbeats
+        self.instances = instances
+        self.suggested = suggested
+        self.needs = needs
+        self.check = check
+    }
+
+    /// The case as a conformance case, for selection and reports.
+    public var conformanceCase: ConformanceCase {
+        ConformanceCase(id, requirements, level, summary, needs: needs, steps: [])
+    }
+
+    /// The longest the case may take with a client using `settings`: enough for every wait the
+    /// check needs, with the lateness a loaded machine adds.
+    public func timeLimit(for settings: ClientSettings) -> Duration {
+        let base = Duration.seconds(8)
+        let timeout = settings.ackTimeout
+        switch check {
+        case .givesUp, .resend, .lateAckHarmless, .onlyUnacknowledgedResent, .noResendAfterAck, .retriesUnansweredHandshake:
+            return base + timeout * (settings.retries + 3)
+        case .backoffGrows, .backoffCapped, .jitter, .reconnects, .messageSettled, .resendsOnNewConnection, .handshakesAgain:
+            return base + settings.reconnectMax * 8 + settings.reconnectBase * 4
+        case .heartbeats, .heartbeatSequences, .deadServerNoticed:
+            return base + (settings.heartbeat ?? .seconds(1)) * 12
+        case .stopsAfterOtherMajor:
+            return .seconds(4) + settings.reconnectMax
+        default:
+            return base
+        }
+    }
+}

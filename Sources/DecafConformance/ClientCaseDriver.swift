@@ -1,0 +1,436 @@
+import DecafNIO
+import DecafSession
+import DecafWire
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// One run of one client case on one event loop: the listener and connections of the scripted
+/// server, the testee processes and their pipes, and the timers. It only moves bytes, lines and
+/// timers between them and the `ScriptedServer`; the judge decides on the observation.
+final class ClientCaseDriver {
+    private let testCase: ClientCase
+    private let settings: ClientRunSettings
+    private let eventLoop: EventLoop
+    private let outcome: EventLoopPromise<ClientCaseOutcome>
+    private var server: ScriptedServer
+    private let started = NIODeadline.now()
+
+    private var listener: Channel?
+    private var port = 0
+    private var connections: [Int: Channel] = [:]
+    private var timers: [Int: Scheduled<Void>] = [:]
+    private var testees: [Testee] = []
+    private var transcript: [TranscriptEntry] = []
+    private var transcriptBytes = 0
+    private var ending = false
+    private var done = false
+    private var problem: String?
+    /// The longest the event loop ran late: the suite's own clock is only as good as this.
+    private var held: Duration = .zero
+    private var watchdog: Scheduled<Void>?
+    private let errorLog = FileManager.default.temporaryDirectory.appending(path: "decaf-client-\(UUID().uuidString).stderr")
+
+    /// One testee process and its pipes.
+    private struct Testee {
+        var process: Process
+        var pipes: Channel?
+        var exit: ClientObservation.Exit?
+        var outputClosed = false
+        var stopped = false
+        var isDone: Bool { exit != nil && outputClosed }
+    }
+
+    /// The transcript keeps at most this many bytes of each write and of the whole case.
+    private static let transcriptWriteLimit = 65_536
+    private static let transcriptLimit = 1 << 20
+    /// The longest line a testee may print (a 10 MiB payload in hex fits).
+    private static let lineLimit = 64 << 20
+    /// How often the watchdog looks at the event loop's clock.
+    private static let watchdogInterval = TimeAmount.milliseconds(20)
+
+    init(testCase: ClientCase, settings: ClientRunSettings, eventLoop: EventLoop, outcome: EventLoopPromise<ClientCaseOutcome>) {
+        self.testCase = testCase
+        self.settings = settings
+        self.eventLoop = eventLoop
+        self.outcome = outcome
+        server = ScriptedServer(script: testCase.script, settings: testCase.suggested)
+    }
+
+    private var now: SessionTime {
+        SessionTime(elapsed: .nanoseconds((NIODeadline.now() - started).nanoseconds), unixSeconds: settings.clock())
+    }
+
+    private var bound: NIOLoopBound<ClientCaseDriver> { NIOLoopBound(self, eventLoop: eventLoop) }
+
+    // MARK: - Start
+
+    func start() {
+        watch(expecting: .now() + Self.watchdogInterval)
+        listen(on: 0).assumeIsolated().whenComplete { [self] result in
+            switch result {
+            case let .success(channel):
+                listener = channel
+                port = channel.localAddress?.port ?? 0
+                perform(server.start(at: now))
+                startTestees()
+                scheduleTimeLimit()
+            case let .failure(error):
+                problem = "the suite cannot listen on 127.0.0.1: \(ConnectionFailure.reason(error))"
+                complete()
+            }
+        }
+    }
+
+    /// Measures how late the event loop runs its timers, so a verdict on time can be set aside
+    /// when the suite itself was held up (a loaded machine, a case next door busy with megabytes).
+    private func watch(expecting deadline: NIODeadline) {
+        watchdog = eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
+            let now = NIODeadline.now()
+            held = max(held, .nanoseconds((now - deadline).nanoseconds))
+            watch(expecting: now + Self.watchdogInterval)
+        }
+    }
+
+    private func listen(on port: Int) -> EventLoopFuture<Channel> {
+        let driver = bound
+        return ServerBootstrap(group: eventLoop)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let pipeline = channel.pipeline.syncOperations
+                    try pipeline.addHandler(ScriptedConnectionRecorder(driver: driver))
+                    try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler()))
+                    try pipeline.addHandler(ScriptedConnectionHandler(driver: driver))
+                }
+            }
+            .bind(host: "127.0.0.1", port: port)
+    }
+
+    private func startTestees() {
+        let environment = ProcessInfo.processInfo.environment.merging(
+            testCase.suggested.environment(host: "127.0.0.1", port: port, caseID: testCase.id, heartbeats: testCase.heartbeats)) { $1 }
+        guard FileManager.default.createFile(atPath: errorLog.path, contents: nil) else {
+            problem = "the suite cannot create \(errorLog.path) for the testee's standard error"
+            return begin(ending: false)
+        }
+        for instance in 0..<testCase.instances {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = settings.command
+            process.environment = environment
+            let input = Pipe(), output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            let errors = try? FileHandle(forWritingTo: errorLog)
+            _ = try? errors?.seekToEnd()
+            process.standardError = errors
+            let driver = bound
+            let eventLoop = eventLoop
+            process.terminationHandler = { process in
+                let exit: ClientObservation.Exit = process.terminationReason == .uncaughtSignal
+                    ? .signal(process.terminationStatus) : .status(process.terminationStatus)
+                eventLoop.execute { driver.value.exited(instance, exit) }
+            }
+            do {
+                try process.run()
+            } catch {
+                server.exited(instance: instance, .cannotStart("\(settings.command.first ?? "") cannot be run: \(error.localizedDescription)"))
+                try? errors?.close()
+                testees.append(Testee(process: process, exit: .cannotStart(""), outputClosed: true))
+                continue
+            }
+            try? errors?.close()
+            testees.append(Testee(process: process))
+            let readable = dup(output.fileHandleForReading.fileDescriptor)
+            let writable = dup(input.fileHandleForWriting.fileDescriptor)
+            try? output.fileHandleForReading.close()
+            try? input.fileHandleForWriting.close()
+            let lineLimit = Self.lineLimit
+            NIOPipeBootstrap(group: eventLoop)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineSplitter(limit: lineLimit)))
+                        try channel.pipeline.syncOperations.addHandler(TesteeLineHandler(driver: driver, instance: instance))
+                    }
+                }
+                .takingOwnershipOfDescriptors(input: readable, output: writable)
+                .assumeIsolated().whenComplete { [self] result in
+                    switch result {
+                    case let .success(channel): piped(channel, instance: instance)
+                    case .failure: outputClosed(instance)
+                    }
+                }
+        }
+        if testees.allSatisfy(\.isDone) { begin(ending: false) }
+    }
+
+    /// The testee's pipes are open: tell it what to send.
+    private func piped(_ channel: Channel, instance: Int) {
+        testees[instance].pipes = channel
+        let lines = testCase.messages.map { $0.line + "\n" }.joined()
+        if !lines.isEmpty { channel.writeAndFlush(ByteBuffer(string: lines), promise: nil) }
+        if testCase.endsInput || ending { endInput(of: instance) }
+    }
+
+    private func endInput(of instance: Int) {
+        guard let channel = testees[instance].pipes else { return }
+        channel.close(mode: .output, promise: nil)
+    }
+
+    private func scheduleTimeLimit() {
+        let limit = testCase.timeLimit(for: server.observation.settings)
+        let elapsed = now.elapsed
+        guard elapsed < limit else { return begin(ending: true) }
+        eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(limit - elapsed)) { [self] in
+            if !ending { scheduleTimeLimit() }
+        }
+    }
+
+    // MARK: - Events
+
+    func accepted(_ channel: Channel) -> Int? {
+        guard !done else {
+            channel.close(promise: nil)
+            return nil
+        }
+        let (index, actions) = server.accepted(at: now)
+        connections[index] = channel
+        perform(actions)
+        return index
+    }
+
+    func read(_ bytes: [UInt8], on index: Int) {
+        record(TranscriptEntry(direction: .received, time: now.elapsed, bytes: bytes, connection: index))
+    }
+
+    func received(_ frame: Frame, on index: Int) { perform(server.received(frame, on: index, at: now)) }
+
+    func failed(_ error: WireError, on index: Int) { perform(server.failed(error, on: index, at: now)) }
+
+    func closed(_ index: Int) {
+        connections[index] = nil
+        perform(server.closed(index, at: now))
+    }
+
+    func line(_ text: String, from instance: Int) {
+        record(TranscriptEntry(direction: .reported, time: now.elapsed, bytes: Array(text.utf8.prefix(Self.transcriptWriteLimit)), connection: nil))
+        guard let event = ClientTesteeEvent(line: text, defaults: testCase.suggested) else {
+            server.garbled(text)
+            return
+        }
+        perform(server.reported(event, instance: instance, at: now))
+    }
+
+    func lineTooLong(from instance: Int) {
+        server.garbled("a line longer than \(Self.lineLimit) bytes")
+    }
+
+    func outputClosed(_ instance: Int) {
+        guard testees.indices.contains(instance) else { return }
+        testees[instance].outputClosed = true
+        checkTestees()
+    }
+
+    func exited(_ instance: Int, _ exit: ClientObservation.Exit) {
+        guard testees.indices.contains(instance), testees[instance].exit == nil else { return }
+        testees[instance].exit = testees[instance].stopped ? .stopped : exit
+        server.exited(instance: instance, testees[instance].exit ?? exit)
+        // A grandchild may hold the pipe open; what the testee wrote before it ended is read by then.
+        eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(500)) { [self] in outputClosed(instance) }
+        checkTestees()
+    }
+
+    private func checkTestees() {
+        guard !testees.isEmpty, testees.allSatisfy(\.isDone) else { return }
+        if ending { complete() } else { begin(ending: false) }
+    }
+
+    // MARK: - Actions
+
+    private func perform(_ actions: [ScriptedServerAction]) {
+        for action in actions {
+            switch action {
+            case let .write(index, bytes, label):
+                guard let channel = connections[index] else { continue }
+                record(TranscriptEntry(direction: .sent, time: now.elapsed, bytes: Array(bytes.prefix(Self.transcriptWriteLimit)),
+                                       label: bytes.count > Self.transcriptWriteLimit ? "\(label) (first \(Self.transcriptWriteLimit) of \(bytes.count) bytes)" : label,
+                                       connection: index))
+                channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: nil)
+            case let .close(index):
+                connections.removeValue(forKey: index)?.close(promise: nil)
+            case let .reset(index):
+                guard let channel = connections.removeValue(forKey: index) else { continue }
+                let lingers = (channel as? SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0)) ?? eventLoop.makeSucceededVoidFuture()
+                lingers.whenComplete { _ in channel.close(promise: nil) }
+            case let .schedule(token, delay):
+                timers[token] = eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) { [self] in
+                    timers[token] = nil
+                    perform(server.timerFired(token, at: now))
+                }
+            case let .refuseConnections(duration):
+                refuse(for: duration)
+            case .finish:
+                begin(ending: false)
+            }
+        }
+    }
+
+    /// Closes the listener, and opens it again on the same port after `duration`.
+    private func refuse(for duration: Duration) {
+        listener?.close(promise: nil)
+        listener = nil
+        eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(duration)) { [self] in
+            guard !done else { return }
+            listen(on: port).assumeIsolated().whenComplete { [self] result in
+                switch result {
+                case let .success(channel):
+                    if done { channel.close(promise: nil) } else { listener = channel }
+                case let .failure(error):
+                    problem = "the suite cannot listen on port \(port) again: \(ConnectionFailure.reason(error))"
+                    begin(ending: false)
+                }
+            }
+        }
+    }
+
+    private func record(_ entry: TranscriptEntry) {
+        guard transcriptBytes < Self.transcriptLimit else { return }
+        transcriptBytes += entry.bytes.count
+        transcript.append(entry)
+    }
+
+    // MARK: - The end
+
+    /// Ends the case: the input ends, testees that do not exit in time are stopped, then the
+    /// observation goes to the judge.
+    private func begin(ending timedOut: Bool) {
+        guard !ending else { return }
+        ending = true
+        server.end(at: now, timedOut: timedOut, lastWords: "")
+        for instance in testees.indices { endInput(of: instance) }
+        if testees.allSatisfy(\.isDone) { return complete() }
+        let loop = eventLoop.assumeIsolated()
+        loop.scheduleTask(in: .milliseconds(1500)) { [self] in
+            for instance in testees.indices where testees[instance].exit == nil {
+                testees[instance].stopped = true
+                testees[instance].process.terminate()
+            }
+            loop.scheduleTask(in: .seconds(1)) { [self] in
+                for testee in testees where testee.exit == nil { kill(testee.process.processIdentifier, SIGKILL) }
+                loop.scheduleTask(in: .seconds(1)) { [self] in complete() }
+            }
+        }
+    }
+
+    private func complete() {
+        guard !done else { return }
+        done = true
+        server.end(at: now, timedOut: false, lastWords: lastWords)
+        for timer in timers.values { timer.cancel() }
+        watchdog?.cancel()
+        listener?.close(promise: nil)
+        for channel in connections.values { channel.close(promise: nil) }
+        for testee in testees { testee.pipes?.close(promise: nil) }
+        try? FileManager.default.removeItem(at: errorLog)
+        outcome.succeed(ClientCaseOutcome(observation: server.observation, transcript: transcript, problem: problem, held: held))
+    }
+
+    /// The last line the testees wrote to their standard error, or "".
+    private var lastWords: String {
+        guard let data = try? Data(contentsOf: errorLog),
+              let last = String(decoding: data.suffix(4096), as: UTF8.self).split(separator: "\n").last(where: { !$0.allSatisfy(\.isWhitespace) })
+        else { return "" }
+        return String(last.prefix(200))
+    }
+}
+
+/// Passes the bytes a client writes to its driver's transcript, then on to the frame decoder.
+final class ScriptedConnectionRecorder: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    private let driver: NIOLoopBound<ClientCaseDriver>
+    var index: Int?
+
+    init(driver: NIOLoopBound<ClientCaseDriver>) {
+        self.driver = driver
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        index = driver.value.accepted(context.channel)
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let buffer = unwrapInboundIn(data)
+        if let index { driver.value.read(Array(buffer.readableBytesView), on: index) }
+        context.fireChannelRead(data)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if let index { driver.value.closed(index) }
+        context.fireChannelInactive()
+    }
+}
+
+/// Passes a client's frames and protocol errors to the driver.
+final class ScriptedConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = Frame
+
+    private let driver: NIOLoopBound<ClientCaseDriver>
+
+    init(driver: NIOLoopBound<ClientCaseDriver>) {
+        self.driver = driver
+    }
+
+    private func index(_ context: ChannelHandlerContext) -> Int? {
+        (try? context.pipeline.syncOperations.handler(type: ScriptedConnectionRecorder.self))?.index
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let index = index(context) else { return }
+        driver.value.received(unwrapInboundIn(data), on: index)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        if let error = error as? WireError, let index = index(context) {
+            driver.value.failed(error, on: index)
+        } else {
+            context.close(promise: nil)
+        }
+    }
+}
+
+/// Passes a testee's lines, and the end of its output, to the driver.
+final class TesteeLineHandler: ChannelInboundHandler {
+    typealias InboundIn = String
+
+    private let driver: NIOLoopBound<ClientCaseDriver>
+    private let instance: Int
+
+    init(driver: NIOLoopBound<ClientCaseDriver>, instance: Int) {
+        self.driver = driver
+        self.instance = instance
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        driver.value.line(unwrapInboundIn(data), from: instance)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        if error is LineSplitter.LineTooLong { driver.value.lineTooLong(from: instance) }
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        driver.value.outputClosed(instance)
+        context.fireChannelInactive()
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case ChannelEvent.inputClosed = event { driver.value.outputClosed(instance) }
+        context.fireUserInboundEventTriggered(event)
+    }
+}

@@ -1,0 +1,156 @@
+import DecafWire
+
+/// Judges a client case on what it observed: first what spoils any case (a testee that cannot run,
+/// crashed, printed garbage or needs what it lacks; bytes from the client that break the
+/// protocol), then the case's own check. A pure function of the case and the observation.
+public struct ClientJudge {
+    public let testCase: ClientCase
+    public let observation: ClientObservation
+
+    public init(testCase: ClientCase, observation: ClientObservation) {
+        self.testCase = testCase
+        self.observation = observation
+    }
+
+    var settings: ClientSettings { observation.settings }
+
+    public var verdict: Verdict {
+        screen() ?? judge(testCase.check)
+    }
+
+    // MARK: - What spoils any case
+
+    private func screen() -> Verdict? {
+        let words = observation.lastWords.isEmpty ? "" : "; its standard error ended: \(observation.lastWords)"
+        for exit in observation.exits {
+            if case let .cannotStart(why) = exit { return Verdict(.harnessError, "the testee cannot be started: \(why)") }
+        }
+        if let garbage = observation.garbage {
+            return Verdict(.harnessError, "the testee printed something that is not an event (Specs/conform-client.md: one JSON object per line)",
+                           expected: #"{"event":...}"#, actual: garbage)
+        }
+        for exit in observation.exits {
+            if case let .signal(signal) = exit {
+                return fail("the client crashed (killed by signal \(signal))" + words, requirements: [.ex5])
+            }
+        }
+        if let report = observation.reports.first(where: { $0.event.name == "unsupported" }), case let .unsupported(reason) = report.event {
+            return Verdict(.unsupported, "the client does not implement what the case needs: \(reason)", requirements: testCase.requirements)
+        }
+        for exit in observation.exits {
+            if exit == .status(89) {
+                return Verdict(.unsupported, "the testee exited with status 89: it does not implement what the case needs" + words,
+                               requirements: testCase.requirements)
+            }
+            if case let .status(status) = exit, status != 0 {
+                return Verdict(.harnessError, "the testee exited with status \(status)" + words)
+            }
+        }
+        if !testCase.needs.isEmpty, let offer, !offer.features.isSuperset(of: testCase.needs) {
+            return Verdict(.unsupported, "the case needs \(testCase.needs.subtracting(offer.features)), which the client does not offer",
+                           requirements: testCase.requirements)
+        }
+        for (index, connection) in observation.connections.enumerated() {
+            guard let error = connection.clientError else { continue }
+            let afterTheEnd = (connection.clientErrorTime ?? .zero) >= (observation.ended ?? .seconds(1 << 40))
+            if error.code == .truncatedFrame && (afterTheEnd || observation.exits.contains(.stopped)) { continue }
+            return fail("the client's bytes on connection \(index + 1) break the protocol: \(error.message)",
+                        expected: "frames as the brief gives them", actual: "\(error.code.name) at offset \(error.offset)",
+                        requirements: Self.writerRequirements(error))
+        }
+        return nil
+    }
+
+    /// The rule a writer of bytes that fail with `error` broke.
+    static func writerRequirements(_ error: WireError) -> [RequirementID] {
+        switch error.code {
+        case .checksumMismatch: error.isByteSwappedChecksum ? [.crc1, .crc3] : [.crc1]
+        case .versionUnsupported: [.ver3]
+        default: [error.requirement]
+        }
+    }
+
+    // MARK: - Verdicts
+
+    func pass(_ reason: String) -> Verdict {
+        Verdict(.pass, reason, requirements: testCase.requirements)
+    }
+
+    func fail(_ reason: String, expected: String = "", actual: String = "", requirements: [RequirementID]? = nil) -> Verdict {
+        Verdict(.fail, reason, expected: expected, actual: actual, requirements: requirements ?? testCase.requirements)
+    }
+
+    /// A pass with the SHOULDs (or warnings) that were not followed, or a clean pass.
+    func pass(_ reason: String, notes: [(String, RequirementID)]) -> Verdict {
+        guard !notes.isEmpty else { return pass(reason) }
+        return Verdict(.passNonStrict, reason + "; but " + notes.map(\.0).joined(separator: "; "), requirements: notes.map(\.1))
+    }
+
+    /// The client never connected, so nothing can be judged.
+    var neverConnected: Verdict {
+        Verdict(.timeout, "the client never connected in \(Self.text(observation.ended ?? .zero))", requirements: testCase.requirements)
+    }
+
+    // MARK: - What the client did
+
+    /// The client's first VERSION_REQUEST.
+    var offer: VersionRequest? {
+        for received in observation.frames where received.frame.header.messageType == .control {
+            for field in received.frame.fields { if case let .versionRequest(request) = field.interpreted { return request } }
+        }
+        return nil
+    }
+
+    static func isVersionRequest(_ frame: Frame) -> Bool {
+        frame.header.messageType == .control && frame.fields.contains { $0.tag == .versionRequest }
+    }
+
+    /// The sentinel was acknowledged on connection `index`, or on any connection.
+    func sentinelAcknowledged(on index: Int? = nil) -> Bool {
+        let connections = index.map { observation.connections.indices.contains($0) ? [observation.connections[$0]] : [] } ?? observation.connections
+        return connections.contains { !$0.acks(of: ClientCaseSteps.sentinel).isEmpty }
+    }
+
+    /// Whether the script sends the sentinel; otherwise the connection's close ends what can arrive.
+    var scriptSendsSentinel: Bool {
+        testCase.script.connections.contains { $0.steps.contains(.awaitAck(ClientCaseSteps.sentinel)) }
+    }
+
+    /// Why the sentinel's ACK is missing, as a failure of EX-1.
+    var sentinelMissing: Verdict {
+        let closed = observation.connections.first.map { $0.closed != nil && !$0.closedByServer } ?? false
+        return fail(closed ? "the client closed the connection before it acknowledged the DATA frame sent after the case's frames"
+                           : "the client never acknowledged the DATA frame sent after the case's frames (EX-1)",
+                    expected: "an ACK of \(ClientCaseSteps.sentinel)", actual: "none", requirements: closed ? testCase.requirements : [.ex1])
+    }
+
+    /// The client's DATA frames carrying message `message`'s body, on every connection, in order.
+    func sends(of message: ClientCase.Message) -> [ClientObservation.Received] {
+        observation.dataFrames.filter { Array($0.frame.payload) == message.payload }.sorted { $0.time < $1.time }
+    }
+
+    /// The client's DATA frames, first sends only (a sequence seen before is a resend), in order.
+    var firstSends: [ClientObservation.Received] {
+        var seen: Set<UInt32> = []
+        return observation.dataFrames.sorted { $0.time < $1.time }.filter { seen.insert($0.frame.header.sequence.rawValue).inserted }
+    }
+
+    /// `DATA seq NORMAL/1 session 0x0001 [TEXT]`.
+    static func describe(_ frame: Frame) -> String { TranscriptRenderer.describe(frame) }
+
+    /// A payload for people: its TEXT fields quoted, or its first bytes in hex.
+    static func describe(payload: [UInt8]) -> String {
+        let texts = TLVSequence(payload).compactMap { element -> String? in
+            guard element.tag == .text else { return nil }
+            return String(decoding: element.value.prefix(60), as: UTF8.self).debugDescription
+        }
+        if !texts.isEmpty && payload.count < 200 { return texts.joined(separator: " + ") }
+        return payload.isEmpty ? "(empty)" : "\(payload.count) bytes " + Hex.string(payload.prefix(16)) + (payload.count > 16 ? "…" : "")
+    }
+
+    static func text(_ duration: Duration) -> String { DurationText.milliseconds(duration, decimals: 0) }
+
+    static func texts(_ durations: [Duration]) -> String {
+        durations.map { String(Int(DurationText.milliseconds($0).rounded())) }.joined(separator: ", ") + " ms"
+    }
+}

@@ -1,0 +1,57 @@
+import DecafWire
+
+/// Client cases of reconnecting: after a close, a reset or a refused connection the client comes
+/// back, with waits that grow, stop growing at its longest wait and carry jitter, and resends what
+/// the lost connection cut off. The brief asks for none of it, so most are recommended; a message
+/// cut off must still be settled (EX-7).
+enum ClientReconnectCases {
+    static var cases: [ClientCase] {
+        let comeBack = ConnectionScript(steps: [.finish])
+        let closeAfterHandshake = ServerScript(connections: [ConnectionScript(steps: [.pause(.milliseconds(50)), .close]), comeBack])
+        let cutOff = ServerScript(connections: [
+            ConnectionScript(acks: .neverData, steps: [.awaitData(1), .close]),
+            ConnectionScript(steps: [.awaitData(1), .pause(.milliseconds(200)), .finish]),
+        ])
+        let closeAtOnce = ConnectionScript(steps: [.close])
+        var jitter = ClientSettings.suggested
+        jitter.reconnectBase = .seconds(1)
+        jitter.reconnectMax = .seconds(2)
+        let instances = 8
+        let cutTogether = ConnectionScript(steps: [.awaitConnections(instances), .pause(.milliseconds(100)), .close])
+        return [
+            ClientCase("client.reconnect.after-close", [.ex7], .recommended, "connects again after the server closed the connection",
+                       script: closeAfterHandshake, check: .reconnects),
+            ClientCase("client.reconnect.after-reset", [.ex7], .recommended, "connects again after the connection was reset",
+                       script: ServerScript(connections: [ConnectionScript(steps: [.pause(.milliseconds(50)), .reset]), comeBack]), check: .reconnects),
+            ClientCase("client.reconnect.after-refused", [.ex7], .recommended, "keeps trying while connections are refused, and connects once they are not",
+                       script: ServerScript(connections: [ConnectionScript(steps: [.refuseConnections(for: .milliseconds(600)), .close]), comeBack]),
+                       check: .reconnects),
+            ClientCase("client.reconnect.refused-at-start", [.ex7], .recommended, "keeps trying when its first connection is refused",
+                       script: ServerScript(refusedAtStart: .milliseconds(500), connections: [comeBack]), messages: [ClientCaseSteps.message],
+                       check: .reconnects),
+            ClientCase("client.reconnect.backoff-grows", [.ex7], .recommended, "waits longer after each failed attempt (exponential or Fibonacci)",
+                       script: ServerScript(connections: Array(repeating: closeAtOnce, count: 6) + [comeBack]), check: .backoffGrows),
+            ClientCase("client.reconnect.backoff-capped", [.ex7], .recommended, "never waits longer than its longest wait between attempts",
+                       script: ServerScript(connections: Array(repeating: closeAtOnce, count: 8) + [comeBack]), check: .backoffCapped),
+            ClientCase("client.reconnect.no-hammering", [.ex7], .recommended,
+                       "makes no more than 10 attempts in a second against a server that closes every connection at once",
+                       script: ServerScript(connections: [
+                           ConnectionScript(handshake: .unanswered, steps: [.close, .pause(.milliseconds(1200)), .finish]),
+                           ConnectionScript(handshake: .unanswered, steps: [.close]),
+                       ]), check: .noHammering),
+            ClientCase("client.reconnect.jitter", [.ex7], .recommended,
+                       "\(instances) clients cut off together do not come back together: their waits carry jitter",
+                       script: ServerScript(connections: Array(repeating: cutTogether, count: instances)
+                           + [ConnectionScript(steps: [.awaitConnections(2 * instances), .pause(.milliseconds(100)), .finish])]),
+                       instances: instances, suggested: jitter, check: .jitter),
+            ClientCase("client.reconnect.handshake-again", [.hs1], .recommended, "starts a new connection with a VERSION_REQUEST",
+                       script: closeAfterHandshake, check: .handshakesAgain),
+            ClientCase("client.reconnect.message-settled", [.ex7], .required,
+                       "a message cut off by a lost connection is acknowledged on a new one, or reported failed",
+                       script: cutOff, messages: [ClientCaseSteps.message], endsInput: true, check: .messageSettled),
+            ClientCase("client.reconnect.same-sequence", [.ex7, .replay1], .recommended,
+                       "a message cut off by a lost connection goes out on the new one with its sequence and timestamp",
+                       script: cutOff, messages: [ClientCaseSteps.message], endsInput: true, check: .resendsOnNewConnection),
+        ]
+    }
+}
