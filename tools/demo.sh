@@ -45,6 +45,10 @@ run "$decaf" conform server "$address" --html .build/demo/conform-fixed-features
 stop_peer .build/demo/conform-faulty.out
 # A codec in another language, driven over a pipe: the Python reference testee.
 run "$decaf" conform decoder --case 'codec.decode.checksum.*' -- python3 tools/reference/testee.py
+# Clients: the suite plays a scripted server per case and starts the client under test for each.
+# The Python reference client passes; Decaf's own client, told to resend under a new sequence, fails.
+run "$decaf" conform client -- python3 tools/reference/client.py
+run "$decaf" conform client --case 'client.retransmit.*' -- "$decaf" testee client --fault new-sequence-on-resend
 printf '\n\033[1mDissecting golden frames of the Decaf wire protocol (magic 0xDECAFBAD)\033[0m\n'
 # A valid DATA frame, field by field.
 run "$decaf" dissect -V "$frames/frame-basic/1.bin"

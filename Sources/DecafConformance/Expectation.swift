@@ -20,8 +20,9 @@ public enum Expectation: Hashable, Sendable {
     case fatal(ErrorCode, exactCode: Bool)
     /// Either an ACK of `sequence` or the fatal error `code`, both allowed by the spec (a MAY).
     case ackOrFatal(SequenceNumber, session: SessionID, ErrorCode)
-    /// The target closes the connection; an ERROR TLV before it should carry `code`.
-    case close(ErrorCode)
+    /// The target closes the connection; an ERROR TLV before it should carry one of `codes` (a
+    /// frame cut short can be refused for its header, or for being cut short once the stream ends).
+    case close([ErrorCode])
     /// An ACK of the CONTROL frame with `sequence` and a VERSION_RESPONSE to `request`, in either
     /// order, as HS-2 gives them for the target's own version and features. With another major,
     /// the target closes after the response.

@@ -37,7 +37,7 @@ enum StreamCases {
                                 .send(Transmission(label: "DATA header of an 11-byte body, no body",
                                                    bytes: Array(CaseFrames.bytes(data1.0, data1.1).prefix(FrameHeader.size)),
                                                    stamps: [Transmission.Stamp(headerOffset: 0)])),
-                                .endStream, .expect(.close(.truncatedFrame)),
+                                .endStream, .expect(.close([.truncatedFrame])),
                             ]),
             ConformanceCase("timestamp.current", [.ts1, .ex1], .required, "a DATA frame stamped with the current time is acknowledged",
                             steps: CaseFrames.acked(data1.0, data1.1)),

@@ -13,19 +13,34 @@ public struct FrameDecoderHandler: ByteToMessageDecoder {
     private var decoder: FrameDecoder
     /// The receiver's clock for the timestamp window (TS-1), read per frame when a window is set.
     private let now: (() -> UInt32)?
+    /// Whether a frame whose header breaks a rule is refused as soon as its header is in, as a
+    /// stream decoder can, or only once its whole body is in or the stream ends. The brief allows
+    /// both, except for a body too large: that is always refused from the header (FRAME-2).
+    private let refusesFromHeader: Bool
+    /// When refusing after the body: what arrived of a frame not yet complete.
+    private var unfinished: [UInt8] = []
 
     /// A decoder with `options`. With a timestamp window in `options`, `now` supplies the current
     /// UNIX time for each read.
-    public init(options: DecodeOptions = DecodeOptions(), now: (() -> UInt32)? = nil) {
+    public init(options: DecodeOptions = DecodeOptions(), now: (() -> UInt32)? = nil, refusesFromHeader: Bool = true) {
         decoder = FrameDecoder(options: options)
         self.now = now
+        self.refusesFromHeader = refusesFromHeader
     }
 
     /// Moves what was read into the frame decoder and passes on every frame it completes. The
     /// bytes are all taken at once, so the handler's own buffer never holds more than one read.
     public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         if buffer.readableBytes > 0, let bytes = buffer.readBytes(length: buffer.readableBytes) {
-            decoder.append(bytes)
+            if refusesFromHeader {
+                decoder.append(bytes)
+            } else {
+                unfinished += bytes
+                while let length = completeFrameLength() {
+                    decoder.append(Array(unfinished.prefix(length)))
+                    unfinished.removeFirst(length)
+                }
+            }
         }
         if let now, decoder.options.timestampWindow != nil {
             decoder.options.timestampWindow?.now = now()
@@ -38,7 +53,25 @@ public struct FrameDecoderHandler: ByteToMessageDecoder {
 
     public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
         _ = try decode(context: context, buffer: &buffer)
-        if seenEOF { try decoder.finish() }
+        if seenEOF {
+            decoder.append(unfinished)
+            unfinished = []
+            while let frame = try decoder.nextFrame() {
+                context.fireChannelRead(wrapInboundOut(frame))
+            }
+            try decoder.finish()
+        }
         return .needMoreData
+    }
+
+    /// The length of the first frame in `unfinished` once all of it is there; everything there is
+    /// at once when the header announces a body over the limit, which is refused from the header.
+    private func completeFrameLength() -> Int? {
+        guard unfinished.count >= FrameHeader.size else { return nil }
+        let offset = FrameHeader.Field.bodyLength.offset
+        let bodyLength = unfinished[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+        if bodyLength > decoder.options.bodyLimit { return unfinished.count }
+        let length = FrameHeader.size + bodyLength
+        return unfinished.count >= length ? length : nil
     }
 }

@@ -127,7 +127,7 @@ public final class PeerServer: Sendable {
         if let pcap { try pipeline.addHandler(NIOWritePCAPHandler(mode: .server, fileSink: pcap.write)) }
         try pipeline.addHandler(IdleStateHandler(readTimeout: TimeAmount(configuration.idleTimeout)))
         if configuration.has(.crcLittleEndian) { try pipeline.addHandler(ChecksumByteSwapHandler()) }
-        try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: configuration.decodeOptions, now: clock)))
+        try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: configuration.decodeOptions, now: clock, refusesFromHeader: configuration.refusesFromHeader)))
         try pipeline.addHandler(MessageToByteHandler(FrameEncoderHandler()))
         try pipeline.addHandler(PeerConnectionHandler(configuration: configuration, logger: logger, statistics: statistics, clock: clock))
     }

@@ -26,6 +26,9 @@ public struct PeerConfiguration: Sendable {
     public var outboundHighWaterMark: Int = 1 << 20
     /// The kernel send buffer of each connection (SO_SNDBUF); nil leaves the system's default.
     public var socketSendBufferSize: Int?
+    /// Whether a frame whose header breaks a rule is refused from its header, or only once its
+    /// body is in or the stream ends; the brief allows both, except for a body too large (FRAME-2).
+    public var refusesFromHeader = true
     public var faults: [PeerFault] = []
 
     public init() {}

@@ -2,7 +2,8 @@ import ArgumentParser
 import DecafConformance
 import DecafWire
 
-/// `decaf conform repro CASE-ID`: the exact bytes a case sends, step by step, to reproduce it by hand.
+/// `decaf conform repro CASE-ID`: the exact bytes a case sends, step by step, to reproduce it by
+/// hand; server, client and codec cases alike.
 struct ConformReproCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "repro",
@@ -19,9 +20,17 @@ struct ConformReproCommand: ParsableCommand {
     var binary = false
 
     func run() throws {
+        if let client = ClientCatalog.cases.first(where: { $0.id == caseID }) {
+            if binary {
+                client.sentBytes.withUnsafeBytes { FileHandleOutput.standardOutput.write(raw: $0) }
+            } else {
+                print(client.reproduction.joined(separator: "\n"))
+            }
+            return
+        }
         let catalog = ConformanceCatalog(profile: target.profile)
-        guard let item = catalog.case(caseID) else {
-            FileHandleOutput.standardError.write("decaf conform repro: no case \(caseID) (decaf conform list shows them)\n")
+        guard let item = catalog.case(caseID) ?? CodecCase.all.first(where: { $0.id == caseID })?.conformanceCase else {
+            FileHandleOutput.standardError.write("decaf conform repro: no case \(caseID) (decaf conform list --suite server|client|codec shows them)\n")
             throw ExitCode(2)
         }
         if binary {

@@ -57,6 +57,9 @@ struct PeerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Deepest nesting level of TLV containers accepted. (default: 4)", valueName: "n"), transform: IntegerArgument.within(0...TLVOptions.maximumDepthLimit))
     var depthLimit = TLVOptions().depthLimit
 
+    @Flag(help: "Refuse a frame with a bad header only once its body is in or the stream ends, not from the header: the brief allows both (a body too large is still refused from the header).")
+    var refuseAfterBody = false
+
     func run() async throws {
         if listFaults {
             for fault in PeerFault.all {
@@ -81,6 +84,7 @@ struct PeerCommand: AsyncParsableCommand {
         configuration.replayWindow = replayWindow
         configuration.bodyLimit = bodyLimit
         configuration.depthLimit = depthLimit
+        configuration.refusesFromHeader = !refuseAfterBody
         let server: PeerServer
         do {
             server = try await PeerServer.start(configuration: configuration, host: listen.host, port: listen.port,

@@ -1,4 +1,5 @@
 import DecafConformance
+import DecafWire
 import DecafTestSupport
 import Foundation
 import Testing
@@ -42,6 +43,20 @@ struct ConformCommandLineTests {
         let hex = item.transmissions.map { $0.bytes.map { String(format: "%02x", $0) }.joined() }
         #expect(hex.allSatisfy { run.output.contains($0) })
         #expect(try DecafProcess.run(["conform", "repro", "no.such.case"]).status == 2)
+    }
+
+    @Test("repro shows a client case's input and the server's bytes; list shows each suite's cases")
+    func clientRepro() throws {
+        let item = try #require(ClientCatalog.cases.first { $0.id == "client.frame.bad-magic" })
+        let run = try DecafProcess.run(["conform", "repro", item.id])
+        #expect(run.status == 0)
+        #expect(run.output.contains(Hex.string(item.sentBytes)) && run.output.contains("DECAF_CONFORM_ACK_TIMEOUT_MS=400"))
+        let binary = try DecafProcess.run(["conform", "repro", item.id, "--binary"])
+        #expect(binary.outputBytes == item.sentBytes)
+        for (suite, count) in [("client", ClientCatalog.cases.count), ("codec", CodecCase.all.count)] {
+            let list = try DecafProcess.run(["conform", "list", "--suite", suite])
+            #expect(list.output.contains("\(count) of \(count) \(suite) cases"), "\(list.output.suffix(200))")
+        }
     }
 
     @Test("vectors writes the codec cases as the committed vector files")

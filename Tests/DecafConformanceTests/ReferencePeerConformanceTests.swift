@@ -16,9 +16,11 @@ struct ReferencePeerConformanceTests {
     /// connections after it and the idle case runs; without, the peer's idle timeout is the brief's
     /// 90 s, so it cannot close a connection that a fault left open.
     /// `ackDeadline` is how soon `exchange.ack.prompt` wants an ACK.
-    static func run(faults: [PeerFault], idleTimeout: Duration? = nil, ackDeadline: Duration = .milliseconds(500)) async throws -> ConformanceRun {
+    static func run(faults: [PeerFault], idleTimeout: Duration? = nil, ackDeadline: Duration = .milliseconds(500),
+                    choosing choices: (inout PeerConfiguration) -> Void = { _ in }) async throws -> ConformanceRun {
         var configuration = PeerConfiguration()
         configuration.faults = faults
+        choices(&configuration)
         if let idleTimeout { configuration.idleTimeout = idleTimeout }
         var logger = Logger(label: "decaf.conform.test")
         logger.logLevel = .critical
@@ -44,6 +46,21 @@ struct ReferencePeerConformanceTests {
         #expect(run.results.count > 200)
         #expect(run.identity?.features == .known)
         #expect(run.results.first { $0.testCase.id == "exchange.idle-timeout" }?.verdict.kind == .pass)
+        #expect(run.exitStatus == 0)
+    }
+
+    /// The brief lets a receiver refuse a bad header at once or once the body is in (all but a body
+    /// too large), and enforce a timestamp window or not (TS-1, a MAY). A peer that takes each
+    /// choice the other way is as correct, and must pass every required case.
+    @Test("a peer taking the brief's latitude the other way passes every required case")
+    func latitude() async throws {
+        let run = try await Self.run(faults: [], ackDeadline: .milliseconds(1500)) { configuration in
+            configuration.refusesFromHeader = false
+            configuration.timestampWindow = 60
+        }
+        let failing = run.results.filter { $0.verdict.kind.isFailure && $0.testCase.level == .required }
+        #expect(failing.map { "\($0.testCase.id): \($0.verdict.reason)" } == [])
+        #expect(run.results.first { $0.testCase.id == "wire.frame-compression.84" }?.verdict.kind == .pass)
         #expect(run.exitStatus == 0)
     }
 

@@ -6,6 +6,8 @@ public enum DecafProcess {
         public var status: Int32
         public var output: String
         public var error: String
+        /// The standard output exactly, for commands that write bytes.
+        public var outputBytes: [UInt8]
     }
 
     /// Runs `decaf` with `arguments`, `input` on its standard input, and waits for it to exit.
@@ -23,6 +25,7 @@ public enum DecafProcess {
         let out = output.fileHandleForReading.readDataToEndOfFile()
         let err = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), error: String(decoding: err, as: UTF8.self))
+        return Run(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), error: String(decoding: err, as: UTF8.self),
+                   outputBytes: Array(out))
     }
 }
