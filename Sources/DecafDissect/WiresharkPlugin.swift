@@ -6,11 +6,14 @@ import DecafWire
 /// error codes), so Wireshark and `decaf dissect` never disagree on a name.
 ///
 /// It registers on a port preference and as a heuristic on the magic, reassembles frames across
-/// segments with `dissect_tcp_pdus`, shows every header field, checks the CRC-32 (an expert error
-/// on a mismatch, naming CRC-3 when the stored value is little-endian), inflates zlib bodies
-/// (`TvbRange:uncompress`, Wireshark 4.0) and shows the TLV tree with nesting. A `decaf.summary`
-/// field per frame (type, sequence, session, length, checksum status, tags in tree order) lets
-/// tools compare Wireshark's reading with `decaf dissect --json`.
+/// segments with `dissect_tcp_pdus`, shows every header field at DecafWire's offsets, refuses a bad
+/// header from the header alone in the brief's order (version, body limit, encryption,
+/// compression), checks the CRC-32 (naming CRC-3 when the stored value is little-endian), inflates
+/// zlib bodies (`TvbRange:uncompress`, Wireshark 4.0) within the body limit, and walks the TLV tree
+/// with the depth and duplicate-tag rules. Each frame's first error is an expert item and a
+/// `decaf.error` field named as DecafWire names it: code, requirement, offset. A hidden
+/// `decaf.summary` field per frame (type, sequence, session, length, checksum status, tags in tree
+/// order, error) lets tools compare Wireshark's reading with `decaf dissect --json`.
 public enum WiresharkPlugin {
     /// The Lua source; `port` is the default of the port preference.
     public static func lua(port: UInt16 = SyntheticConversation.defaultServer.port, version: String) -> String {
@@ -31,10 +34,40 @@ public enum WiresharkPlugin {
         lines.append("local compress_types = " + table((0...255).map { CompressType(rawValue: UInt8($0)) }.compactMap { c in c.name.map { (Int(c.rawValue), $0) } }))
         lines.append("local tlv_tags = " + table(TLVTag.known.compactMap { tag in tag.name.map { (Int(tag.rawValue), $0) } }))
         lines.append("local text_tags = " + table(TLVTag.known.filter { $0.layout == .utf8 }.map { (Int($0.rawValue), "true") }, quoted: false))
-        lines.append("local error_codes = " + table((1...255).compactMap { ErrorCode(rawValue: UInt16($0)) }.map { (Int($0.rawValue), $0.name) }))
         lines.append("local DEFAULT_PORT = \(port)")
+        lines.append("local BODY_LIMIT = \(DecodeOptions.defaultBodyLimit)")
+        lines.append("local VERSION_MAJOR = \(ProtocolVersion.v1_0.major)")
+        lines.append("local HIGHEST_MINOR = \(ProtocolVersion.v1_0.minor)")
+        lines.append("local HIGHEST_ENCRYPT_TYPE = \(EncryptType.aes256.rawValue)")
+        lines.append("local OPAQUE_ENCRYPT_TYPE = \(EncryptType.aes256.rawValue)")
+        lines.append("local HIGHEST_COMPRESS_TYPE = \(CompressType.zlib.rawValue)")
+        lines.append("local ZLIB = \(CompressType.zlib.rawValue)")
+        lines.append("local fields = { " + FrameHeader.Field.allCases.map { "\($0.name) = { offset = \($0.offset), size = \($0.size) }" }.joined(separator: ", ") + " }")
+        lines.append("local errors = {")
+        for (key, error) in errors {
+            lines.append("    \(key) = { name = \"\(error.code.name)\", requirement = \"\(error.requirement.rawValue)\", offset = \(error.offset) },")
+        }
+        lines.append("}")
         return lines.joined(separator: "\n") + "\n" + body
     }
+
+    /// Every error the plugin reports, as DecafWire names it: the code's name, the requirement, and
+    /// for header errors the offset of the field at fault.
+    private static let errors: [(String, WireError)] = [
+        ("version_major", WireError(.majorVersionUnsupported(found: .v1_0, supported: .v1_0), offset: FrameHeader.Field.versionMajor.offset)),
+        ("version_minor", WireError(.minorVersionUnsupported(found: .v1_0, supported: .v1_0), offset: FrameHeader.Field.versionMajor.offset)),
+        ("body_too_large", WireError(.bodyTooLarge(length: 0, limit: 0), offset: FrameHeader.Field.bodyLength.offset)),
+        ("encryption", WireError(.unknownEncryption(EncryptType(rawValue: 0)), offset: FrameHeader.Field.encryptType.offset)),
+        ("compression", WireError(.unknownCompression(CompressType(rawValue: 0)), offset: FrameHeader.Field.compressType.offset)),
+        ("checksum", WireError(.checksumMismatch(stored: 0, computed: 0), offset: FrameHeader.Field.checksum.offset)),
+        ("zlib_stream", WireError(.malformedZlibStream, offset: FrameHeader.size)),
+        ("zlib_limit", WireError(.inflatedBodyTooLarge(limit: 0), offset: FrameHeader.size)),
+        ("tlv_truncated", WireError(.tlvTruncated(remaining: 0), offset: 0)),
+        ("tlv_overflow", WireError(.tlvLengthOverflow(tag: .text, length: 0, available: 0), offset: 0)),
+        ("tlv_too_deep", WireError(.tlvTooDeep(depth: 0, limit: 0), offset: 0)),
+        ("tlv_duplicate", WireError(.tlvDuplicateTag(tag: .text, firstOffset: 0), offset: 0)),
+        ("bad_magic", WireError(.badMagic(found: 0), offset: 0)),
+    ]
 
     private static func table(_ entries: [(Int, String)], quoted: Bool = true) -> String {
         "{ " + entries.map { "[\($0.0)] = " + (quoted ? "\"\($0.1)\"" : $0.1) }.joined(separator: ", ") + " }"
@@ -48,7 +81,7 @@ f.magic = ProtoField.uint32("decaf.magic", "Magic", base.HEX)
 f.version_major = ProtoField.uint8("decaf.version.major", "Version major")
 f.version_minor = ProtoField.uint8("decaf.version.minor", "Version minor")
 f.msg_type = ProtoField.uint16("decaf.msg_type", "Message type", base.DEC, msg_types)
-f.seq = ProtoField.uint32("decaf.seq", "Sequence", base.HEX)
+f.sequence = ProtoField.uint32("decaf.seq", "Sequence", base.HEX)
 f.seq_category = ProtoField.uint32("decaf.seq.category", "Category", base.DEC, seq_categories, 0xFF000000)
 f.seq_counter = ProtoField.uint32("decaf.seq.counter", "Counter", base.DEC, nil, 0x00FFFFFF)
 f.timestamp = ProtoField.absolute_time("decaf.timestamp", "Timestamp", base.UTC)
@@ -65,13 +98,16 @@ f.tlv_length = ProtoField.uint32("decaf.tlv.length", "Length")
 f.tlv_value = ProtoField.bytes("decaf.tlv.value", "Value")
 f.tlv_text = ProtoField.string("decaf.tlv.text", "Text")
 f.skipped = ProtoField.bytes("decaf.skipped", "Bytes before the next magic")
+f.error = ProtoField.string("decaf.error", "Error")
 f.summary = ProtoField.string("decaf.summary", "Summary")
 
 local e = decaf.experts
-e.checksum = ProtoExpert.new("decaf.checksum.bad", "CHECKSUM_MISMATCH (CRC-2)", expert.group.CHECKSUM, expert.severity.ERROR)
-e.magic = ProtoExpert.new("decaf.magic.bad", "BAD_MAGIC (FRAME-1): skipped to the next magic", expert.group.MALFORMED, expert.severity.ERROR)
+local function label(kind) return errors[kind].name .. " (" .. errors[kind].requirement .. ")" end
+e.checksum = ProtoExpert.new("decaf.checksum.bad", label("checksum"), expert.group.CHECKSUM, expert.severity.ERROR)
+e.magic = ProtoExpert.new("decaf.magic.bad", label("bad_magic") .. ": skipped to the next magic", expert.group.MALFORMED, expert.severity.ERROR)
+e.header = ProtoExpert.new("decaf.header.bad", "Header error", expert.group.MALFORMED, expert.severity.ERROR)
 e.tlv = ProtoExpert.new("decaf.tlv.bad", "TLV error", expert.group.MALFORMED, expert.severity.ERROR)
-e.zlib = ProtoExpert.new("decaf.zlib.bad", "DECOMPRESSION_FAILED (ZLIB-2)", expert.group.MALFORMED, expert.severity.ERROR)
+e.zlib = ProtoExpert.new("decaf.zlib.bad", "DECOMPRESSION_FAILED", expert.group.MALFORMED, expert.severity.ERROR)
 
 decaf.prefs.port = Pref.uint("TCP port", DEFAULT_PORT, "The TCP port the protocol runs on (the magic is also found on any port)")
 
@@ -93,41 +129,78 @@ local function crc32(range)
     return bit32.bxor(crc, 0xFFFFFFFF)
 end
 
+local function adler32(range)
+    local a, b = 1, 0
+    if range then
+        local bytes = range:bytes()
+        for i = 0, bytes:len() - 1 do
+            a = (a + bytes:get_index(i)) % 65521
+            b = (b + a) % 65521
+        end
+    end
+    return b * 65536 + a
+end
+
+-- Whether `body` is exactly one zlib stream of `payload`, as ZLIB-1 demands: a zlib header, and an
+-- Adler-32 of what it inflates to in its last 4 bytes, so nothing follows the stream.
+-- Wireshark's inflater alone takes cut or trailing streams and ignores the Adler-32.
+local function one_zlib_stream(body, payload)
+    if body:len() < 6 then return false end
+    local cmf, flg = body(0, 1):uint(), body(1, 1):uint()
+    if bit32.band(cmf, 0x0F) ~= 8 or (cmf * 256 + flg) % 31 ~= 0 or bit32.band(flg, 0x20) ~= 0 then return false end
+    return body(body:len() - 4, 4):uint() == adler32(payload)
+end
+
 local function byte_swapped(value)
     return bit32.bor(bit32.lshift(bit32.band(value, 0xFF), 24), bit32.lshift(bit32.band(bit32.rshift(value, 8), 0xFF), 16),
         bit32.lshift(bit32.band(bit32.rshift(value, 16), 0xFF), 8), bit32.rshift(value, 24))
 end
 
--- Adds the TLV fields of `range` to `tree` at nesting `depth`; appends each tag to `tags`.
-local function dissect_tlv(range, tree, depth, tags, pinfo)
+local function field_range(tvb, name)
+    return tvb(fields[name].offset, fields[name].size)
+end
+
+-- The frame's first error, as DecafWire names it: "NAME (REQ) at offset N: why".
+local function report(state, item, expert_field, kind, offset, why)
+    local error = errors[kind]
+    local text = error.name .. " (" .. error.requirement .. ") at offset " .. offset .. ": " .. why
+    item:add_proto_expert_info(expert_field, text)
+    if not state.error then state.error = string.format("%s(%s)@%d", error.name, error.requirement, offset) end
+    state.failed = true
+end
+
+-- Adds the TLV fields of `range` (at body offset `base`) to `tree` at nesting `depth`; appends
+-- each tag to state.tags. Parsing stops at the first error, as a receiver's does.
+local function dissect_tlv(range, base, tree, depth, state)
     local offset = 0
     local length = range:len()
-    while offset < length do
+    local seen = {}
+    while offset < length and not state.failed do
         if length - offset < 6 then
-            tree:add_proto_expert_info(e.tlv, "TLV_TRUNCATED (TLV-1): " .. (length - offset) .. " bytes cannot hold a tag and a length")
-            return
+            return report(state, tree, e.tlv, "tlv_truncated", base + offset, (length - offset) .. " bytes cannot hold a tag and a length")
         end
         local tag = range(offset, 2):uint()
         local value_length = range(offset + 2, 4):uint()
         if value_length > length - offset - 6 then
-            tree:add_proto_expert_info(e.tlv, "TLV_LENGTH_OVERFLOW (TLV-2): length " .. value_length .. " overruns the body")
-            return
+            return report(state, tree, e.tlv, "tlv_overflow", base + offset, "length " .. value_length .. " runs past the end of its sequence")
         end
-        tags[#tags + 1] = string.format("%04x", tag)
-        local field_range = range(offset, 6 + value_length)
+        state.tags[#state.tags + 1] = string.format("%04x", tag)
         local name = tlv_tags[tag] or string.format("0x%04X", tag)
-        local item = tree:add(f.tlv, field_range)
+        local item = tree:add(f.tlv, range(offset, 6 + value_length))
         item:set_text(name .. " (" .. string.format("0x%04X", tag) .. "), " .. value_length .. " bytes")
         item:add(f.tlv_tag, range(offset, 2))
         item:add(f.tlv_length, range(offset + 2, 4))
+        if seen[tag] then
+            return report(state, item, e.tlv, "tlv_duplicate", base + offset, string.format("tag 0x%04X already at offset %d", tag, seen[tag]))
+        end
+        seen[tag] = base + offset
+        if tag == CONTAINER_TAG and depth + 1 > DEPTH_LIMIT then
+            return report(state, item, e.tlv, "tlv_too_deep", base + offset, "a container at depth " .. (depth + 1) .. ", deeper than " .. DEPTH_LIMIT)
+        end
         if value_length > 0 then
             local value = range(offset + 6, value_length)
             if tag == CONTAINER_TAG then
-                if depth + 1 > DEPTH_LIMIT then
-                    item:add_proto_expert_info(e.tlv, "TLV_TOO_DEEP (TLV-3)")
-                else
-                    dissect_tlv(value, item, depth + 1, tags, pinfo)
-                end
+                dissect_tlv(value, base + offset + 6, item, depth + 1, state)
             elseif text_tags[tag] then
                 item:add(f.tlv_text, value)
                 item:append_text(": \"" .. value:string(ENC_UTF_8) .. "\"")
@@ -147,6 +220,21 @@ local function next_magic(tvb, offset)
     return nil
 end
 
+-- The header error of the frame at `offset`, checked in the brief's order, or nil.
+local function header_error(tvb, offset)
+    local major = tvb(offset + fields.version_major.offset, 1):uint()
+    local minor = tvb(offset + fields.version_minor.offset, 1):uint()
+    if major ~= VERSION_MAJOR then return "version_major", string.format("version %d.%d, not major %d", major, minor, VERSION_MAJOR) end
+    if minor > HIGHEST_MINOR then return "version_minor", string.format("version %d.%d, newer than %d.%d", major, minor, VERSION_MAJOR, HIGHEST_MINOR) end
+    local body_length = tvb(offset + fields.body_length.offset, 4):uint()
+    if body_length > BODY_LIMIT then return "body_too_large", "body_length " .. body_length .. " exceeds the limit of " .. BODY_LIMIT end
+    local encrypt = tvb(offset + fields.encrypt_type.offset, 1):uint()
+    if encrypt > HIGHEST_ENCRYPT_TYPE then return "encryption", "encrypt_type " .. encrypt .. " is not defined" end
+    local compress = tvb(offset + fields.compress_type.offset, 1):uint()
+    if compress > HIGHEST_COMPRESS_TYPE then return "compression", "compress_type " .. compress .. " is not defined" end
+    return nil
+end
+
 local function frame_length(tvb, pinfo, offset)
     if tvb:len() - offset >= 4 and tvb(offset, 4):uint() ~= MAGIC then
         local found = next_magic(tvb, offset + 1)
@@ -154,6 +242,8 @@ local function frame_length(tvb, pinfo, offset)
     end
     -- 0 asks dissect_tcp_pdus for the next segment: the header is not complete yet.
     if tvb:len() - offset < HEADER_SIZE then return 0 end
+    -- A header that breaks a rule is refused from the header alone; its body is not waited for.
+    if header_error(tvb, offset) then return HEADER_SIZE end
     return HEADER_SIZE + tvb(offset + BODY_LENGTH_OFFSET, 4):uint()
 end
 
@@ -165,50 +255,68 @@ local function dissect_frame(tvb, pinfo, tree)
         return tvb:len()
     end
     local body_length = tvb(BODY_LENGTH_OFFSET, 4):uint()
-    local msg_type = tvb(6, 2):uint()
+    local msg_type = field_range(tvb, "msg_type"):uint()
     local subtree = tree:add(decaf, tvb(), "Decaf " .. (msg_types[msg_type] or ("UNKNOWN(" .. msg_type .. ")")))
-    subtree:add(f.magic, tvb(0, 4))
-    subtree:add(f.version_major, tvb(4, 1))
-    subtree:add(f.version_minor, tvb(5, 1))
-    subtree:add(f.msg_type, tvb(6, 2))
-    local seq_item = subtree:add(f.seq, tvb(8, 4))
-    seq_item:add(f.seq_category, tvb(8, 4))
-    seq_item:add(f.seq_counter, tvb(8, 4))
-    subtree:add(f.timestamp, tvb(12, 4))
-    subtree:add(f.encrypt_type, tvb(16, 1))
-    subtree:add(f.compress_type, tvb(17, 1))
-    subtree:add(f.session_id, tvb(18, 2))
-    subtree:add(f.body_length, tvb(BODY_LENGTH_OFFSET, 4))
-    local stored = tvb(CHECKSUM_OFFSET, 4):uint()
-    local checksum_item = subtree:add(f.checksum, tvb(CHECKSUM_OFFSET, 4))
-    local body = body_length > 0 and tvb(HEADER_SIZE, body_length) or nil
-    local computed = body and crc32(body) or 0
-    local status = "correct"
-    if computed ~= stored then
-        status = "mismatch"
-        local why = string.format("checksum 0x%08X does not match the body's CRC-32 0x%08X", stored, computed)
-        if byte_swapped(computed) == stored then why = why .. " (the right value, little-endian: CRC-3)" end
-        checksum_item:add_proto_expert_info(e.checksum, "CHECKSUM_MISMATCH (CRC-2): " .. why)
+    subtree:add(f.magic, field_range(tvb, "magic"))
+    subtree:add(f.version_major, field_range(tvb, "version_major"))
+    subtree:add(f.version_minor, field_range(tvb, "version_minor"))
+    subtree:add(f.msg_type, field_range(tvb, "msg_type"))
+    local seq_item = subtree:add(f.sequence, field_range(tvb, "sequence"))
+    seq_item:add(f.seq_category, field_range(tvb, "sequence"))
+    seq_item:add(f.seq_counter, field_range(tvb, "sequence"))
+    subtree:add(f.timestamp, field_range(tvb, "timestamp"))
+    subtree:add(f.encrypt_type, field_range(tvb, "encrypt_type"))
+    subtree:add(f.compress_type, field_range(tvb, "compress_type"))
+    subtree:add(f.session_id, field_range(tvb, "session_id"))
+    subtree:add(f.body_length, field_range(tvb, "body_length"))
+    local checksum_item = subtree:add(f.checksum, field_range(tvb, "checksum"))
+    local state = { tags = {}, failed = false }
+    local status = "unchecked"
+    local kind, why = header_error(tvb, 0)
+    if kind then
+        report(state, subtree, e.header, kind, errors[kind].offset, why)
+        -- An empty body has arrived whole with its header: its checksum can still be read (CRC-1: 0).
+        if body_length == 0 then status = field_range(tvb, "checksum"):uint() == 0 and "correct" or "mismatch" end
+    else
+        local stored = field_range(tvb, "checksum"):uint()
+        local body = body_length > 0 and tvb(HEADER_SIZE, body_length) or nil
+        local computed = body and crc32(body) or 0
+        status = "correct"
+        if computed ~= stored then
+            status = "mismatch"
+            local text = string.format("checksum 0x%08X does not match the body's CRC-32 0x%08X", stored, computed)
+            if byte_swapped(computed) == stored then text = text .. " (checksum written in little-endian, CRC-3)" end
+            report(state, checksum_item, e.checksum, "checksum", errors.checksum.offset, text)
+            -- The fields of a body whose checksum failed are still shown, up to their own first error.
+            state.failed = false
+        end
+        local encrypt = field_range(tvb, "encrypt_type"):uint()
+        if body then
+            subtree:add(f.body, body)
+            local payload = body
+            if encrypt ~= OPAQUE_ENCRYPT_TYPE and field_range(tvb, "compress_type"):uint() == ZLIB then
+                payload = body:uncompress("Inflated body")
+                if not one_zlib_stream(body, payload) then
+                    report(state, subtree, e.zlib, "zlib_stream", errors.zlib_stream.offset, "the body is not one valid zlib stream")
+                    payload = nil
+                elseif payload and payload:len() > BODY_LIMIT then
+                    report(state, subtree, e.zlib, "zlib_limit", errors.zlib_limit.offset, "the body inflates past the limit of " .. BODY_LIMIT .. " bytes")
+                    payload = nil
+                end
+            end
+            if payload and payload:len() > 0 and encrypt ~= OPAQUE_ENCRYPT_TYPE then
+                local tlv_tree = subtree:add(decaf, payload, "Body fields")
+                dissect_tlv(payload, 0, tlv_tree, 0, state)
+            end
+        end
     end
     subtree:add(f.checksum_status, status)
-    local tags = {}
-    if body then
-        subtree:add(f.body, body)
-        local encrypt = tvb(16, 1):uint()
-        local payload = body
-        if encrypt ~= 2 and tvb(17, 1):uint() == 1 then
-            payload = body:uncompress("Inflated body")
-            if not payload then subtree:add_proto_expert_info(e.zlib) end
-        end
-        if payload and encrypt ~= 2 then
-            local tlv_tree = subtree:add(decaf, payload, "Body fields")
-            dissect_tlv(payload, tlv_tree, 0, tags, pinfo)
-        end
-    end
+    if state.error then subtree:add(f.error, state.error) end
     local summary = string.format("type=%d seq=%08x session=%04x length=%d checksum=%s tags=%s",
-        msg_type, tvb(8, 4):uint(), tvb(18, 2):uint(), body_length, status, table.concat(tags, ","))
+        msg_type, field_range(tvb, "sequence"):uint(), field_range(tvb, "session_id"):uint(), body_length, status, table.concat(state.tags, ","))
+    if state.error then summary = summary .. " error=" .. state.error end
     subtree:add(f.summary, summary):set_hidden()
-    pinfo.cols.info:append((msg_types[msg_type] or "UNKNOWN") .. string.format(" seq=0x%08X ", tvb(8, 4):uint()))
+    pinfo.cols.info:append((msg_types[msg_type] or "UNKNOWN") .. string.format(" seq=0x%08X ", field_range(tvb, "sequence"):uint()))
     return tvb:len()
 end
 
