@@ -10,6 +10,9 @@ final class CaseExecution {
     private let target: TargetIdentity
     private let settings: ServerRunSettings
     private let profile: ConformanceProfile
+    /// The session this execution's frames carry instead of the catalog's, so a target that
+    /// remembers repeats across connections (REPLAY-1) never takes one case's frames for another's.
+    private let session: SessionID
     private let clock = ContinuousClock()
     /// When the suite began to connect: the earliest moment the target could have started a
     /// timer for the connection.
@@ -36,8 +39,9 @@ final class CaseExecution {
     private var notes: [(String, [RequirementID])] = []
 
     init(testCase: ConformanceCase, client: WireClient, connecting: ContinuousClock.Instant, target: TargetIdentity, settings: ServerRunSettings,
-         profile: ConformanceProfile) {
+         profile: ConformanceProfile, session: SessionID) {
         self.testCase = testCase
+        self.session = session
         self.connecting = connecting
         self.client = client
         self.target = target
@@ -72,13 +76,18 @@ final class CaseExecution {
         }
     }
 
+    /// The session a frame of the catalog with `session` carried as this execution sent it.
+    private func sent(_ session: SessionID) -> SessionID {
+        session == CaseFrames.session ? self.session : session
+    }
+
     // MARK: - Sending
 
     private func send(_ transmission: Transmission) async -> Verdict? {
         // A transmission sent again is a repeat: the same sequence and the same timestamp (REPLAY-1).
         let stamp = stampsSent[transmission.bytes] ?? settings.clock?()
         stampsSent[transmission.bytes] = stamp
-        let bytes = transmission.bytes(at: stamp)
+        let bytes = transmission.bytes(at: stamp, replacing: (CaseFrames.session, session))
         lastSent = Transmission.headers(in: bytes).map(\.sequence.rawValue)
         let now = clock.now
         for sequence in lastSent {
@@ -163,7 +172,7 @@ final class CaseExecution {
     private func judge(_ expectation: Expectation) async -> Verdict? {
         switch expectation {
         case let .ack(sequence, session):
-            return await judgeAck(sequence, session: session)
+            return await judgeAck(sequence, session: sent(session))
         case let .promptAck(sequence, deadline):
             return await judgePromptAck(sequence, deadline: deadline)
         case let .noAck(sequence):
@@ -173,12 +182,12 @@ final class CaseExecution {
         case let .ackOrFatal(sequence, session, code):
             let mark = frames.count
             _ = await wait { acks[sequence.rawValue, default: 0] > 0 || errorReport(since: mark) != nil }
-            if acks[sequence.rawValue, default: 0] > 0 { return await judgeAck(sequence, session: session) }
+            if acks[sequence.rawValue, default: 0] > 0 { return await judgeAck(sequence, session: sent(session)) }
             return await judgeFatal(code, exactCode: false, since: mark)
         case let .close(codes):
             return await judgeClose(codes, since: frames.count)
         case let .versionResponse(request, sequence, session):
-            return await judgeVersionResponse(request, sequence: sequence, session: session)
+            return await judgeVersionResponse(request, sequence: sequence, session: sent(session))
         case let .readReceipts(sequence, count):
             return await judgeReadReceipts(sequence, count: count)
         case .idleClose:

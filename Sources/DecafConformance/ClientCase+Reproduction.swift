@@ -13,16 +13,20 @@ extension ClientCase {
         lines.append(endsInput ? "stdin: ends after the messages" : "stdin: stays open until the case ends")
         if let refused = script.refusedAtStart { lines.append("the listener refuses connections for \(DurationText.milliseconds(refused, decimals: 0))") }
         lines.append("server: version \(script.version), features \(script.features.names.joined(separator: ","))")
+        // Consecutive connections with one script are shown once.
+        var runs: [(first: Int, last: Int, script: ConnectionScript)] = []
         for (index, connection) in script.connections.enumerated() {
-            let which = index == script.connections.count - 1 && index > 0 ? "connection \(index + 1) and later" : "connection \(index + 1)"
-            lines.append("\(which): handshake \(connection.handshake), ACKs \(connection.acks == .always ? "always" : "\(connection.acks)")")
+            if let last = runs.last, last.script == connection { runs[runs.count - 1].last = index } else { runs.append((index, index, connection)) }
+        }
+        for (first, last, connection) in runs {
+            let which = first == last ? "connection \(first + 1)" : "connections \(first + 1) to \(last + 1)"
+            let later = last == script.connections.count - 1 && last > 0 ? (first == last ? " and later" : " and later ones") : ""
+            lines.append("\(which)\(later): handshake answered with \(connection.handshake); \(connection.acks)")
             for (number, step) in connection.steps.enumerated() {
-                guard case let .send(transmission) = step else {
-                    lines.append("  \(number + 1). \(step)")
-                    continue
+                lines.append("  \(number + 1). \(step)")
+                if case let .send(transmission) = step {
+                    lines.append("     " + Hex.string(transmission.bytes.prefix(4096)) + (transmission.bytes.count > 4096 ? "..." : ""))
                 }
-                lines.append("  \(number + 1). send \(transmission.bytes.count) bytes: \(transmission.label)")
-                lines.append("     " + Hex.string(transmission.bytes.prefix(4096)) + (transmission.bytes.count > 4096 ? "..." : ""))
             }
         }
         return lines

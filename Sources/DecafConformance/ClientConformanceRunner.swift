@@ -23,6 +23,7 @@ public struct ClientConformanceRunner: Sendable {
     /// already started, when the testee cannot be started at all: every verdict would say so.
     public func run(_ cases: [ClientCase], progress: @escaping @Sendable (CaseResult, Int, Int) -> Void = { _, _, _ in }) async throws(TesteeUnusable) -> ConformanceRun {
         let started = ContinuousClock.now
+        let group = Self.group
         var results: [CaseResult?] = Array(repeating: nil, count: cases.count)
         var unusable: String?
         var heldUp: [Int] = []
@@ -33,16 +34,16 @@ public struct ClientConformanceRunner: Sendable {
             if result.verdict.kind == .harnessError, result.verdict.reason.hasPrefix(Self.cannotStart) { unusable = result.verdict.reason }
             progress(result, done, cases.count)
         }
-        await withTaskGroup(of: (Int, Attempt).self) { group in
+        await withTaskGroup(of: (Int, Attempt).self) { tasks in
             var next = 0
             func launch() {
                 guard next < cases.count, unusable == nil else { return }
                 let index = next
                 next += 1
-                group.addTask { (index, await runRepeated(cases[index])) }
+                tasks.addTask { (index, await runRepeated(cases[index], on: group)) }
             }
             for _ in 0..<max(1, settings.jobs) { launch() }
-            for await (index, attempt) in group {
+            for await (index, attempt) in tasks {
                 if attempt.isSuspect {
                     heldUp.append(index)
                 } else {
@@ -52,7 +53,7 @@ public struct ClientConformanceRunner: Sendable {
             }
         }
         for index in heldUp.sorted() where unusable == nil {
-            var attempt = await runRepeated(cases[index])
+            var attempt = await runRepeated(cases[index], on: group)
             if attempt.isSuspect {
                 attempt.result.verdict.reason += "; the suite itself was held up \(ClientJudge.text(attempt.held)) in this case, even run alone: run it on a quieter machine"
             }
@@ -67,6 +68,10 @@ public struct ClientConformanceRunner: Sendable {
 
     static let cannotStart = "the testee cannot be started"
 
+    /// Event loops of the client suite's own, for as long as the process lives: starting testees
+    /// and reading their output must not hold up the process's other NIO users.
+    private static let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+
     /// A case's result, and the longest its event loop ran late.
     private struct Attempt {
         var result: CaseResult
@@ -79,11 +84,11 @@ public struct ClientConformanceRunner: Sendable {
         }
     }
 
-    private func runRepeated(_ testCase: ClientCase) async -> Attempt {
+    private func runRepeated(_ testCase: ClientCase, on group: EventLoopGroup) async -> Attempt {
         var runs: [CaseResult] = []
         var held = Duration.zero
         for _ in 0..<max(1, settings.repeats) {
-            let (result, runHeld) = await attempt(testCase)
+            let (result, runHeld) = await attempt(testCase, on: group.next())
             runs.append(result)
             held = max(held, runHeld)
             if result.verdict.kind == .harnessError { break }
@@ -92,9 +97,8 @@ public struct ClientConformanceRunner: Sendable {
     }
 
     /// Runs `testCase` once: its own listener, its own testee.
-    private func attempt(_ testCase: ClientCase) async -> (result: CaseResult, held: Duration) {
+    private func attempt(_ testCase: ClientCase, on eventLoop: EventLoop) async -> (result: CaseResult, held: Duration) {
         let started = ContinuousClock.now
-        let eventLoop = MultiThreadedEventLoopGroup.singleton.next()
         let outcome = eventLoop.makePromise(of: ClientCaseOutcome.self)
         let settings = settings
         eventLoop.execute {

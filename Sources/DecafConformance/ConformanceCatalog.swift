@@ -28,7 +28,7 @@ public struct ConformanceCatalog: Sendable {
             for step in item.steps {
                 switch step {
                 case let .send(transmission):
-                    let shape = "send \(transmission.label) \(transmission.split) \(transmission.pause) \(transmission.stamps.map { [$0.headerOffset, Int($0.skew)] })"
+                    let shape = "send \(transmission.label) \(transmission.split) \(transmission.pause) \(transmission.stamps.map { [$0.headerOffset, Int($0.skew), $0.setsClock ? 1 : 0] })"
                     canonical += Array(shape.utf8) + transmission.bytes
                 case .endStream:
                     canonical += Array("end".utf8)

@@ -43,6 +43,8 @@ public struct ScriptedServer {
     }
 
     private var connections: [Connection] = []
+    /// Repeats remembered across the case's connections, as a server remembers them (REPLAY-1).
+    private var replay = PeerConfiguration().makeReplayMemory()
     private var timers: [Int: Timer] = [:]
     private var nextToken = 0
 
@@ -91,7 +93,7 @@ public struct ScriptedServer {
         }
         var actions: [ScriptedServerAction] = []
         if connections[index].open && !connections[index].silent {
-            let replies = connections[index].session.receive(frame, now: now.unixSeconds)
+            let replies = connections[index].session.receive(frame, now: now.unixSeconds, replay: &replay)
             actions = answer(frame, with: replies, on: index, at: now)
         }
         return actions + advanceAll(at: now)

@@ -25,7 +25,7 @@ public struct ServerConformanceRunner: Sendable {
                 guard next < cases.count else { return }
                 let index = next
                 next += 1
-                group.addTask { (index, await runRepeated(cases[index], target: target)) }
+                group.addTask { (index, await runRepeated(cases[index], number: index, target: target)) }
             }
             for _ in 0..<max(1, settings.jobs) { launch() }
             for await (index, result) in group {
@@ -41,16 +41,23 @@ public struct ServerConformanceRunner: Sendable {
         )
     }
 
-    private func runRepeated(_ testCase: ConformanceCase, target: TargetIdentity) async -> CaseResult {
+    private func runRepeated(_ testCase: ConformanceCase, number: Int, target: TargetIdentity) async -> CaseResult {
         var runs: [CaseResult] = []
-        for _ in 0..<max(1, settings.repeats) {
-            runs.append(await runOnce(testCase, target: target))
+        let repeats = max(1, settings.repeats)
+        for run in 0..<repeats {
+            runs.append(await runOnce(testCase, session: Self.session(ofExecution: number * repeats + run), target: target))
         }
         return CaseResult.merging(runs)
     }
 
-    /// Runs `testCase` once on a fresh connection.
-    public func runOnce(_ testCase: ConformanceCase, target: TargetIdentity) async -> CaseResult {
+    /// The session of the run's n-th execution (from 0): the catalog's, changed in its low bits, so
+    /// no two executions of a run share one (up to 65,535 of them) and none uses the catalog's own.
+    static func session(ofExecution number: Int) -> SessionID {
+        SessionID(rawValue: CaseFrames.session.rawValue ^ UInt16(number % 65_535 + 1))
+    }
+
+    /// Runs `testCase` once on a fresh connection, its frames in `session`.
+    func runOnce(_ testCase: ConformanceCase, session: SessionID, target: TargetIdentity) async -> CaseResult {
         let started = ContinuousClock.now
         let client: WireClient
         do {
@@ -59,7 +66,8 @@ public struct ServerConformanceRunner: Sendable {
             return CaseResult(testCase: testCase, verdict: Verdict(.harnessError, "cannot connect to \(settings.host):\(settings.port): \(ConnectionFailure.reason(error))"),
                               transcript: [], duration: ContinuousClock.now - started)
         }
-        let execution = CaseExecution(testCase: testCase, client: client, connecting: started, target: target, settings: settings, profile: catalog.profile)
+        let execution = CaseExecution(testCase: testCase, client: client, connecting: started, target: target, settings: settings, profile: catalog.profile,
+                                      session: session)
         let verdict = await execution.run()
         await client.close()
         return CaseResult(testCase: testCase, verdict: verdict, transcript: client.transcript, duration: ContinuousClock.now - started)

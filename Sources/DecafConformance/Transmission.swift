@@ -13,17 +13,21 @@ public struct Transmission: Hashable, Sendable {
     public var pause: Duration
     /// Offsets of frame headers in `bytes` whose timestamp the run sets to its clock plus `skew`
     /// seconds when it sends them, so a target that enforces a timestamp window (TS-1) judges the
-    /// frames by what they test. The checksum covers the body only, so it stays right.
+    /// frames by what they test; the run may give them a session of its own too. The checksum
+    /// covers the body only, so it stays right.
     public var stamps: [Stamp]
 
     /// A frame header whose timestamp is taken from the run's clock.
     public struct Stamp: Hashable, Sendable {
         public var headerOffset: Int
         public var skew: Int64
+        /// False for a frame whose timestamp is what it tests (TS-1): only its session is the run's.
+        public var setsClock: Bool
 
-        public init(headerOffset: Int, skew: Int64 = 0) {
+        public init(headerOffset: Int, skew: Int64 = 0, setsClock: Bool = true) {
             self.headerOffset = headerOffset
             self.skew = skew
+            self.setsClock = setsClock
         }
     }
 
@@ -36,12 +40,15 @@ public struct Transmission: Hashable, Sendable {
     }
 
     /// The bytes as sent at `now` (UNIX seconds): every stamped header carries `now + skew`.
-    public func bytes(at now: UInt32?) -> [UInt8] {
-        guard let now, !stamps.isEmpty else { return bytes }
+    /// The bytes as sent at `now`: the stamped headers carry the clock and, where they carry the
+    /// catalog's session `replacing.from`, the run's session `replacing.to`.
+    public func bytes(at now: UInt32?, replacing session: (from: SessionID, to: SessionID)? = nil) -> [UInt8] {
+        guard now != nil || session != nil, !stamps.isEmpty else { return bytes }
         var out = bytes
         for stamp in stamps where stamp.headerOffset + FrameHeader.size <= out.count {
             guard var header = FrameHeader(decoding: out[stamp.headerOffset...]) else { continue }
-            header.timestamp = UInt32(clamping: max(0, Int64(now) + stamp.skew))
+            if let now, stamp.setsClock { header.timestamp = UInt32(clamping: max(0, Int64(now) + stamp.skew)) }
+            if let session, header.sessionID == session.from { header.sessionID = session.to }
             out.withUnsafeMutableBytes { header.write(to: UnsafeMutableRawBufferPointer(rebasing: $0[stamp.headerOffset...])) }
         }
         return out

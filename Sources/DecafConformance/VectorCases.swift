@@ -17,7 +17,7 @@ enum VectorCases {
         let header = FrameHeader(decoding: vector.bytes)
         // Timestamps are what TS-1 vectors test; every other frame carries the run's clock.
         let testsTimestamp = vector.requirements.contains(.ts1)
-        let stamps = vector.bytes.starts(with: FrameHeader.magicBytes) && !testsTimestamp ? [Transmission.Stamp(headerOffset: 0)] : []
+        let stamps = vector.bytes.starts(with: FrameHeader.magicBytes) ? [Transmission.Stamp(headerOffset: 0, setsClock: !testsTimestamp)] : []
         let send = ConformanceStep.send(Transmission(label: "vector \(vector.tcId): \(vector.comment)", bytes: vector.bytes, stamps: stamps))
         let id = "wire.\(group).\(vector.tcId)"
         switch vector.expectation {

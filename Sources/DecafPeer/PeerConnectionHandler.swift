@@ -17,14 +17,17 @@ final class PeerConnectionHandler: ChannelInboundHandler {
     private var logger: Logger
     private let clock: @Sendable () -> UInt32
     private let statistics: NIOLockedValueBox<PeerStatistics>
+    /// The server's memory of repeats, shared by its connections.
+    private let replay: NIOLockedValueBox<ReplayMemory>
     private var closing = false
     private var closeReason = "closed by the client"
 
     init(configuration: PeerConfiguration, logger: Logger, statistics: NIOLockedValueBox<PeerStatistics>,
-         clock: @escaping @Sendable () -> UInt32) {
+         replay: NIOLockedValueBox<ReplayMemory>, clock: @escaping @Sendable () -> UInt32) {
         session = PeerSession(configuration: configuration)
         self.logger = logger
         self.statistics = statistics
+        self.replay = replay
         self.clock = clock
     }
 
@@ -37,7 +40,9 @@ final class PeerConnectionHandler: ChannelInboundHandler {
         guard !closing else { return }
         let frame = unwrapInboundIn(data)
         logger.trace("frame in", metadata: ["type": "\(frame.header.messageType)", "sequence": "\(frame.header.sequence)"])
-        perform(session.receive(frame, now: clock()), context: context)
+        let now = clock()
+        let actions = replay.withLockedValue { session.receive(frame, now: now, replay: &$0) }
+        perform(actions, context: context)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {

@@ -62,6 +62,9 @@ public final class PeerServer: Sendable {
                 }
             }
             let counters = NIOLockedValueBox(PeerStatistics())
+            // One memory of repeats for every connection: a message resent after a reconnect is a
+            // repeat too (REPLAY-1).
+            let replay = NIOLockedValueBox(configuration.makeReplayMemory())
             let highWaterMark = max(configuration.outboundHighWaterMark, 2)
             var bootstrap = ServerBootstrap(group: group)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -92,7 +95,7 @@ public final class PeerServer: Sendable {
                                 return
                             }
                             channel.closeFuture.whenComplete { _ in counters.withLockedValue { $0.connectionsOpen -= 1 } }
-                            try addHandlers(to: channel, configuration: configuration, pcap: pcap, logger: logger, statistics: counters, clock: clock)
+                            try addHandlers(to: channel, configuration: configuration, pcap: pcap, logger: logger, statistics: counters, replay: replay, clock: clock)
                         }
                     }
                     .bind(host: host, port: port)
@@ -121,7 +124,8 @@ public final class PeerServer: Sendable {
 
     private static func addHandlers(
         to channel: Channel, configuration: PeerConfiguration, pcap: NIOWritePCAPHandler.SynchronizedFileSink?,
-        logger: Logger, statistics: NIOLockedValueBox<PeerStatistics>, clock: @escaping @Sendable () -> UInt32
+        logger: Logger, statistics: NIOLockedValueBox<PeerStatistics>, replay: NIOLockedValueBox<ReplayMemory>,
+        clock: @escaping @Sendable () -> UInt32
     ) throws {
         let pipeline = channel.pipeline.syncOperations
         if let pcap { try pipeline.addHandler(NIOWritePCAPHandler(mode: .server, fileSink: pcap.write)) }
@@ -129,7 +133,7 @@ public final class PeerServer: Sendable {
         if configuration.has(.crcLittleEndian) { try pipeline.addHandler(ChecksumByteSwapHandler()) }
         try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: configuration.decodeOptions, now: clock, refusesFromHeader: configuration.refusesFromHeader)))
         try pipeline.addHandler(MessageToByteHandler(FrameEncoderHandler()))
-        try pipeline.addHandler(PeerConnectionHandler(configuration: configuration, logger: logger, statistics: statistics, clock: clock))
+        try pipeline.addHandler(PeerConnectionHandler(configuration: configuration, logger: logger, statistics: statistics, replay: replay, clock: clock))
     }
 
     /// Stops accepting, closes every connection (each logs its summary), and finishes the pcap file.

@@ -318,8 +318,7 @@ public struct ClientSession {
     /// A DATA frame from the server: delivered once (REPLAY-1), with its read receipt when the
     /// handshake agreed on them (EX-4).
     private mutating func deliver(_ frame: Frame, at now: SessionTime, into actions: inout [ClientAction]) {
-        let key = ReplayMemory.Key(sequence: frame.header.sequence.rawValue, timestamp: frame.header.timestamp)
-        guard replay.insert(key, now: now.unixSeconds) || has(.deliversRepeats) else {
+        guard replay.insert(ReplayMemory.Key(frame.header), now: now.unixSeconds) || has(.deliversRepeats) else {
             statistics.repeats += 1
             return
         }

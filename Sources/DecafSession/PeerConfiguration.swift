@@ -13,9 +13,9 @@ public struct PeerConfiguration: Sendable {
     public var timestampWindow: UInt32?
     /// How long the peer remembers a frame to recognise a repeat (REPLAY-1), in seconds.
     public var replayWindow: UInt32 = 60
-    /// How many frames per connection it remembers at most; older ones are forgotten first, so a
-    /// client cannot grow the peer's memory without bound.
-    public var replayMemoryLimit: Int = 65_536
+    /// How many frames it remembers at most, over all connections; older ones are forgotten first,
+    /// so clients cannot grow the peer's memory without bound.
+    public var replayMemoryLimit: Int = 262_144
     /// Delay before a read receipt is sent for a delivered DATA frame (EX-4).
     public var readReceiptDelay: Duration = .zero
     /// A connection that sends nothing for this long is closed (EX-6).
@@ -32,6 +32,11 @@ public struct PeerConfiguration: Sendable {
     public var faults: [PeerFault] = []
 
     public init() {}
+
+    /// An empty replay memory with this window and limit (REPLAY-1).
+    public func makeReplayMemory() -> ReplayMemory {
+        ReplayMemory(window: replayWindow, limit: replayMemoryLimit)
+    }
 
     /// The decoder settings for a connection: the limits, the peer's version, and the faults that
     /// change what the decoder accepts.

@@ -10,7 +10,12 @@ public struct PeerSession {
     private let negotiator: VersionNegotiator
     /// The version and features agreed by the last handshake whose majors matched.
     private var agreed: VersionResponse?
-    private var replay: ReplayMemory
+    /// CONTROL frames are remembered per connection: a handshake on a new connection is answered
+    /// whatever came before on others.
+    private var controlReplay: ReplayMemory
+    /// The memory of DATA and READ_RECEIPT frames of a connection served on its own; a server
+    /// shares one across its connections.
+    private var ownReplay: ReplayMemory?
     private var controlSequence = SequenceNumber(category: .control, counter: 0)
     private var normalSequence = SequenceNumber(category: .normal, counter: 0)
     /// The session of the last frame received, for replies that answer no frame (ERROR).
@@ -19,11 +24,22 @@ public struct PeerSession {
     public init(configuration: PeerConfiguration) {
         self.configuration = configuration
         negotiator = VersionNegotiator(version: configuration.version, features: configuration.features)
-        replay = ReplayMemory(window: configuration.replayWindow, limit: configuration.replayMemoryLimit)
+        controlReplay = configuration.makeReplayMemory()
+        ownReplay = configuration.makeReplayMemory()
     }
 
-    /// What to do about `frame`, received at `now` (UNIX seconds).
+    /// What to do about `frame`, received at `now` (UNIX seconds), on a connection whose repeats
+    /// are remembered by the session alone.
     public mutating func receive(_ frame: Frame, now: UInt32) -> [PeerAction] {
+        var replay = ownReplay.take() ?? configuration.makeReplayMemory()
+        defer { ownReplay = replay }
+        return receive(frame, now: now, replay: &replay)
+    }
+
+    /// What to do about `frame`, received at `now` (UNIX seconds); `replay` remembers the DATA and
+    /// READ_RECEIPT frames of every connection of the server, so a message resent on a new
+    /// connection is acknowledged but not delivered again.
+    public mutating func receive(_ frame: Frame, now: UInt32, replay: inout ReplayMemory) -> [PeerAction] {
         let header = frame.header
         summary.framesIn[header.messageType, default: 0] += 1
         lastSession = header.sessionID
@@ -33,8 +49,9 @@ public struct PeerSession {
         case .heartbeat:
             return configuration.has(.noHeartbeatAck) ? [] : [ack(header, now: now)]
         case .data, .control, .readReceipt:
-            let key = ReplayMemory.Key(sequence: header.sequence.rawValue, timestamp: header.timestamp)
-            if !replay.insert(key, now: now) {
+            let key = ReplayMemory.Key(header)
+            let fresh = header.messageType == .control ? controlReplay.insert(key, now: now) : replay.insert(key, now: now)
+            if !fresh {
                 summary.repeats += 1
                 if configuration.has(.replayReject) {
                     return [.close(reason: "repeated frame \(header.sequence) taken for a replay attack")]

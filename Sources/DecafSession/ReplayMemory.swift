@@ -1,28 +1,39 @@
-/// The frames a connection has seen recently, by (sequence, timestamp), so a repeat is recognised
-/// (REPLAY-1). Entries older than the window are forgotten, and so are the oldest ones beyond the
-/// limit: memory stays bounded whatever a client sends.
-struct ReplayMemory {
-    struct Key: Hashable {
-        var sequence: UInt32
-        var timestamp: UInt32
+import DecafWire
+
+/// The frames seen recently, by session, sequence and timestamp, so a repeat is recognised
+/// (REPLAY-1), also when it comes on a new connection of the same session. Session ids are only 16
+/// bits: two clients that share one are told apart by sequence and timestamp together. Entries
+/// older than the window are forgotten, and so are the oldest ones beyond the limit: memory stays
+/// bounded whatever clients send.
+public struct ReplayMemory: Sendable {
+    public struct Key: Hashable, Sendable {
+        public var session: UInt16
+        public var sequence: UInt32
+        public var timestamp: UInt32
+
+        public init(_ header: FrameHeader) {
+            session = header.sessionID.rawValue
+            sequence = header.sequence.rawValue
+            timestamp = header.timestamp
+        }
     }
 
-    let window: UInt32
-    let limit: Int
+    public let window: UInt32
+    public let limit: Int
     private var seen: Set<Key> = []
     /// Keys with the time they were first seen, oldest first, from `head` on.
     private var order: [(key: Key, seenAt: UInt32)] = []
     private var head = 0
 
-    init(window: UInt32, limit: Int) {
+    public init(window: UInt32, limit: Int) {
         self.window = window
         self.limit = max(1, limit)
     }
 
-    var count: Int { seen.count }
+    public var count: Int { seen.count }
 
     /// Records `key` at `now`; false if it was already remembered (a repeat).
-    mutating func insert(_ key: Key, now: UInt32) -> Bool {
+    public mutating func insert(_ key: Key, now: UInt32) -> Bool {
         while head < order.count, order[head].seenAt < now, now - order[head].seenAt > window {
             forgetOldest()
         }

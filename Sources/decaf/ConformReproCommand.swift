@@ -8,7 +8,7 @@ struct ConformReproCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "repro",
         abstract: "Print the exact bytes a case sends, step by step, and what it expects.",
-        discussion: "The bytes are the catalog's; a run writes its clock into the timestamp of each frame it marks as stamped."
+        discussion: "The bytes are the catalog's; a run writes its clock into the timestamp of each frame it marks as stamped, and gives those frames a session of its own in place of 0x444C."
     )
 
     @Argument(help: ArgumentHelp("The case ID (decaf conform list shows them).", valueName: "case-id"), transform: TextArgument.nonEmpty)

@@ -171,6 +171,27 @@ struct PeerExchangeTests {
         }
     }
 
+    @Test("a message resent after a reconnect is acknowledged on the new connection, not delivered again (REPLAY-1, EX-4)")
+    func repeatAfterReconnect() async throws {
+        try await LoopbackPeer.with { peer in
+            let data = ClientFrames.data(7)
+            let first = try await peer.client()
+            try await first.send(ClientFrames.versionRequest(1, 0, [.basic, .readReceipt]))
+            _ = try await first.framesBefore(sentinel: ClientFrames.sentinel(900))
+            try await first.send(data)
+            #expect(try await first.framesBefore(sentinel: ClientFrames.sentinel(901)).map(\.header.messageType) == [.ack, .readReceipt])
+            await first.close()
+            let second = try await peer.client()
+            try await second.send(ClientFrames.versionRequest(1, 0, [.basic, .readReceipt]))
+            _ = try await second.framesBefore(sentinel: ClientFrames.sentinel(902))
+            try await second.send(data)
+            let replies = try await second.framesBefore(sentinel: ClientFrames.sentinel(903))
+            #expect(replies.map(\.header.messageType) == [.ack])
+            #expect(replies.first?.header.sequence == data.header.sequence)
+            await second.close()
+        }
+    }
+
     @Test("garbage and half frames on some connections do not disturb the others")
     func isolation() async throws {
         try await LoopbackPeer.with { peer in

@@ -168,6 +168,19 @@ struct PeerSessionTests {
         #expect(session.receive(sameSequenceLater, now: 1062).delivered.count == 1, "another timestamp is another frame")
     }
 
+    @Test("a repeat on a new connection of the same session is acknowledged, not delivered again; another session's frame is its own")
+    func repeatsAcrossConnections() {
+        var replay = PeerConfiguration().makeReplayMemory()
+        var first = Self.session(), second = Self.session()
+        let data = Frames.make(.data, counter: 4)
+        #expect(first.receive(data, now: 1000, replay: &replay).delivered.count == 1)
+        let resent = second.receive(data, now: 1005, replay: &replay)
+        #expect(resent.delivered.isEmpty && resent.sent.count == 1 && Self.isAck(resent.sent[0], of: data.header.sequence))
+        #expect(second.summary.repeats == 1)
+        let otherClient = Frames.make(.data, counter: 4, session: SessionID(rawValue: 0x1234))
+        #expect(second.receive(otherClient, now: 1006, replay: &replay).delivered.count == 1, "two sessions with the same sequence and timestamp")
+    }
+
     @Test("the replay memory is bounded: the oldest frames are forgotten first")
     func boundedReplayMemory() {
         var session = Self.session { $0.replayMemoryLimit = 10 }
