@@ -21,12 +21,37 @@ public struct ConformanceRunJSON: Encodable {
         var transcript: [Entry]
     }
 
+    /// Bytes sent or received. Up to 4 KiB they are all in `hex`; a bigger write is summarised, so
+    /// a 10 MiB body does not make a report of tens of megabytes: its length, its CRC-32, the first
+    /// 2 KiB in `hex` and the last 64 bytes in `tailHex`.
     struct Entry: Encodable {
         var direction: String
         var milliseconds: Double
         var label: String?
         var connection: Int?
+        var length: Int
         var hex: String
+        var tailHex: String?
+        var crc32: String?
+
+        static let shownWhole = 4096
+        static let head = 2048
+        static let tail = 64
+
+        init(_ entry: TranscriptEntry) {
+            direction = entry.direction.rawValue
+            milliseconds = ConformanceRunJSON.milliseconds(entry.time)
+            label = entry.label
+            connection = entry.connection
+            length = entry.bytes.count
+            guard length > Self.shownWhole else {
+                hex = Hex.string(entry.bytes)
+                return
+            }
+            hex = Hex.string(entry.bytes.prefix(Self.head))
+            tailHex = Hex.string(entry.bytes.suffix(Self.tail))
+            crc32 = Hex.word(CRC32.checksum(entry.bytes))
+        }
     }
 
     var suiteVersion: String
@@ -67,10 +92,7 @@ public struct ConformanceRunJSON: Encodable {
                 verdict: result.verdict.kind.rawValue, reason: result.verdict.reason, expected: result.verdict.expected,
                 actual: result.verdict.actual, brokenRequirements: result.verdict.kind.isFailure ? result.verdict.requirements.map(\.rawValue) : [],
                 durationMilliseconds: Self.milliseconds(result.duration), runs: result.runs.map(\.rawValue),
-                transcript: result.transcript.map {
-                    Entry(direction: $0.direction.rawValue, milliseconds: Self.milliseconds($0.time), label: $0.label, connection: $0.connection,
-                          hex: Hex.string($0.bytes))
-                }
+                transcript: result.transcript.map(Entry.init)
             )
         }
     }

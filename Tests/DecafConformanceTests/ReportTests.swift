@@ -97,6 +97,15 @@ struct ReportTests {
         #expect((cases[0]["transcript"] as! [[String: Any]])[0]["hex"] as? String == "decafbad01")
         let html = HTMLReport.render(run)
         #expect(html.contains(Self.catalog.checksum))
+        // A big write is summarised: its length, CRC-32, first 2 KiB and last 64 bytes, not 20 MB of hex.
+        let body = (0..<(10 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        var big = Self.result("exchange.heartbeat", .pass)
+        big.transcript = [TranscriptEntry(direction: .sent, time: .zero, bytes: body)]
+        let text = try ConformanceRunJSON(Self.run([big])).text()
+        #expect(text.utf8.count < 16_384)
+        let entry = try #require(((JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["cases"] as? [[String: Any]])?[0]["transcript"] as? [[String: Any]])[0]
+        #expect(entry["length"] as? Int == body.count && entry["crc32"] as? String == Hex.word(CRC32.checksum(body)))
+        #expect(entry["hex"] as? String == Hex.string(body.prefix(2048)) && entry["tailHex"] as? String == Hex.string(body.suffix(64)))
         // A table per section that has cases, and none for the others.
         #expect(html.contains("<h2>7. Handshake and exchange</h2>"))
         #expect(!html.contains("<h2>2. Checksum</h2>"))
