@@ -4,7 +4,7 @@ import DecafPeer
 import DecafWire
 import Testing
 
-@Suite("decaf handshake", .serialized, .timeLimit(.minutes(1)))
+@Suite("decaf handshake", .serialized, .timeLimit(.minutes(3)))
 struct HandshakeClientTests {
     static func handshake(_ peer: LoopbackPeer, features: FeatureFlags = .known, timeout: Duration = .seconds(5)) async throws -> HandshakeReport {
         try await HandshakeClient.run(host: "127.0.0.1", port: peer.server.localAddress.port!,
@@ -51,7 +51,7 @@ struct HandshakeClientTests {
     }
 }
 
-@Suite("decaf send", .serialized, .timeLimit(.minutes(1)))
+@Suite("decaf send", .serialized, .timeLimit(.minutes(3)))
 struct SendClientTests {
     static func send(_ peer: LoopbackPeer, _ change: (inout SendConfiguration) -> Void) async throws -> SendReport {
         var configuration = SendConfiguration()

@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// `decaf peer`, `decaf handshake` and `decaf send` run as a user runs them, in separate processes.
-@Suite("Peer commands on the command line", .serialized, .timeLimit(.minutes(1)))
+@Suite("Peer commands on the command line", .serialized, .timeLimit(.minutes(3)))
 struct PeerCommandLineTests {
     static func decaf(_ arguments: [String]) throws -> DecafProcess.Run {
         try DecafProcess.run(arguments)

@@ -6,7 +6,7 @@ import Foundation
 import Testing
 
 /// Every fault, seen from a client over a real connection.
-@Suite("Peer on loopback: faults", .serialized, .timeLimit(.minutes(1)))
+@Suite("Peer on loopback: faults", .serialized, .timeLimit(.minutes(3)))
 struct PeerFaultLoopbackTests {
     static func with(_ fault: PeerFault, _ body: (WireClient) async throws -> Void) async throws {
         try await LoopbackPeer.with({ $0.faults = [fault] }) { peer in
@@ -152,7 +152,7 @@ struct PeerFaultLoopbackTests {
     }
 }
 
-@Suite("Peer on loopback: resources", .serialized, .timeLimit(.minutes(1)))
+@Suite("Peer on loopback: resources", .serialized, .timeLimit(.minutes(3)))
 struct PeerResourceTests {
     @Test("a client that never reads its replies is not read from either: the peer's buffers stay bounded")
     func nonReadingClient() async throws {
