@@ -117,7 +117,7 @@ final class ClientCaseDriver {
         }
         for instance in 0..<testCase.instances {
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.executableURL = TesteeLaunch.executable
             process.arguments = settings.command
             process.environment = environment
             let input = Pipe(), output = Pipe()

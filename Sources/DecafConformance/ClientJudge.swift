@@ -24,9 +24,7 @@ public struct ClientJudge {
         let words = observation.lastWords.isEmpty ? "" : "; its standard error ended: \(observation.lastWords)"
         for exit in observation.exits {
             if case let .cannotStart(why) = exit { return Verdict(.harnessError, "the testee cannot be started: \(why)") }
-            // The command runs through env(1), which says 127 for a program it cannot find and 126
-            // for one it cannot run.
-            if case let .status(status) = exit, status == 126 || status == 127, observation.reports.isEmpty {
+            if case let .status(status) = exit, TesteeLaunch.neverStarted(status: status), observation.reports.isEmpty {
                 return Verdict(.harnessError, "the testee cannot be started: " + (observation.lastWords.isEmpty ? "its command exited with status \(status)" : observation.lastWords))
             }
         }

@@ -68,7 +68,7 @@ final class TesteeProcess {
     private func start() throws(Failure) {
         stop()
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.executableURL = TesteeLaunch.executable
         process.arguments = command
         let stdin = Pipe(), stdout = Pipe()
         process.standardInput = stdin
@@ -122,8 +122,7 @@ final class TesteeProcess {
             process.terminate()
         }
         process.waitUntilExit()
-        // env's own status for a command it cannot find or run: the testee never started.
-        if process.terminationReason == .exit, [126, 127].contains(process.terminationStatus) {
+        if process.terminationReason == .exit, TesteeLaunch.neverStarted(status: process.terminationStatus) {
             let words = lastWords
             stop()
             return .cannotStart("\(command.first ?? "") cannot be run (status \(process.terminationStatus))" + Failure.quoting(words))

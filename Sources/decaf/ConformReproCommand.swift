@@ -20,7 +20,7 @@ struct ConformReproCommand: ParsableCommand {
     var binary = false
 
     func run() throws {
-        if let client = ClientCatalog.cases.first(where: { $0.id == caseID }) {
+        if let client = ClientCatalog.case(caseID) {
             if binary {
                 client.sentBytes.withUnsafeBytes { FileHandleOutput.standardOutput.write(raw: $0) }
             } else {
