@@ -98,7 +98,12 @@ public struct ClientCase: Hashable, Sendable {
     /// The longest the case may take with a client using `settings`: enough for every wait the
     /// check needs, with the lateness a loaded machine adds.
     public func timeLimit(for settings: ClientSettings) -> Duration {
-        let base = Duration.seconds(8)
+        // A second more for each MiB the server sends: a client takes it in, and reports what it
+        // delivered as hex, at its own pace.
+        let sent = script.connections.flatMap(\.steps).reduce(0) { total, step in
+            if case let .send(transmission) = step { total + transmission.bytes.count } else { total }
+        }
+        let base = Duration.seconds(8 + sent >> 20)
         let timeout = settings.ackTimeout
         switch check {
         case .givesUp, .resend, .lateAckHarmless, .onlyUnacknowledgedResent, .noResendAfterAck, .retriesUnansweredHandshake:

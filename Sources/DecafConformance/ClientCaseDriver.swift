@@ -38,6 +38,8 @@ final class ClientCaseDriver {
         var exit: ClientObservation.Exit?
         var outputClosed = false
         var stopped = false
+        /// When the testee's output last brought bytes.
+        var lastOutput = NIODeadline.now()
         var isDone: Bool { exit != nil && outputClosed }
     }
 
@@ -151,8 +153,7 @@ final class ClientCaseDriver {
             NIOPipeBootstrap(group: eventLoop)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LineSplitter(limit: lineLimit)))
-                        try channel.pipeline.syncOperations.addHandler(TesteeLineHandler(driver: driver, instance: instance))
+                        try channel.pipeline.syncOperations.addHandler(TesteeLineHandler(driver: driver, instance: instance, lineLimit: lineLimit))
                     }
                 }
                 .takingOwnershipOfDescriptors(input: readable, output: writable)
@@ -215,6 +216,7 @@ final class ClientCaseDriver {
     }
 
     func line(_ text: String, from instance: Int) {
+        guard !done else { return }
         record(TranscriptEntry(direction: .reported, time: now.elapsed, bytes: Array(text.utf8.prefix(Self.transcriptWriteLimit)), connection: nil))
         guard let event = ClientTesteeEvent(line: text, defaults: testCase.suggested) else {
             server.garbled(text)
@@ -223,7 +225,15 @@ final class ClientCaseDriver {
         perform(server.reported(event, instance: instance, at: now))
     }
 
+    /// The testee's output ended in the middle of a line: not an event, unless the suite stopped
+    /// the testee while it was writing it.
+    func unterminatedLine(_ text: String, from instance: Int) {
+        guard !done, testees.indices.contains(instance), !testees[instance].stopped else { return }
+        line(text, from: instance)
+    }
+
     func lineTooLong(from instance: Int) {
+        guard !done else { return }
         server.garbled("a line longer than \(Self.lineLimit) bytes")
     }
 
@@ -237,9 +247,23 @@ final class ClientCaseDriver {
         guard testees.indices.contains(instance), testees[instance].exit == nil else { return }
         testees[instance].exit = testees[instance].stopped ? .stopped : exit
         server.exited(instance: instance, testees[instance].exit ?? exit)
-        // A grandchild may hold the pipe open; what the testee wrote before it ended is read by then.
-        eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(500)) { [self] in outputClosed(instance) }
+        awaitEndOfOutput(instance)
         checkTestees()
+    }
+
+    func outputArrived(_ instance: Int) {
+        guard testees.indices.contains(instance) else { return }
+        testees[instance].lastOutput = .now()
+    }
+
+    /// After the testee exits, its output ends once the suite has read what is left in the pipe;
+    /// a grandchild may hold the pipe open, so output quiet for half a second also counts as ended.
+    private func awaitEndOfOutput(_ instance: Int) {
+        let quiet = TimeAmount.milliseconds(500)
+        eventLoop.assumeIsolated().scheduleTask(deadline: testees[instance].lastOutput + quiet) { [self] in
+            guard !testees[instance].outputClosed else { return }
+            if NIODeadline.now() - testees[instance].lastOutput >= quiet { outputClosed(instance) } else { awaitEndOfOutput(instance) }
+        }
     }
 
     private func checkTestees() {
@@ -400,37 +424,5 @@ final class ScriptedConnectionHandler: ChannelInboundHandler {
         } else {
             context.close(promise: nil)
         }
-    }
-}
-
-/// Passes a testee's lines, and the end of its output, to the driver.
-final class TesteeLineHandler: ChannelInboundHandler {
-    typealias InboundIn = String
-
-    private let driver: NIOLoopBound<ClientCaseDriver>
-    private let instance: Int
-
-    init(driver: NIOLoopBound<ClientCaseDriver>, instance: Int) {
-        self.driver = driver
-        self.instance = instance
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        driver.value.line(unwrapInboundIn(data), from: instance)
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: Error) {
-        if error is LineSplitter.LineTooLong { driver.value.lineTooLong(from: instance) }
-        context.close(promise: nil)
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        driver.value.outputClosed(instance)
-        context.fireChannelInactive()
-    }
-
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if case ChannelEvent.inputClosed = event { driver.value.outputClosed(instance) }
-        context.fireUserInboundEventTriggered(event)
     }
 }

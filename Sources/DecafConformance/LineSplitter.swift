@@ -2,14 +2,13 @@ import NIOCore
 
 /// Cuts a testee's standard output into lines, refusing one longer than `limit` bytes (a testee
 /// that never ends its line must not grow the suite's memory without bound).
-struct LineSplitter: ByteToMessageDecoder {
-    typealias InboundOut = String
-
+struct LineSplitter {
     /// A line longer than this is an error.
     let limit: Int
 
     struct LineTooLong: Error {}
 
+    private var pending = ByteBuffer()
     /// Bytes of the current line already searched for its end, so a long line is searched once.
     private var searched = 0
 
@@ -17,26 +16,24 @@ struct LineSplitter: ByteToMessageDecoder {
         self.limit = limit
     }
 
-    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
-        let unsearched = buffer.readableBytesView.dropFirst(searched)
-        guard let newline = unsearched.firstIndex(of: UInt8(ascii: "\n")) else {
-            searched = buffer.readableBytes
-            if buffer.readableBytes > limit { throw LineTooLong() }
-            return .needMoreData
+    /// The lines `bytes` completes, without their newlines.
+    mutating func lines(adding bytes: inout ByteBuffer) throws(LineTooLong) -> [String] {
+        pending.writeBuffer(&bytes)
+        var lines: [String] = []
+        while let newline = pending.readableBytesView.dropFirst(searched).firstIndex(of: UInt8(ascii: "\n")) {
+            lines.append(pending.readString(length: newline - pending.readerIndex) ?? "")
+            pending.moveReaderIndex(forwardBy: 1)
+            searched = 0
         }
-        searched = 0
-        let length = newline - buffer.readerIndex
-        let line = buffer.readString(length: length) ?? ""
-        buffer.moveReaderIndex(forwardBy: 1)
-        context.fireChannelRead(wrapInboundOut(line))
-        return .continue
+        pending.discardReadBytes()
+        searched = pending.readableBytes
+        if pending.readableBytes > limit { throw LineTooLong() }
+        return lines
     }
 
-    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
-        while try decode(context: context, buffer: &buffer) == .continue {}
-        if buffer.readableBytes > 0, let rest = buffer.readString(length: buffer.readableBytes) {
-            context.fireChannelRead(wrapInboundOut(rest))
-        }
-        return .needMoreData
+    /// What came after the last newline, if anything: a line the output ended in the middle of.
+    mutating func rest() -> String? {
+        defer { pending.clear() }
+        return pending.readableBytes > 0 ? pending.readString(length: pending.readableBytes) : nil
     }
 }

@@ -85,6 +85,7 @@ struct PeerCommand: AsyncParsableCommand {
         configuration.bodyLimit = bodyLimit
         configuration.depthLimit = depthLimit
         configuration.refusesFromHeader = !refuseAfterBody
+        let signals = await SignalWaiter.install()
         let server: PeerServer
         do {
             server = try await PeerServer.start(configuration: configuration, host: listen.host, port: listen.port,
@@ -97,7 +98,7 @@ struct PeerCommand: AsyncParsableCommand {
         if !configuration.faults.isEmpty {
             FileHandleOutput.standardOutput.write("faults: \(configuration.faults.map(\.name).joined(separator: ", "))\n")
         }
-        let signal = await SignalWaiter.wait()
+        let signal = await signals.wait()
         try await server.shutdown()
         let statistics = server.statistics
         print("stopped by signal \(signal): \(statistics.connectionsAccepted) connections, \(statistics.framesReceived) frames received, "

@@ -3,19 +3,38 @@ import Dispatch
 import Glibc
 #endif
 
-/// Waits for SIGINT or SIGTERM, so a long-running command can shut down gracefully.
-enum SignalWaiter {
-    /// Returns the signal that arrived.
-    static func wait() async -> Int32 {
+/// SIGINT and SIGTERM, caught from the moment `install()` returns, so a long-running command can
+/// shut down gracefully. Installed before the command prints that it is ready, so a signal a script
+/// sends as soon as it reads that line is never lost: a signal source only catches signals once
+/// it is registered, which happens later, on another thread.
+struct SignalWaiter {
+    private let signals: AsyncStream<Int32>
+    private let sources: [DispatchSourceSignal]
+
+    private init(signals: AsyncStream<Int32>, sources: [DispatchSourceSignal]) {
+        self.signals = signals
+        self.sources = sources
+    }
+
+    /// Turns off the default action of SIGINT and SIGTERM and returns once both are caught.
+    static func install() async -> SignalWaiter {
         let (signals, continuation) = AsyncStream<Int32>.makeStream()
         var sources: [DispatchSourceSignal] = []
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { continuation.yield(number) }
-            source.resume()
+            await withCheckedContinuation { (registered: CheckedContinuation<Void, Never>) in
+                source.setRegistrationHandler { registered.resume() }
+                source.resume()
+            }
             sources.append(source)
         }
+        return SignalWaiter(signals: signals, sources: sources)
+    }
+
+    /// Returns the first signal that arrived.
+    func wait() async -> Int32 {
         var iterator = signals.makeAsyncIterator()
         let number = await iterator.next() ?? SIGTERM
         sources.forEach { $0.cancel() }

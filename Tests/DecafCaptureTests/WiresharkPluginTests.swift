@@ -34,8 +34,8 @@ struct WiresharkPluginTests {
 
     /// The summaries tshark with the plugin gives, by packet number (frames completed by one
     /// packet joined with commas).
-    static func tsharkSummaries(_ path: String) throws -> [Int: String] {
-        let run = try Tshark.run(["-o", "tcp.reassemble_out_of_order:TRUE", "-X", "lua_script:\(plugin.path)", "-r", path,
+    static func tsharkSummaries(_ path: String) async throws -> [Int: String] {
+        let run = try await Tshark.run(["-o", "tcp.reassemble_out_of_order:TRUE", "-X", "lua_script:\(plugin.path)", "-r", path,
                                   "-T", "fields", "-e", "frame.number", "-e", "decaf.summary"])
         #expect(!run.error.contains("Lua:"), "the plugin failed: \(run.error)")
         var seen: [Int: String] = [:]
@@ -61,9 +61,9 @@ struct WiresharkPluginTests {
 
     @Test("tshark with the plugin finds the frames and fields `decaf dissect --json` finds",
           arguments: SampleCapture.all.map(\.name))
-    func agreesWithDissect(_ name: String) throws {
+    func agreesWithDissect(_ name: String) async throws {
         let sample = try #require(SampleCapture.all.first { $0.name == name })
-        var seen = try Self.tsharkSummaries(FixturePaths.fixtures.appending(path: "captures/\(name)").path)
+        var seen = try await Self.tsharkSummaries(FixturePaths.fixtures.appending(path: "captures/\(name)").path)
         // Wireshark cannot reassemble past bytes the capture lost; compare the connection without a gap.
         let expected = Self.expectedSummaries(CaptureDissection(sample.bytes).frames.filter { name != "damaged.pcap" || $0.connection.index == 1 })
         if name == "damaged.pcap" { seen = seen.filter { $0.key < 10 } }
@@ -74,7 +74,7 @@ struct WiresharkPluginTests {
     /// Every golden frame vector on a connection of its own, in one capture: the plugin must name
     /// each frame's fields, checksum status and first error (code, requirement, offset) as Decaf does.
     @Test("tshark with the plugin reads every golden vector as decaf dissect does, errors included")
-    func agreesOnEveryVector() throws {
+    func agreesOnEveryVector() async throws {
         var records: [CaptureRecord] = []
         var time = CaptureTime(seconds: 1_700_000_000, nanoseconds: 0)
         // Wireshark's inflater stops at the end of the first zlib stream and says nothing of what
@@ -96,7 +96,7 @@ struct WiresharkPluginTests {
         let path = FileManager.default.temporaryDirectory.appending(path: "decaf-vectors-\(ProcessInfo.processInfo.processIdentifier).pcap")
         try Data(capture).write(to: path)
         defer { try? FileManager.default.removeItem(at: path) }
-        let seen = try Self.tsharkSummaries(path.path)
+        let seen = try await Self.tsharkSummaries(path.path)
         let expected = Self.expectedSummaries(CaptureDissection(capture).frames)
         #expect(expected.count > 150)
         let differing = Set(seen.keys).union(expected.keys).sorted().filter { seen[$0] != expected[$0] }
@@ -104,9 +104,9 @@ struct WiresharkPluginTests {
     }
 
     @Test("a checksum mismatch is an expert error in Wireshark")
-    func checksumExpert() throws {
+    func checksumExpert() async throws {
         let path = FixturePaths.fixtures.appending(path: "captures/damaged.pcap").path
-        let run = try Tshark.run(["-X", "lua_script:\(Self.plugin.path)", "-r", path, "-Y", "decaf.checksum.bad", "-T", "fields", "-e", "frame.number"])
+        let run = try await Tshark.run(["-X", "lua_script:\(Self.plugin.path)", "-r", path, "-Y", "decaf.checksum.bad", "-T", "fields", "-e", "frame.number"])
         #expect(run.output.split(separator: "\n") == ["5"])
     }
 }

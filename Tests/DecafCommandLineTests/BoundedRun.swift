@@ -1,12 +1,8 @@
 import DecafTestSupport
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// One run of `decaf` that may not end by itself (a peer, a client retrying), stopped with SIGKILL
-/// after a time limit. Output goes to files, so a command that writes a lot cannot block on a full
-/// pipe.
+/// after a time limit.
 struct BoundedRun: Sendable {
     enum Ending: Sendable, Equatable {
         /// It exited with this status.
@@ -22,36 +18,15 @@ struct BoundedRun: Sendable {
     var standardError: String
 
     /// Runs `decaf` with `arguments` in `directory`, standard input empty, for at most `limit`.
-    static func run(_ arguments: [String], in directory: URL, limit: Duration) -> BoundedRun {
-        let process = Process()
-        process.executableURL = FixturePaths.decafExecutable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        let errorFile = directory.appending(path: "stderr")
-        guard FileManager.default.createFile(atPath: errorFile.path, contents: nil), let errors = try? FileHandle(forWritingTo: errorFile) else {
-            return BoundedRun(arguments: arguments, ending: .exited(-1), standardError: "cannot create \(errorFile.path)")
-        }
-        process.standardError = errors
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
+    static func run(_ arguments: [String], in directory: URL, limit: Duration) async -> BoundedRun {
         do {
-            try process.run()
+            let run = try await ChildProcess.run(FixturePaths.decafExecutable, arguments, in: directory, limit: limit)
+            return BoundedRun(arguments: arguments, ending: run.signalled ? .signalled(run.status) : .exited(run.status),
+                              standardError: String(decoding: run.error, as: UTF8.self))
+        } catch let timedOut as ChildProcess.TimedOut {
+            return BoundedRun(arguments: arguments, ending: .stoppedAtLimit, standardError: timedOut.error)
         } catch {
             return BoundedRun(arguments: arguments, ending: .exited(-1), standardError: "cannot start decaf: \(error)")
         }
-        let (seconds, attoseconds) = limit.components
-        var stopped = false
-        if exited.wait(timeout: .now() + .seconds(Int(seconds)) + .nanoseconds(Int(attoseconds / 1_000_000_000))) == .timedOut {
-            stopped = true
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
-        }
-        try? errors.close()
-        let text = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
-        let ending: Ending = stopped ? .stoppedAtLimit
-            : process.terminationReason == .uncaughtSignal ? .signalled(process.terminationStatus) : .exited(process.terminationStatus)
-        return BoundedRun(arguments: arguments, ending: ending, standardError: text)
     }
 }

@@ -39,10 +39,10 @@ struct HostileArgumentTests {
     }
 
     @Test("every option of every subcommand refuses hostile values with exit status 2 and one line; nothing crashes")
-    func hostileValues() throws {
-        let trials = try Self.trials()
+    func hostileValues() async throws {
+        let trials = try await Self.trials()
         #expect(trials.count > 500, "the walk found only \(trials.count) trials: did it read the definitions?")
-        let results = Self.runAll(trials)
+        let results = await Self.runAll(trials)
         for (trial, run) in zip(trials, results) {
             let shown = Self.abbreviated(trial.arguments)
             if case let .signalled(signal) = run.ending {
@@ -63,8 +63,8 @@ struct HostileArgumentTests {
     }
 
     /// Every trial: each option and each argument of each leaf command, with each hostile value.
-    static func trials() throws -> [Trial] {
-        let help = try DecafProcess.run(["--experimental-dump-help"])
+    static func trials() async throws -> [Trial] {
+        let help = try await DecafProcess.run(["--experimental-dump-help"])
         let root = try JSONDecoder().decode(ToolInfo.self, from: Data(help.output.utf8)).command
         var trials: [Trial] = []
         for (path, command) in root.leaves() where path != ["help"] {
@@ -88,42 +88,33 @@ struct HostileArgumentTests {
     }
 
     /// Runs the trials eight at a time, each in its own directory (some write files), in order.
-    static func runAll(_ trials: [Trial]) -> [BoundedRun] {
+    static func runAll(_ trials: [Trial]) async -> [BoundedRun] {
         let base = FileManager.default.temporaryDirectory.appending(path: "decaf-hostile-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: base) }
-        let results = ResultBox(count: trials.count)
-        let done = DispatchGroup()
-        for worker in 0..<8 {
-            done.enter()
-            Thread {
-                for index in stride(from: worker, to: trials.count, by: 8) {
+        return await withTaskGroup(of: (Int, BoundedRun).self) { group in
+            var results = [BoundedRun?](repeating: nil, count: trials.count)
+            var next = 0
+            func start() {
+                guard next < trials.count else { return }
+                let index = next
+                next += 1
+                group.addTask {
                     let directory = base.appending(path: "\(index)")
                     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                    results.set(index, BoundedRun.run(trials[index].arguments, in: directory, limit: limit))
+                    return (index, await BoundedRun.run(trials[index].arguments, in: directory, limit: limit))
                 }
-                done.leave()
-            }.start()
+            }
+            for _ in 0..<8 { start() }
+            for await (index, run) in group {
+                results[index] = run
+                start()
+            }
+            return results.map { $0 ?? BoundedRun(arguments: [], ending: .exited(-1), standardError: "did not run") }
         }
-        done.wait()
-        return results.values
     }
 
     static func abbreviated(_ arguments: [String]) -> String {
         arguments.map { $0.count > 60 ? "\($0.prefix(30))…(\($0.count) characters)" : $0 }.joined(separator: " ")
-    }
-}
-
-/// The runs' results, filled in from several threads.
-private final class ResultBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var slots: [BoundedRun?]
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func set(_ index: Int, _ run: BoundedRun) { lock.withLock { slots[index] = run } }
-
-    var values: [BoundedRun] {
-        lock.withLock { slots.map { $0 ?? BoundedRun(arguments: [], ending: .exited(-1), standardError: "did not run") } }
     }
 }
 

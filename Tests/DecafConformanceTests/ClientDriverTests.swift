@@ -18,8 +18,10 @@ struct ClientDriverTests {
         return try await ClientConformanceRunner(settings: settings).run(cases)
     }
 
+    /// Required cases that failed, and harness errors, with their reasons.
     static func failures(_ run: ConformanceRun) -> [String] {
-        run.unexpectedFailures.map { "\($0.testCase.id): \($0.verdict.reason)" }
+        (run.unexpectedFailures + run.results.filter { $0.verdict.kind == .harnessError })
+            .map { "\($0.testCase.id): \($0.verdict.kind.rawValue) \($0.verdict.reason) (\($0.verdict.actual.prefix(200)))" }
     }
 
     @Test("decaf testee client passes every required case, and the run exits 0")

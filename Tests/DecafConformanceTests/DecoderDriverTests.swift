@@ -9,9 +9,14 @@ import Testing
 struct DecoderDriverTests {
     static let testee = FixturePaths.root.appending(path: "tools/reference/testee.py").path
 
+    /// Runs `cases` with `runner` on a thread of its own: the driver blocks while a testee answers.
+    static func run(_ runner: DecoderConformanceRunner, _ cases: [CodecCase]) async throws -> ConformanceRun {
+        try await ChildProcess.offCooperativeThreads { try runner.run(cases) }
+    }
+
     @Test("the reference testee passes every codec case")
-    func referenceTestee() throws {
-        let run = try DecoderConformanceRunner(command: ["python3", Self.testee]).run(CodecCase.all)
+    func referenceTestee() async throws {
+        let run = try await Self.run(DecoderConformanceRunner(command: ["python3", Self.testee]), CodecCase.all)
         #expect(run.results.filter { $0.verdict.kind != .pass }.map { "\($0.testCase.id): \($0.verdict.reason)" } == [])
         #expect(run.results.count == CodecCase.all.count)
         #expect(run.results.contains { $0.testCase.id.hasPrefix("codec.encode.") })
@@ -19,32 +24,32 @@ struct DecoderDriverTests {
     }
 
     @Test("a testee that crashes fails that case, is started again, and the next cases pass")
-    func crashingTestee() throws {
+    func crashingTestee() async throws {
         let cases = Array(CodecCase.all.prefix(6))
         let victim = cases[2].id
         let script = try Self.wrapper(crashingOn: victim)
-        let run = try DecoderConformanceRunner(command: ["python3", script]).run(cases)
+        let run = try await Self.run(DecoderConformanceRunner(command: ["python3", script]), cases)
         #expect(run.results.map(\.verdict.kind) == [.pass, .pass, .fail, .pass, .pass, .pass])
         #expect(run.results[2].verdict.reason.contains("exited with status 3"))
         #expect(run.exitStatus == 1)
     }
 
     @Test("a testee that hangs times out that case, is started again, and the run goes on")
-    func hangingTestee() throws {
+    func hangingTestee() async throws {
         let cases = Array(CodecCase.all.prefix(3))
         let script = try Self.wrapper(hangingOn: cases[1].id)
         var runner = DecoderConformanceRunner(command: ["python3", script])
         // Generous: the timeout also covers starting the testee again, on a loaded 2-core machine.
         runner.timeout = .seconds(4)
-        let run = try runner.run(cases)
+        let run = try await Self.run(runner, cases)
         #expect(run.results.map(\.verdict.kind) == [.pass, .timeout, .pass])
     }
 
     @Test("wrong answers fail with what was expected and what came")
-    func wrongAnswers() throws {
+    func wrongAnswers() async throws {
         let checksumCase = try #require(CodecCase.all.first { $0.operation == .decode && $0.vector.expectation == .invalid(ExpectedRefusal(.checksumMismatch, at: 24)) })
         let script = try Self.wrapper(answering: #"{"result": "error", "error": "DECOMPRESSION_FAILED", "offset": 28}"#)
-        let run = try DecoderConformanceRunner(command: ["python3", script]).run([checksumCase])
+        let run = try await Self.run(DecoderConformanceRunner(command: ["python3", script]), [checksumCase])
         let verdict = try #require(run.results.first?.verdict)
         #expect(verdict.kind == .fail)
         #expect(verdict.expected.contains("CHECKSUM_MISMATCH at offset 24"))
@@ -52,29 +57,29 @@ struct DecoderDriverTests {
     }
 
     @Test("a testee that cannot start stops the run with one reason, quoting what the system said")
-    func missingTestee() {
-        let error = #expect(throws: TesteeUnusable.self) {
-            try DecoderConformanceRunner(command: ["/nonexistent/testee"]).run(Array(CodecCase.all.prefix(5)))
+    func missingTestee() async {
+        let error = await #expect(throws: TesteeUnusable.self) {
+            try await Self.run(DecoderConformanceRunner(command: ["/nonexistent/testee"]), Array(CodecCase.all.prefix(5)))
         }
         #expect(error?.description.contains("cannot be started") == true)
         #expect(error?.description.contains("No such file or directory") == true, "\(error?.description ?? "")")
     }
 
     @Test("a testee that ends before answering its first requests stops the run, quoting its last words")
-    func testeeThatNeverAnswers() {
-        let error = #expect(throws: TesteeUnusable.self) {
-            try DecoderConformanceRunner(command: ["python3", "-c", "import sys; print('no such module: codec', file=sys.stderr); sys.exit(2)"])
-                .run(Array(CodecCase.all.prefix(5)))
+    func testeeThatNeverAnswers() async {
+        let error = await #expect(throws: TesteeUnusable.self) {
+            try await Self.run(DecoderConformanceRunner(command: ["python3", "-c", "import sys; print('no such module: codec', file=sys.stderr); sys.exit(2)"]),
+                               Array(CodecCase.all.prefix(5)))
         }
         #expect(error?.description.contains("exited with status 2 before answering any of its first 3 requests") == true, "\(error?.description ?? "")")
         #expect(error?.description.contains("its standard error ended: no such module: codec") == true)
     }
 
     @Test("a testee that crashes on the first case but answers the next is judged, not given up on")
-    func crashOnFirstCase() throws {
+    func crashOnFirstCase() async throws {
         let cases = Array(CodecCase.all.prefix(3))
         let script = try Self.wrapper(crashingOn: cases[0].id)
-        let run = try DecoderConformanceRunner(command: ["python3", script]).run(cases)
+        let run = try await Self.run(DecoderConformanceRunner(command: ["python3", script]), cases)
         #expect(run.results.map(\.verdict.kind) == [.fail, .pass, .pass])
     }
 

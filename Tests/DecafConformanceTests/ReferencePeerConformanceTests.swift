@@ -15,8 +15,9 @@ struct ReferencePeerConformanceTests {
     /// Runs the whole catalog against a peer with `faults`. With `idleTimeout`, the peer closes idle
     /// connections after it and the idle case runs; without, the peer's idle timeout is the brief's
     /// 90 s, so it cannot close a connection that a fault left open.
-    /// `ackDeadline` is how soon `exchange.ack.prompt` wants an ACK.
-    static func run(faults: [PeerFault], idleTimeout: Duration? = nil, ackDeadline: Duration = .milliseconds(500),
+    /// `ackDeadline` is how soon `exchange.ack.prompt` wants an ACK; `timeout` how long the suite
+    /// waits for what it expects (a peer doing right answers at once, so only failures wait it out).
+    static func run(faults: [PeerFault], idleTimeout: Duration? = nil, ackDeadline: Duration = .milliseconds(500), timeout: Duration = .seconds(2),
                     choosing choices: (inout PeerConfiguration) -> Void = { _ in }) async throws -> ConformanceRun {
         var configuration = PeerConfiguration()
         configuration.faults = faults
@@ -29,7 +30,7 @@ struct ReferencePeerConformanceTests {
         profile.idleTimeout = idleTimeout
         profile.ackDeadline = ackDeadline
         var settings = ServerRunSettings(host: "127.0.0.1", port: server.localAddress.port!, clock: { now })
-        settings.timeout = .seconds(2)
+        settings.timeout = timeout
         settings.jobs = 8
         let run = try await ServerConformanceRunner(catalog: ConformanceCatalog(profile: profile), settings: settings).run(ConformanceCatalog(profile: profile).cases)
         try await server.shutdown()
@@ -38,8 +39,9 @@ struct ReferencePeerConformanceTests {
 
     @Test("every case passes against the peer as it is, and the run exits 0")
     func referencePeerPasses() async throws {
-        // The other tests' peers load both cores meanwhile; the deadline leaves room for that.
-        let run = try await Self.run(faults: [], idleTimeout: .seconds(3), ackDeadline: .milliseconds(1500))
+        // The other tests' peers and processes load both cores meanwhile, and the peer's one event
+        // loop may be busy for seconds with another case's 10 MiB body: the timeouts leave room.
+        let run = try await Self.run(faults: [], idleTimeout: .seconds(10), ackDeadline: .milliseconds(1500), timeout: .seconds(10))
         let notPassing = run.results.filter { !$0.verdict.kind.isPass && $0.testCase.level != .optional }
         #expect(notPassing.map { "\($0.testCase.id): \($0.verdict.kind.rawValue) \($0.verdict.reason)" } == [])
         #expect(run.results.count == ConformanceCatalog().cases.count)
@@ -54,7 +56,7 @@ struct ReferencePeerConformanceTests {
     /// choice the other way is as correct, and must pass every required case.
     @Test("a peer taking the brief's latitude the other way passes every required case")
     func latitude() async throws {
-        let run = try await Self.run(faults: [], ackDeadline: .milliseconds(1500)) { configuration in
+        let run = try await Self.run(faults: [], ackDeadline: .milliseconds(1500), timeout: .seconds(10)) { configuration in
             configuration.refusesFromHeader = false
             configuration.timestampWindow = 60
         }

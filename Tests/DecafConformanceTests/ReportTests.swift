@@ -70,20 +70,13 @@ struct ReportTests {
         "JUnit XML passes the schema in Specs/junit.xsd, every testcase named, failures with their reason",
         .enabled(if: ExternalTool.xmllint.isInstalled, Comment(rawValue: ExternalTool.xmllint.skipReason))
     )
-    func junitValidates() throws {
+    func junitValidates() async throws {
         let xml = JUnitReport.render(Self.everyVerdict)
         let lint = URL(filePath: try #require(ExternalTool.xmllint.path))
         let file = FileManager.default.temporaryDirectory.appending(path: "decaf-junit-\(UUID().uuidString).xml")
         try xml.write(to: file, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = lint
-        process.arguments = ["--noout", "--schema", FixturePaths.root.appending(path: "Specs/junit.xsd").path, file.path]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        process.waitUntilExit()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 0, "\(message)")
+        let run = try await ChildProcess.run(lint, ["--noout", "--schema", FixturePaths.root.appending(path: "Specs/junit.xsd").path, file.path])
+        #expect(run.status == 0, "\(String(decoding: run.error, as: UTF8.self))")
     }
 
     @Test("JSON and HTML carry the suite version, the catalog checksum and each case's bytes")

@@ -5,30 +5,30 @@ import Testing
 /// The `decaf` executable run as a user runs it.
 @Suite("decaf dissect on the command line")
 struct CommandLineTests {
-    static func decaf(_ arguments: [String], input: Data? = nil) throws -> DecafProcess.Run {
-        try DecafProcess.run(arguments, input: input)
+    static func decaf(_ arguments: [String], input: Data? = nil) async throws -> DecafProcess.Run {
+        try await DecafProcess.run(arguments, input: input)
     }
 
     static let helloHex = "decafbad01000000000000016553f1000000444c0000000b8a4cde3110010000000568656c6c6f"
 
     @Test("a valid frame given as hex exits 0")
-    func validHex() throws {
-        let run = try Self.decaf(["dissect", "--hex", Self.helloHex])
+    func validHex() async throws {
+        let run = try await Self.decaf(["dissect", "--hex", Self.helloHex])
         #expect(run.status == 0)
         #expect(run.output.contains("DATA") && run.output.contains("ok"))
     }
 
     @Test("hex piped to standard input is read and detected")
-    func stdinHex() throws {
-        let run = try Self.decaf(["dissect", "-V"], input: Data("# a frame\n\(Self.helloHex)\n".utf8))
+    func stdinHex() async throws {
+        let run = try await Self.decaf(["dissect", "-V"], input: Data("# a frame\n\(Self.helloHex)\n".utf8))
         #expect(run.status == 0)
         #expect(run.output.contains("TEXT (0x1001), 5 bytes: \"hello\""))
     }
 
     @Test("a binary file with a bad frame exits 1 and names the error, requirement and offset")
-    func invalidBinary() throws {
+    func invalidBinary() async throws {
         let path = FixturePaths.fixtures.appending(path: "frames/checksum/207.bin").path
-        let run = try Self.decaf(["dissect", path])
+        let run = try await Self.decaf(["dissect", path])
         #expect(run.status == 1)
         #expect(run.output.contains("CHECKSUM_MISMATCH (CRC-2) at offset 24"))
         #expect(run.output.contains("little-endian"))
@@ -39,25 +39,25 @@ struct CommandLineTests {
         ["dissect", "--bogus"], ["dissect", "--hex", "zz"], ["dissect", "/no/such/file"], ["dissect", "a", "b"],
         ["dissect", "--json", "-V", "--hex", "00"], ["dissect", "--body-limit", "-1", "--hex", "00"],
     ])
-    func usageErrors(arguments: [String]) throws {
-        let run = try Self.decaf(arguments)
+    func usageErrors(arguments: [String]) async throws {
+        let run = try await Self.decaf(arguments)
         #expect(run.status == 2)
         #expect(run.error.contains("Error:"))
     }
 
     @Test("empty standard input is an input error")
-    func emptyInput() throws {
-        #expect(try Self.decaf(["dissect"], input: Data()).status == 2)
+    func emptyInput() async throws {
+        #expect(try await Self.decaf(["dissect"], input: Data()).status == 2)
     }
 }
 
 @Suite("Specs/dissect-json.md")
 struct DissectJSONDocumentTests {
     @Test("the documented example is exactly what decaf dissect --json prints")
-    func example() throws {
+    func example() async throws {
         let document = String(decoding: FileManager.default.contents(atPath: FixturePaths.root.appending(path: "Specs/dissect-json.md").path)!, as: UTF8.self)
         let path = FixturePaths.fixtures.appending(path: "frames/frame-basic/1.bin").path
-        let run = try CommandLineTests.decaf(["dissect", "--json", path])
+        let run = try await CommandLineTests.decaf(["dissect", "--json", path])
         #expect(run.status == 0)
         #expect(document.contains(run.output.trimmingCharacters(in: .newlines)))
     }
@@ -71,11 +71,11 @@ struct CaptureCommandLineTests {
     }
 
     @Test("a frame built into a pcap and a pcapng is dissected from them with its connection and direction", arguments: ["--pcap", "--pcapng"])
-    func buildThenDissect(format: String) throws {
+    func buildThenDissect(format: String) async throws {
         let file = Self.temporary("built")
-        let built = try CommandLineTests.decaf(["build", "--type", "DATA", "--counter", "7", "--tlv", "TEXT=hi", "--timestamp", "1700000000", format, file])
+        let built = try await CommandLineTests.decaf(["build", "--type", "DATA", "--counter", "7", "--tlv", "TEXT=hi", "--timestamp", "1700000000", format, file])
         #expect(built.status == 0, "\(built.error)")
-        let run = try CommandLineTests.decaf(["dissect", "--json", file])
+        let run = try await CommandLineTests.decaf(["dissect", "--json", file])
         #expect(run.status == 0)
         let frames = run.output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
             .filter { $0["record"] as? String == "frame" }
@@ -87,27 +87,27 @@ struct CaptureCommandLineTests {
     }
 
     @Test("a broken frame in a capture exits 1 with its error, packet and stream offset; filters and --stats work on it")
-    func brokenFrameInCapture() throws {
+    func brokenFrameInCapture() async throws {
         let file = Self.temporary("broken.pcap")
-        #expect(try CommandLineTests.decaf(["build", "--type", "DATA", "--tlv", "TEXT=hi", "--timestamp", "1700000000", "--bad-crc", "--pcap", file]).status == 0)
-        let run = try CommandLineTests.decaf(["dissect", file])
+        #expect(try await CommandLineTests.decaf(["build", "--type", "DATA", "--tlv", "TEXT=hi", "--timestamp", "1700000000", "--bad-crc", "--pcap", file]).status == 0)
+        let run = try await CommandLineTests.decaf(["dissect", file])
         #expect(run.status == 1)
         #expect(run.output.contains("CHECKSUM_MISMATCH (CRC-2) at offset 24"))
         #expect(run.output.contains("conn 1") && run.output.contains("pkt "))
-        let filtered = try CommandLineTests.decaf(["dissect", "--type", "HEARTBEAT", file])
+        let filtered = try await CommandLineTests.decaf(["dissect", "--type", "HEARTBEAT", file])
         #expect(!filtered.output.contains("CHECKSUM_MISMATCH"))
-        let stats = try CommandLineTests.decaf(["dissect", "--stats", "--json", file])
+        let stats = try await CommandLineTests.decaf(["dissect", "--stats", "--json", file])
         let summary = try JSONSerialization.jsonObject(with: Data(stats.output.utf8)) as? [String: Any]
         #expect((summary?["errors"] as? [[String: Any]])?.first?["name"] as? String == "CHECKSUM_MISMATCH")
     }
 
     @Test("a capture cut short exits with the file offset and keeps the frames before it")
-    func truncatedCapture() throws {
+    func truncatedCapture() async throws {
         let source = FixturePaths.fixtures.appending(path: "captures/session-ethernet.pcap").path
         let bytes = try #require(FileManager.default.contents(atPath: source))
         let cut = Self.temporary("cut.pcap")
         try bytes.prefix(bytes.count - 10).write(to: URL(filePath: cut))
-        let run = try CommandLineTests.decaf(["dissect", cut])
+        let run = try await CommandLineTests.decaf(["dissect", cut])
         #expect(run.status == 1)
         #expect(run.output.contains("ok"))
         #expect(run.output.contains("capture file offset") && run.output.contains("the file ends inside a packet record"))
@@ -117,9 +117,9 @@ struct CaptureCommandLineTests {
 @Suite("decaf dissect --stats round trips")
 struct RoundTripSummaryTests {
     @Test("the summary's min and max are exact and its median and p99 within 0.1% (or half a microsecond) of the exact ones")
-    func summaryMatchesEachRoundTrip() throws {
+    func summaryMatchesEachRoundTrip() async throws {
         let capture = FixturePaths.fixtures.appending(path: "captures/session-any.pcapng").path
-        let run = try CommandLineTests.decaf(["dissect", "--stats", "--json", capture])
+        let run = try await CommandLineTests.decaf(["dissect", "--stats", "--json", capture])
         let stats = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
         let each = try #require(stats["roundTrips"] as? [[String: Any]]).compactMap { $0["nanoseconds"] as? Int }.sorted()
         let summary = try #require(stats["roundTrip"] as? [String: Int])
@@ -130,7 +130,7 @@ struct RoundTripSummaryTests {
             let value = try #require(summary[key])
             #expect(abs(value - exact(p)) <= max(512, exact(p) / 1000), "\(key): \(value) vs \(exact(p))")
         }
-        let text = try CommandLineTests.decaf(["dissect", "--stats", capture])
+        let text = try await CommandLineTests.decaf(["dissect", "--stats", capture])
         #expect(text.output.contains("ACK round trip over \(each.count) acknowledged frame(s)"))
     }
 }

@@ -11,22 +11,22 @@ struct DissectErrorsAndFiltersTests {
     static func lines(_ text: String) -> [Substring] { text.split(separator: "\n") }
 
     @Test("a directory, a missing file and hex given as a file name: one line each, exit 2, saying what to do")
-    func fileErrors() throws {
-        let directory = try DecafProcess.run(["dissect", FixturePaths.fixtures.path])
+    func fileErrors() async throws {
+        let directory = try await DecafProcess.run(["dissect", FixturePaths.fixtures.path])
         #expect(directory.status == 2)
         #expect(directory.error == "Error: \(FixturePaths.fixtures.path) is a directory; give a capture (pcap, pcapng) or a file of frames\n")
-        let missing = try DecafProcess.run(["dissect", "/no/such/capture.pcap"])
+        let missing = try await DecafProcess.run(["dissect", "/no/such/capture.pcap"])
         #expect(missing.status == 2)
         #expect(missing.error == "Error: cannot read /no/such/capture.pcap: no such file or directory\n")
-        let hex = try DecafProcess.run(["dissect", "decafbad01"])
+        let hex = try await DecafProcess.run(["dissect", "decafbad01"])
         #expect(hex.status == 2)
         #expect(hex.error.hasSuffix("no such file or directory; to dissect hex, give it with --hex\n"))
     }
 
     @Test("--stats with a filter matches ACKs and handshakes across every frame and reports what the filter selects")
-    func statisticsWithFilter() throws {
-        let all = try DecafProcess.run(["dissect", "--stats", "--json", Self.capture])
-        let data = try DecafProcess.run(["dissect", "--stats", "--json", "--type", "DATA", Self.capture])
+    func statisticsWithFilter() async throws {
+        let all = try await DecafProcess.run(["dissect", "--stats", "--json", Self.capture])
+        let data = try await DecafProcess.run(["dissect", "--stats", "--json", "--type", "DATA", Self.capture])
         let whole = try #require(try JSONSerialization.jsonObject(with: Data(all.output.utf8)) as? [String: Any])
         let filtered = try #require(try JSONSerialization.jsonObject(with: Data(data.output.utf8)) as? [String: Any])
         let byType = try #require(whole["byType"] as? [String: [String: Int]])
@@ -36,39 +36,39 @@ struct DissectErrorsAndFiltersTests {
         #expect((filtered["unacknowledged"] as? [Any])?.isEmpty == true)
         #expect((filtered["handshakes"] as? [Any])?.count == (whole["handshakes"] as? [Any])?.count)
         #expect((whole["handshakes"] as? [Any])?.count == 1)
-        let text = try DecafProcess.run(["dissect", "--stats", "--type", "DATA", Self.capture])
+        let text = try await DecafProcess.run(["dissect", "--stats", "--type", "DATA", Self.capture])
         #expect(text.output.hasPrefix("\(dataFrames) frame(s) matching the filter in 1 connection(s)"))
         #expect(text.output.contains("ACK round trip over \(dataFrames) acknowledged frame(s)"))
     }
 
     @Test("a filter that matches nothing says so on standard error and prints no empty connection header")
-    func filterMatchingNothing() throws {
-        let run = try DecafProcess.run(["dissect", "--type", "0x7", Self.capture])
+    func filterMatchingNothing() async throws {
+        let run = try await DecafProcess.run(["dissect", "--type", "0x7", Self.capture])
         #expect(run.status == 0)
         #expect(run.output.isEmpty)
         #expect(run.error.hasPrefix("No frame matches the filter; the capture holds "))
-        let some = try DecafProcess.run(["dissect", "--type", "HEARTBEAT", Self.capture])
+        let some = try await DecafProcess.run(["dissect", "--type", "HEARTBEAT", Self.capture])
         #expect(Self.lines(some.output).count == 2, "the connection's header, then its one HEARTBEAT: \(some.output)")
         #expect(some.output.hasPrefix("== connection 1"))
     }
 
     @Test("sequences are taken as frames print them, and -v is -V")
-    func sequenceNotationAndVerbose() throws {
-        let printed = try DecafProcess.run(["dissect", "--seq", "CONTROL/1", Self.capture])
-        let numeric = try DecafProcess.run(["dissect", "--seq", "0x02000001", Self.capture])
+    func sequenceNotationAndVerbose() async throws {
+        let printed = try await DecafProcess.run(["dissect", "--seq", "CONTROL/1", Self.capture])
+        let numeric = try await DecafProcess.run(["dissect", "--seq", "0x02000001", Self.capture])
         #expect(printed.output == numeric.output)
         #expect(printed.output.contains("seq CONTROL/1"))
         let hello = FixturePaths.fixtures.appending(path: "frames/frame-basic/1.bin").path
-        #expect(try DecafProcess.run(["dissect", "-v", hello]).output == (try DecafProcess.run(["dissect", "-V", hello])).output)
+        #expect(try await DecafProcess.run(["dissect", "-v", hello]).output == (try await DecafProcess.run(["dissect", "-V", hello])).output)
     }
 
     @Test("--version is the tool's on every command, the protocol's is --protocol-version")
-    func versionFlag() throws {
+    func versionFlag() async throws {
         for command in [["build"], ["peer"], ["handshake", "127.0.0.1:1"], ["dissect"]] {
-            let run = try DecafProcess.run(command + ["--version"])
+            let run = try await DecafProcess.run(command + ["--version"])
             #expect(run.status == 0 && run.output == "0.1.0\n", "\(command): \(run.output) \(run.error)")
         }
-        let built = try DecafProcess.run(["build", "--protocol-version", "1.2", "--timestamp", "0"])
+        let built = try await DecafProcess.run(["build", "--protocol-version", "1.2", "--timestamp", "0"])
         #expect(built.output.hasPrefix("decafbad0102"))
     }
 }

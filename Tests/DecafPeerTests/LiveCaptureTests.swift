@@ -19,7 +19,7 @@ struct LiveCaptureTests {
     func liveCapture(interface: String) async throws {
         try await LoopbackPeer.with { peer in
             let port = peer.server.localAddress.port!
-            let capture = try TsharkCapture(interface: interface, port: port)
+            let capture = try await TsharkCapture.start(interface: interface, port: port)
             defer { try? capture.stop() }
             try await warmUp(capture, port: port)
 
@@ -35,9 +35,9 @@ struct LiveCaptureTests {
             // tshark writes in batches and drops what it has not written when stopped: wait until
             // the file holds the last frames the clients sent.
             try await waitUntilWritten(capture, port: port, clientAcks: 50 + 2 + 1)
-            try capture.stop()
+            try await capture.finish()
 
-            let dissected = try DecafProcess.run(["dissect", "--json", "--port", "\(port)", capture.file.path])
+            let dissected = try await DecafProcess.run(["dissect", "--json", "--port", "\(port)", capture.file.path])
             #expect(dissected.status == 0, "\(dissected.error)")
             let records = dissected.output.split(separator: "\n").compactMap {
                 try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
@@ -56,7 +56,7 @@ struct LiveCaptureTests {
             #expect(!records.contains { $0["record"] as? String == "midstream" && sendConnections[connection(of: $0)] != nil })
             #expect(frames.filter { type(of: $0) == "READ_RECEIPT" && sendConnections[connection(of: $0)] != nil }.count == 50)
 
-            let stats = try DecafProcess.run(["dissect", "--stats", "--json", "--port", "\(port)", capture.file.path])
+            let stats = try await DecafProcess.run(["dissect", "--stats", "--json", "--port", "\(port)", capture.file.path])
             let summary = try #require(try JSONSerialization.jsonObject(with: Data(stats.output.utf8)) as? [String: Any])
             // The clients acknowledge everything the peer sends them, the last READ_RECEIPT and the
             // VERSION_RESPONSE of decaf handshake included (EX-1, EX-4).

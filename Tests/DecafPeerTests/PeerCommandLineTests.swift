@@ -5,60 +5,46 @@ import Testing
 /// `decaf peer`, `decaf handshake` and `decaf send` run as a user runs them, in separate processes.
 @Suite("Peer commands on the command line", .serialized, .timeLimit(.minutes(3)))
 struct PeerCommandLineTests {
-    static func decaf(_ arguments: [String]) throws -> DecafProcess.Run {
-        try DecafProcess.run(arguments)
+    static func decaf(_ arguments: [String]) async throws -> DecafProcess.Run {
+        try await DecafProcess.run(arguments)
     }
 
     /// Starts `decaf peer` with `arguments`, runs `body` with its address, then stops it with SIGINT
-    /// and returns what it printed last.
-    static func withPeer(_ arguments: [String] = [], _ body: (String) throws -> Void) throws -> String {
-        let process = Process()
-        process.executableURL = FixturePaths.decafExecutable
-        process.arguments = ["peer", "--log-level", "critical"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var firstLine = Data()
-        while !firstLine.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            firstLine += chunk
-        }
-        let line = String(decoding: firstLine, as: UTF8.self)
-        let address = try #require(line.split(separator: "\n").first.map { String($0.dropFirst("listening on ".count)) })
+    /// and returns what it printed after its address.
+    static func withPeer(_ arguments: [String] = [], _ body: (String) async throws -> Void) async throws -> String {
+        let peer = try RunningChild(decaf: ["peer", "--log-level", "critical"] + arguments)
+        let line = try await peer.firstLine()
+        #expect(line.hasPrefix("listening on "))
+        let address = String(line.dropFirst("listening on ".count))
         do {
-            try body(address)
+            try await body(address)
         } catch {
-            process.interrupt()
-            process.waitUntilExit()
+            _ = try? await peer.stop()
             throw error
         }
-        process.interrupt()
-        let rest = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "the peer stops cleanly on SIGINT")
-        return String(decoding: rest, as: UTF8.self)
+        let run = try await peer.stop()
+        #expect(run.status == 0 && !run.signalled, "the peer stops cleanly on SIGINT")
+        return String(decoding: run.output, as: UTF8.self)
     }
 
     @Test("a peer on a busy port says which address and why, in one line, exit 2")
-    func busyPort() throws {
-        _ = try Self.withPeer { address in
-            let run = try Self.decaf(["peer", "--listen", address])
+    func busyPort() async throws {
+        _ = try await Self.withPeer { address in
+            let run = try await Self.decaf(["peer", "--listen", address])
             #expect(run.status == 2)
             #expect(run.error == "Error: cannot listen on \(address): address already in use; is another server listening there? A port of 0 picks a free one\n")
         }
     }
 
     @Test("the peer prints its address first, serves handshake and send, and stops cleanly on SIGINT")
-    func peerHandshakeSend() throws {
-        let summary = try Self.withPeer { address in
-            let handshake = try Self.decaf(["handshake", "--json", "--features", "BASIC,READ_RECEIPT", address])
+    func peerHandshakeSend() async throws {
+        let summary = try await Self.withPeer { address in
+            let handshake = try await Self.decaf(["handshake", "--json", "--features", "BASIC,READ_RECEIPT", address])
             #expect(handshake.status == 0)
             let json = try JSONSerialization.jsonObject(with: Data(handshake.output.utf8)) as? [String: Any]
             #expect(json?["ok"] as? Bool == true)
             #expect(json?["features"] as? Int == 9)
-            let send = try Self.decaf(["send", address, "--count", "50", "--connections", "2", "--json"])
+            let send = try await Self.decaf(["send", address, "--count", "50", "--connections", "2", "--json"])
             #expect(send.status == 0)
             let report = try JSONSerialization.jsonObject(with: Data(send.output.utf8)) as? [String: Any]
             #expect(report?["acknowledged"] as? Int == 100)
@@ -68,18 +54,29 @@ struct PeerCommandLineTests {
         #expect(summary.contains("100 delivered"))
     }
 
+    @Test("a SIGINT sent as soon as the peer prints its address stops it cleanly: the signal is caught before that line")
+    func interruptAtOnce() async throws {
+        for _ in 0..<10 {
+            let peer = try RunningChild(decaf: ["peer", "--log-level", "critical"])
+            _ = try await peer.firstLine()
+            let run = try await peer.stop()
+            #expect(run.status == 0 && !run.signalled)
+            #expect(String(decoding: run.output, as: UTF8.self).contains("stopped by signal 2"))
+        }
+    }
+
     @Test("a handshake the peer leaves unanswered exits 1")
-    func failedHandshake() throws {
-        _ = try Self.withPeer(["--fault", "handshake-ignores-short"]) { address in
-            let run = try Self.decaf(["handshake", "--timeout", "0.3", address])
+    func failedHandshake() async throws {
+        _ = try await Self.withPeer(["--fault", "handshake-ignores-short"]) { address in
+            let run = try await Self.decaf(["handshake", "--timeout", "0.3", address])
             #expect(run.status == 1)
             #expect(run.output.contains("failed"))
         }
     }
 
     @Test("--list-faults names every fault with what it breaks")
-    func listFaults() throws {
-        let run = try Self.decaf(["peer", "--list-faults"])
+    func listFaults() async throws {
+        let run = try await Self.decaf(["peer", "--list-faults"])
         #expect(run.status == 0)
         #expect(run.output.split(separator: "\n").count == 13)
         #expect(run.output.contains("handshake-ignores-short") && run.output.contains("breaks HS-2"))
@@ -89,13 +86,13 @@ struct PeerCommandLineTests {
         ["peer", "--fault", "no-such-fault"], ["send", "localhost"], ["send", "127.0.0.1:1", "--reconnect", "sometimes"],
         ["handshake"], ["peer", "--log-level", "loud"],
     ])
-    func usageErrors(arguments: [String]) throws {
-        #expect(try Self.decaf(arguments).status == 2)
+    func usageErrors(arguments: [String]) async throws {
+        #expect(try await Self.decaf(arguments).status == 2)
     }
 
     @Test("send to a port where nothing listens says why at the first attempt and, never connected, exits 2")
-    func nothingListening() throws {
-        let run = try Self.decaf(["send", "127.0.0.1:1", "--count", "2", "--reconnect", "none"])
+    func nothingListening() async throws {
+        let run = try await Self.decaf(["send", "127.0.0.1:1", "--count", "2", "--reconnect", "none"])
         #expect(run.status == 2)
         #expect(run.output.isEmpty)
         #expect(run.error.hasPrefix("cannot connect to 127.0.0.1:1: connection refused; still trying\n"))
@@ -103,8 +100,8 @@ struct PeerCommandLineTests {
     }
 
     @Test("send keeps trying an address where nothing listens, saying why once, until its deadline")
-    func retriesSayingWhy() throws {
-        let run = try Self.decaf(["send", "127.0.0.1:1", "--count", "1", "--deadline", "1s", "--max-delay", "100ms"])
+    func retriesSayingWhy() async throws {
+        let run = try await Self.decaf(["send", "127.0.0.1:1", "--count", "1", "--deadline", "1s", "--max-delay", "100ms"])
         #expect(run.status == 2)
         let lines = run.error.split(separator: "\n")
         #expect(lines.count == 2, "one line while trying, one at the end: \(run.error)")

@@ -6,8 +6,9 @@ import Glibc
 
 /// tshark capturing one TCP port on a live interface into a pcapng file, for tests that check
 /// `decaf dissect` on real captures. Starting waits for tshark to say the capture started; stopping
-/// sends SIGTERM and waits for tshark to write the file out.
-final class TsharkCapture {
+/// sends SIGTERM and waits for tshark to write the file out; both wait on threads of their own.
+/// (Unchecked: one test uses a capture at a time.)
+final class TsharkCapture: @unchecked Sendable {
     let file: URL
     private let process = Process()
     private let errors = Pipe()
@@ -18,8 +19,17 @@ final class TsharkCapture {
     }
 
     /// Starts capturing TCP `port` on `interface` into a new file; throws if tshark does not report
-    /// the capture started within `timeout`.
-    init(interface: String, port: Int, timeout: Duration = .seconds(20)) throws {
+    /// the capture started within 20 seconds.
+    static func start(interface: String, port: Int) async throws -> TsharkCapture {
+        try await ChildProcess.offCooperativeThreads { try TsharkCapture(interface: interface, port: port) }
+    }
+
+    /// Stops the capture and waits until tshark has written the file out.
+    func finish() async throws {
+        try await ChildProcess.offCooperativeThreads { [self] in try stop() }
+    }
+
+    private init(interface: String, port: Int, timeout: Duration = .seconds(20)) throws {
         file = FileManager.default.temporaryDirectory.appending(path: "decaf-live-\(interface)-\(UUID().uuidString).pcapng")
         // A test runner's threads may block or ignore signals, and a child inherits both through
         // exec; tshark is started with them restored, so that it can be stopped.

@@ -3,29 +3,20 @@ import Foundation
 /// The built `decaf` executable, run as a user runs it.
 public enum DecafProcess {
     public struct Run: Sendable {
+        /// The exit status, or the signal that ended it when `signalled`.
         public var status: Int32
+        public var signalled: Bool
         public var output: String
         public var error: String
         /// The standard output exactly, for commands that write bytes.
         public var outputBytes: [UInt8]
     }
 
-    /// Runs `decaf` with `arguments`, `input` on its standard input, and waits for it to exit.
-    public static func run(_ arguments: [String], input: Data? = nil) throws -> Run {
-        let process = Process()
-        process.executableURL = FixturePaths.decafExecutable
-        process.arguments = arguments
-        let output = Pipe(), error = Pipe(), stdin = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = stdin
-        try process.run()
-        stdin.fileHandleForWriting.write(input ?? Data())
-        try stdin.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), error: String(decoding: err, as: UTF8.self),
-                   outputBytes: Array(out))
+    /// Runs `decaf` with `arguments`, `input` on its standard input, and waits for it to exit;
+    /// throws `ChildProcess.TimedOut` if it is still running after `limit`.
+    public static func run(_ arguments: [String], input: Data? = nil, limit: Duration = .seconds(120)) async throws -> Run {
+        let run = try await ChildProcess.run(FixturePaths.decafExecutable, arguments, input: input, limit: limit)
+        return Run(status: run.status, signalled: run.signalled, output: String(decoding: run.output, as: UTF8.self),
+                   error: String(decoding: run.error, as: UTF8.self), outputBytes: run.output)
     }
 }

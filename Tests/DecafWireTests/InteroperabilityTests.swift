@@ -33,22 +33,17 @@ struct InteroperabilityTests {
         var frames: [Frame]
     }
 
-    static func pythonSample() throws -> Sample {
-        let process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = ["python3", FixturePaths.root.appending(path: "tools/reference/decaf_frames.py").path, "sample"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+    static func pythonSample() async throws -> Sample {
+        let run = try await ChildProcess.run(URL(filePath: "/usr/bin/env"),
+                                             ["python3", FixturePaths.root.appending(path: "tools/reference/decaf_frames.py").path, "sample"])
+        #expect(run.status == 0)
+        let data = Data(run.output)
         return try JSONDecoder().decode(Sample.self, from: data)
     }
 
     @Test("every frame decodes to the header fields and TLV tree the other encoder put in")
-    func pythonFrames() throws {
-        let sample = try Self.pythonSample()
+    func pythonFrames() async throws {
+        let sample = try await Self.pythonSample()
         var decoder = FrameDecoder()
         decoder.append(try #require(Hex.bytes(sample.hex)))
         var frames: [Frame] = []

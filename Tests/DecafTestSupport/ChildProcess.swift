@@ -1,0 +1,80 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A program a test runs to completion: off Swift's cooperative threads (tests share the few there
+/// are, and a test blocking one holds up the others), with its output and error read as they come
+/// (a child filling one pipe while the test reads the other would wait forever), and within a time
+/// limit, so a child that hangs fails its test with its name instead of holding up the whole run.
+public enum ChildProcess {
+    /// How a run ended and what it printed.
+    public struct Run: Sendable {
+        /// The exit status, or the signal that ended it when `signalled`.
+        public var status: Int32
+        public var signalled: Bool
+        public var output: [UInt8]
+        public var error: [UInt8]
+    }
+
+    /// The child was still running at its time limit; it has been killed.
+    public struct TimedOut: Error, CustomStringConvertible {
+        public var command: [String]
+        public var limit: Duration
+        /// What it wrote to standard error before it was killed.
+        public var error: String
+
+        public var description: String {
+            "`\(command.joined(separator: " "))` was still running after \(limit) and was killed; its last words: \(error.suffix(500))"
+        }
+    }
+
+    /// Runs `executable` with `arguments`, `input` on its standard input (end of input at once when
+    /// nil), and returns when it has exited and its output is read.
+    public static func run(_ executable: URL, _ arguments: [String], input: Data? = nil, in directory: URL? = nil,
+                           limit: Duration = .seconds(120)) async throws -> Run {
+        try await offCooperativeThreads {
+            try runBlocking(executable, arguments, input: input, in: directory, limit: limit)
+        }
+    }
+
+    /// Runs `work`, which may block, on a thread of its own and returns its result.
+    public static func offCooperativeThreads<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
+
+    private static func runBlocking(_ executable: URL, _ arguments: [String], input: Data?, in directory: URL?, limit: Duration) throws -> Run {
+        // A child that exits before reading all of its input must make the write fail, not kill the tests.
+        signal(SIGPIPE, SIG_IGN)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let output = Pipe(), error = Pipe(), stdin = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = stdin
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        let streams = DispatchGroup()
+        let readOutput = OutputDrain(output.fileHandleForReading, streams), readError = OutputDrain(error.fileHandleForReading, streams)
+        Thread {
+            try? stdin.fileHandleForWriting.write(contentsOf: input ?? Data())
+            try? stdin.fileHandleForWriting.close()
+        }.start()
+        let (seconds, attoseconds) = limit.components
+        if exited.wait(timeout: .now() + .seconds(Int(seconds)) + .nanoseconds(Int(attoseconds / 1_000_000_000))) == .timedOut {
+            kill(process.processIdentifier, SIGKILL)
+            exited.wait()
+            _ = streams.wait(timeout: .now() + .seconds(5))
+            throw TimedOut(command: [executable.lastPathComponent] + arguments, limit: limit, error: String(decoding: readError.bytes, as: UTF8.self))
+        }
+        // A grandchild may keep a pipe open; what the child wrote is read by then.
+        _ = streams.wait(timeout: .now() + .seconds(10))
+        return Run(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
+                   output: readOutput.bytes, error: readError.bytes)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child's pipe, read to its end on a thread of its own, so the child never blocks on a full
+/// pipe; what has come so far can be read, or waited for, at any time.
+final class OutputDrain: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var data: [UInt8] = []
+    private var ended = false
+
+    /// Starts reading `handle`; `group` is left when the pipe ends.
+    init(_ handle: FileHandle, _ group: DispatchGroup? = nil) {
+        group?.enter()
+        Thread { [self] in
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                condition.withLock {
+                    data += chunk[..<count]
+                    condition.broadcast()
+                }
+            }
+            try? handle.close()
+            condition.withLock {
+                ended = true
+                condition.broadcast()
+            }
+            group?.leave()
+        }.start()
+    }
+
+    /// Everything read so far.
+    var bytes: [UInt8] { condition.withLock { data } }
+
+    /// The first line, once it has come; nil if the pipe ends or `deadline` passes first.
+    func firstLine(by deadline: Date) -> String? {
+        condition.withLock {
+            while !data.contains(UInt8(ascii: "\n")), !ended, condition.wait(until: deadline) {}
+            guard let newline = data.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+            return String(decoding: data[..<newline], as: UTF8.self)
+        }
+    }
+}
