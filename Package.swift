@@ -89,7 +89,7 @@ let package = Package(
             dependencies: ["DecafNIO", "DecafWire", .product(name: "NIOEmbedded", package: "swift-nio")]
         ),
         .testTarget(name: "DecafPeerTests", dependencies: ["DecafPeer", "DecafNIO", "DecafWire", "DecafDissect", "DecafTestSupport"]),
-        .testTarget(name: "DecafDissectTests", dependencies: ["DecafDissect", "DecafWire", "DecafTestSupport"]),
+        .testTarget(name: "DecafDissectTests", dependencies: ["DecafDissect", "DecafCapture", "DecafWire", "DecafTestSupport"]),
         .testTarget(
             name: "DecafConformanceTests",
             dependencies: ["DecafConformance", "DecafPeer", "DecafNIO", "DecafVectors", "DecafWire", "DecafTestSupport"]

@@ -6,7 +6,12 @@ decaf=${1:-.build/debug/decaf}
 frames=Fixtures/frames
 
 run() {
-    printf '\n\033[1m$ %s\033[0m\n' "$*"
+    # Shown as it would be typed: a word with a space or a pattern character in quotes.
+    local shown=() word
+    for word in "$@"; do
+        if [[ $word =~ [[:space:]*?] ]]; then shown+=("'$word'"); else shown+=("$word"); fi
+    done
+    printf '\n\033[1m$ %s\033[0m\n' "${shown[*]}"
     "$@"
     local status=$?
     printf '\033[2m(exit status %s)\033[0m\n' "$status"

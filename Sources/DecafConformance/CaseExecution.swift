@@ -378,12 +378,18 @@ final class CaseExecution {
             }
         }
         let sentinel = await sendSentinel()
-        _ = await wait { acks[sentinel.rawValue, default: 0] > 0 }
+        let answered = await wait { acks[sentinel.rawValue, default: 0] > 0 }
         if let verdict = violation() { return verdict }
         let seen = receipts(for: sequence)
         if seen != count {
             return Verdict(.fail, "the target sent \(seen) READ_RECEIPT(s) for \(sequence)", expected: "\(count)", actual: "\(seen)",
                            requirements: testCase.requirements)
+        }
+        // Without the sentinel's ACK, a READ_RECEIPT too many may still be on its way: no pass.
+        if !answered {
+            if closed { return closedVerdict(expected: "\(count) READ_RECEIPT(s) for \(sequence), then the ACK of the sentinel") }
+            return Verdict(.timeout, "no ACK of the sentinel frame \(sentinel) within \(settings.timeout)", expected: "an ACK of the sentinel DATA frame",
+                           actual: "nothing", requirements: testCase.requirements)
         }
         return nil
     }

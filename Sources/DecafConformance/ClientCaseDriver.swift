@@ -98,6 +98,7 @@ final class ClientCaseDriver {
         let driver = bound
         return ServerBootstrap(group: eventLoop)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(.socketOption(NIOBSDSocket.Option(rawValue: SO_REUSEPORT)), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -301,13 +302,16 @@ final class ClientCaseDriver {
         }
     }
 
-    /// Closes the listener, and opens it again on the same port after `duration`.
+    /// Closes the listener, and opens it again on the same port after `duration`; meanwhile the
+    /// port is reserved, so connections are refused and no other socket takes it.
     private func refuse(for duration: Duration) {
+        let reservation = PortReservation(port: port)
         listener?.close(promise: nil)
         listener = nil
         eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(duration)) { [self] in
             guard !done else { return }
             listen(on: port).assumeIsolated().whenComplete { [self] result in
+                withExtendedLifetime(reservation) {}
                 switch result {
                 case let .success(channel):
                     if done { channel.close(promise: nil) } else { listener = channel }

@@ -89,7 +89,7 @@ public struct ServerConformanceRunner: Sendable {
         }
         guard let response = report.response else {
             var identity = assumed
-            identity.note = "the opening handshake got no VERSION_RESPONSE; assumed version \(profile.version) and every known feature"
+            identity.note = "the opening handshake got no VERSION_RESPONSE but \(report.insteadOfResponse); assumed version \(profile.version) and every known feature"
             return identity
         }
         return TargetIdentity(version: response.version, features: response.features,

@@ -62,6 +62,8 @@ public enum TextReport {
             out += "required cases failing: " + unexpected.map(\.testCase.id).joined(separator: ", ") + "\n"
         }
         if let baseline = run.baseline {
+            let expected = run.results.filter { $0.verdict.kind.isFailure && $0.testCase.level == .required && baseline.expects($0.testCase.id) }.count
+            out += "against the baseline: \(expected) expected failure\(expected == 1 ? "" : "s"), \(unexpected.count) new\n"
             for id in baseline.nowPassing { out += "baseline entry \(id) now passes: remove it from the baseline\n" }
             for id in baseline.unknown { out += "baseline entry \(id) matches no case\n" }
         }

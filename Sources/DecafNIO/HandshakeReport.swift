@@ -21,6 +21,14 @@ public struct HandshakeReport: Hashable, Sendable {
         self.offered = offered
     }
 
+    /// What came instead of a VERSION_RESPONSE, in a few words, for a handshake that got none.
+    public var insteadOfResponse: String {
+        if let protocolError { return "a reply that breaks the protocol, \(protocolError)" }
+        if let error { return "ERROR \(ErrorCode(rawValue: error.code)?.name ?? String(error.code)): \(error.reason)" }
+        if closedByServer { return acknowledged ? "an ACK, then the close" : "the close of the connection" }
+        return acknowledged ? "only an ACK" : "nothing"
+    }
+
     /// True when the server answered with the client's major and acknowledged the request.
     public var succeeded: Bool {
         guard let response, error == nil, protocolError == nil else { return false }

@@ -185,7 +185,8 @@ struct DissectCommand: ParsableCommand {
         if frames == 0 && !stats {
             let ignored = dissector.ignoredConnections
             FileHandleOutput.standardError.write("No Decaf frames found in \(dissector.reader.packetCount) packet(s)"
-                + (ignored > 0 ? "; \(ignored) TCP connection(s) did not start with the magic (try --port)" : "") + "\n")
+                + (ignored == 0 ? "" : port.map { "; \(ignored) TCP connection(s) were not on port \($0)" }
+                    ?? "; \(ignored) TCP connection(s) did not start with the magic (try --port)") + "\n")
         } else if shown == 0 && !stats {
             FileHandleOutput.standardError.write("No frame matches the filter; the capture holds \(frames) frame(s)\n")
         }

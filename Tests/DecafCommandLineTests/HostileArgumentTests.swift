@@ -117,33 +117,3 @@ struct HostileArgumentTests {
         arguments.map { $0.count > 60 ? "\($0.prefix(30))…(\($0.count) characters)" : $0 }.joined(separator: " ")
     }
 }
-
-/// What `--experimental-dump-help` says of the commands, as far as the walk needs it.
-struct ToolInfo: Decodable {
-    var command: CommandInfo
-
-    struct CommandInfo: Decodable {
-        var commandName: String
-        var subcommands: [CommandInfo]?
-        var arguments: [ArgumentInfo]?
-
-        /// The commands that run (no subcommands), with the words that name them.
-        func leaves(_ path: [String] = []) -> [([String], CommandInfo)] {
-            guard let subcommands, !subcommands.isEmpty else { return [(path, self)] }
-            return subcommands.flatMap { $0.leaves(path + [$0.commandName]) }
-        }
-    }
-
-    struct ArgumentInfo: Decodable {
-        var kind: String
-        var names: [NameInfo]?
-        var valueName: String?
-        var isOptional: Bool
-        var parsingStrategy: String?
-    }
-
-    struct NameInfo: Decodable {
-        var kind: String
-        var name: String
-    }
-}

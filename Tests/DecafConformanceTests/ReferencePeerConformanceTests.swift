@@ -66,9 +66,24 @@ struct ReferencePeerConformanceTests {
         #expect(run.exitStatus == 0)
     }
 
+    @Test("a VERSION_RESPONSE that breaks the protocol is named in the run's header, not taken for no answer")
+    func identitySaysWhatCame() async throws {
+        var configuration = PeerConfiguration()
+        configuration.faults = [.crcLittleEndian]
+        var logger = Logger(label: "decaf.conform.test")
+        logger.logLevel = .critical
+        let server = try await PeerServer.start(configuration: configuration, port: 0, logger: logger, threads: 1, clock: { Self.now })
+        let settings = ServerRunSettings(host: "127.0.0.1", port: server.localAddress.port!, clock: { Self.now })
+        let identity = try await ServerConformanceRunner(catalog: ConformanceCatalog(), settings: settings).identify()
+        try await server.shutdown()
+        #expect(identity.note.hasPrefix("the opening handshake got no VERSION_RESPONSE but a reply that breaks the protocol, CHECKSUM_MISMATCH (CRC-2)"),
+                "\(identity.note)")
+    }
+
     @Test("every fault fails a case that names a requirement the fault breaks", arguments: PeerFault.all)
     func faultIsCaught(_ fault: PeerFault) async throws {
-        let run = try await Self.run(faults: [fault])
+        // Room for a loaded machine: only the cases a fault fails wait this long.
+        let run = try await Self.run(faults: [fault], timeout: .seconds(5))
         let failures = run.results.filter { $0.verdict.kind.isFailure }
         let named = failures.filter { !Set($0.verdict.requirements).isDisjoint(with: fault.breaks) }
         #expect(!named.isEmpty, "no failing case names \(fault.breaks.map(\.rawValue)); failures: \(failures.map(\.testCase.id))")

@@ -1,3 +1,4 @@
+import DecafCapture
 import DecafTestSupport
 import Foundation
 import Testing
@@ -21,6 +22,23 @@ struct DissectErrorsAndFiltersTests {
         let hex = try await DecafProcess.run(["dissect", "decafbad01"])
         #expect(hex.status == 2)
         #expect(hex.error.hasSuffix("no such file or directory; to dissect hex, give it with --hex\n"))
+    }
+
+    @Test("a capture without Decaf frames says why: connections that did not start with the magic (try --port), or were not on the port given")
+    func noFramesSaysWhy() async throws {
+        var http = SyntheticConversation(server: TCPEndpoint(address: SyntheticConversation.defaultServer.address, port: 80),
+                                         start: CaptureTime(seconds: 1_700_000_000, nanoseconds: 0))
+        http.handshake()
+        http.send(Array("GET / HTTP/1.1\r\nHost: decaf\r\n\r\n".utf8), .clientToServer)
+        http.close()
+        let file = FileManager.default.temporaryDirectory.appending(path: "decaf-http-\(UUID().uuidString).pcap")
+        try Data(CaptureWriter.pcap(http.records, linkType: .ethernet)).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let guessed = try await DecafProcess.run(["dissect", file.path])
+        #expect(guessed.error.hasSuffix("; 1 TCP connection(s) did not start with the magic (try --port)\n"), "\(guessed.error)")
+        let chosen = try await DecafProcess.run(["dissect", "--port", "1", Self.capture])
+        #expect(chosen.error.hasSuffix("TCP connection(s) were not on port 1\n"), "\(chosen.error)")
+        #expect(!chosen.error.contains("try --port"))
     }
 
     @Test("--stats with a filter matches ACKs and handshakes across every frame and reports what the filter selects")

@@ -18,11 +18,13 @@ public final class RunningChild: @unchecked Sendable {
         public var description: String
     }
 
-    /// Starts `executable` with `arguments`; standard error is discarded, standard output is kept.
-    public init(_ executable: URL, _ arguments: [String]) throws {
+    /// Starts `executable` with `arguments` in `directory`; standard error is discarded, standard
+    /// output is kept.
+    public init(_ executable: URL, _ arguments: [String], in directory: URL? = nil) throws {
         process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
