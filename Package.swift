@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "DecafNIO", targets: ["DecafNIO"]),
         .library(name: "DecafPeer", targets: ["DecafPeer"]),
         .library(name: "DecafConformance", targets: ["DecafConformance"]),
+        .library(name: "DecafProxy", targets: ["DecafProxy"]),
         .executable(name: "decaf", targets: ["decaf"]),
     ],
     dependencies: [
@@ -59,6 +60,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(
+            name: "DecafProxy",
+            dependencies: [
+                "DecafSession", "DecafNIO",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         .target(name: "DecafVectors", dependencies: ["DecafWire", "DecafCapture", "DecafDissect"]),
         .target(
             name: "DecafConformance",
@@ -71,7 +81,7 @@ let package = Package(
         .executableTarget(
             name: "decaf",
             dependencies: [
-                "DecafWire", "DecafDissect", "DecafVectors", "DecafSession", "DecafNIO", "DecafPeer", "DecafConformance",
+                "DecafWire", "DecafDissect", "DecafVectors", "DecafSession", "DecafNIO", "DecafPeer", "DecafConformance", "DecafProxy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -79,7 +89,7 @@ let package = Package(
         ),
         .target(
             name: "DecafTestSupport",
-            dependencies: ["DecafWire", "CZlib"],
+            dependencies: ["DecafWire", "DecafSession", "CZlib"],
             path: "Tests/DecafTestSupport"
         ),
         .testTarget(name: "DecafCaptureTests", dependencies: ["DecafCapture", "DecafDissect", "DecafVectors", "DecafWire", "DecafTestSupport"]),
@@ -95,6 +105,10 @@ let package = Package(
             dependencies: ["DecafConformance", "DecafPeer", "DecafNIO", "DecafVectors", "DecafWire", "DecafTestSupport"]
         ),
         .testTarget(name: "DecafCommandLineTests", dependencies: ["decaf", "DecafPeer", "DecafWire", "DecafTestSupport"]),
+        .testTarget(
+            name: "DecafProxyTests",
+            dependencies: ["DecafProxy", "DecafNIO", "DecafTestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]
+        ),
         .testTarget(name: "DecafSessionTests", dependencies: ["DecafSession", "DecafWire", "DecafTestSupport"]),
         .testTarget(name: "DecafVectorsTests", dependencies: ["DecafVectors", "DecafDissect", "DecafWire", "DecafTestSupport"]),
     ],

@@ -46,7 +46,7 @@ struct BuildCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Protocol version in the header. (default: 1.0)", valueName: "version"), transform: WireArgument.version)
     var protocolVersion: ProtocolVersion = .v1_0
 
-    @Option(help: ArgumentHelp("A TLV field TAG=VALUE (repeatable): VALUE text, 0x or hex: bytes, u16:N, u32:N, or a JSON array of nested fields.", valueName: "tag=value"),
+    @Option(help: ArgumentHelp("A TLV field TAG=VALUE (repeatable): VALUE text, 0x or hex: bytes, u16:N, u32:N, or a JSON array of nested fields, each {\"tag\": NAME or number, and one of \"text\", \"hex\", \"u16\", \"u32\" or \"fields\"}, such as CONTAINER='[{\"tag\":\"TEXT\",\"text\":\"hi\"}]'.", valueName: "tag=value"),
             transform: WireArgument.field)
     var tlv: [TLVField] = []
 

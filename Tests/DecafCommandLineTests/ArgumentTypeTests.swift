@@ -101,6 +101,14 @@ struct ArgumentTypeTests {
         }
     }
 
+    @Test("a TLV field says what is wrong with nested JSON, and the help's example of one works")
+    func nestedFields() throws {
+        let problem = #expect(throws: ArgumentProblem.self) { try WireArgument.field(#"CONTAINER=[{"tag":"TEXT","value":"a"}]"#) }
+        #expect("\(problem.map { "\($0)" } ?? "")".contains("nested field TEXT needs one of text, hex, u16, u32 or fields"))
+        let field = try WireArgument.field(#"CONTAINER=[{"tag":"TEXT","text":"hi"}]"#)
+        #expect(field.tag == .container)
+    }
+
     @Test("a usage error is one line, with long values shortened and the command's help named")
     func usageErrorLine() {
         let long = String(repeating: "x", count: 500)

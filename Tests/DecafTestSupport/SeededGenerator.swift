@@ -1,18 +1,10 @@
-/// A deterministic random number generator (SplitMix64), so property tests explore many inputs
-/// and every failure can be replayed from its seed.
-public struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
+import DecafSession
 
-    public init(seed: UInt64) { state = seed }
+/// The tests' deterministic generator: property tests explore many inputs and every failure can
+/// be replayed from its seed.
+public typealias SeededGenerator = SeededRandom
 
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SeededRandom {
     /// `count` random bytes.
     public mutating func bytes(_ count: Int) -> [UInt8] {
         (0..<count).map { _ in UInt8.random(in: 0...255, using: &self) }

@@ -24,7 +24,7 @@ public func fuzzClientSession(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int3
     decoder.append(Array(input.dropFirst(4 + operations.count)))
 
     var session = ClientSession(configuration: configuration)
-    var random = SplitMix(state: UInt64(faultMask))
+    var random = SeededRandom(seed: UInt64(faultMask))
     var now = SessionTime(elapsed: .zero, unixSeconds: 1_700_000_000)
     var connected = false
     var finished = false
@@ -98,17 +98,4 @@ public func fuzzClientSession(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int3
         }
     }
     return 0
-}
-
-/// A small deterministic generator, so a crash replays exactly.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

@@ -1,0 +1,132 @@
+import DecafNIO
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One proxied connection on its event loop: the client's channel, the upstream channel, and a
+/// `ToxicPipe` per direction. It only moves bytes and timers; the pipes decide what and when.
+final class ProxyConnection {
+    private let client: Channel
+    private var server: Channel?
+    private var upstream: ToxicPipe
+    private var downstream: ToxicPipe
+    private let counters: NIOLockedValueBox<ProxyCounts>
+    private let started = NIODeadline.now()
+    private var ended = false
+    /// Bytes each side still has to be written, and whether its sender was paused for them.
+    private var pending: [ProxySide: Int] = [.client: 0, .server: 0]
+    /// Above this many bytes waiting, the sending side is no longer read.
+    private static let pendingLimit = 4 << 20
+
+    private init(client: Channel, toxics: ProxyToxics, seed: UInt64, counters: NIOLockedValueBox<ProxyCounts>) {
+        self.client = client
+        upstream = ToxicPipe(toxics: toxics.upstream, seed: seed)
+        downstream = ToxicPipe(toxics: toxics.downstream, seed: ~seed)
+        self.counters = counters
+    }
+
+    /// Connects `client` to `upstream` and starts passing bytes; closes the client if the
+    /// upstream cannot be reached.
+    static func open(client: Channel, upstream: HostAndPort, toxics: ProxyToxics, seed: UInt64, counters: NIOLockedValueBox<ProxyCounts>) {
+        let connection = ProxyConnection(client: client, toxics: toxics, seed: seed, counters: counters)
+        let loop = client.eventLoop
+        let bound = NIOLoopBound(connection, eventLoop: loop)
+        try? client.pipeline.syncOperations.addHandler(ProxyLegHandler(connection: bound, side: .client))
+        ClientBootstrap(group: loop)
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelOption(.autoRead, value: false)
+            .connectTimeout(.seconds(10))
+            .channelInitializer { server in
+                server.eventLoop.makeCompletedFuture { try server.pipeline.syncOperations.addHandler(ProxyLegHandler(connection: bound, side: .server)) }
+            }
+            .connect(host: upstream.host, port: upstream.port)
+            .whenComplete { result in
+                switch result {
+                case let .success(server): bound.value.connected(server)
+                case .failure:
+                    counters.withLockedValue { $0.upstreamFailures += 1 }
+                    client.close(promise: nil)
+                }
+            }
+    }
+
+    private var now: Duration { .nanoseconds((NIODeadline.now() - started).nanoseconds) }
+
+    private func connected(_ server: Channel) {
+        self.server = server
+        guard client.isActive else { return end() }
+        perform(upstream.opened(at: now), to: .server)
+        perform(downstream.opened(at: now), to: .client)
+        client.read()
+        server.read()
+    }
+
+    func read(_ buffer: ByteBuffer, from side: ProxySide) {
+        let bytes = Array(buffer.readableBytesView)
+        let passages: [ToxicPipe.Passage]
+        switch side {
+        case .client:
+            counters.withLockedValue { $0.upstream.bytesIn += bytes.count }
+            passages = upstream.received(bytes, at: now)
+        case .server:
+            counters.withLockedValue { $0.downstream.bytesIn += bytes.count }
+            passages = downstream.received(bytes, at: now)
+        }
+        perform(passages, to: side.other)
+    }
+
+    func readComplete(from side: ProxySide) {
+        let receiving: ProxySide = side.other
+        if pending[receiving, default: 0] < Self.pendingLimit { channel(side)?.read() }
+    }
+
+    func closed(_ side: ProxySide) {
+        guard !ended else { return }
+        let passages = side == .client ? upstream.ended(at: now) : downstream.ended(at: now)
+        perform(passages, to: side.other)
+    }
+
+    private func channel(_ side: ProxySide) -> Channel? { side == .client ? client : server }
+
+    private func perform(_ passages: [ToxicPipe.Passage], to side: ProxySide) {
+        for passage in passages {
+            let deadline = started + .nanoseconds(passage.at.nanoseconds)
+            if case let .bytes(bytes, _) = passage { pending[side, default: 0] += bytes.count }
+            client.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in carry(passage, to: side) }
+        }
+    }
+
+    private func carry(_ passage: ToxicPipe.Passage, to side: ProxySide) {
+        guard !ended, let channel = channel(side) else { return }
+        switch passage {
+        case let .bytes(bytes, _):
+            pending[side, default: 0] -= bytes.count
+            counters.withLockedValue { counts in
+                if side == .server { counts.upstream.bytesOut += bytes.count } else { counts.downstream.bytesOut += bytes.count }
+            }
+            channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: nil)
+            let sender: ProxySide = side.other
+            if pending[side, default: 0] < Self.pendingLimit { self.channel(sender)?.read() }
+        case .close:
+            if channel.isActive && self.channel(side.other)?.isActive == true {
+                counters.withLockedValue { $0.cut += 1 }
+            }
+            end()
+        case .reset:
+            counters.withLockedValue { $0.cut += 1 }
+            let lingers = (channel as? SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0)) ?? channel.eventLoop.makeSucceededVoidFuture()
+            let connection = NIOLoopBound(self, eventLoop: channel.eventLoop)
+            lingers.whenComplete { _ in connection.value.end() }
+        }
+    }
+
+    private func end() {
+        guard !ended else { return }
+        ended = true
+        client.close(promise: nil)
+        server?.close(promise: nil)
+    }
+}

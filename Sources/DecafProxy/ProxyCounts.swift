@@ -1,0 +1,16 @@
+/// What a proxy has carried, per direction, since it started.
+public struct ProxyCounts: Hashable, Sendable {
+    /// Bytes read from the sending side and bytes written to the receiving side.
+    public struct Direction: Hashable, Sendable {
+        public var bytesIn = 0
+        public var bytesOut = 0
+    }
+
+    public var connections = 0
+    /// Connections whose upstream could not be reached.
+    public var upstreamFailures = 0
+    /// Connections a toxic closed or reset.
+    public var cut = 0
+    public var upstream = Direction()
+    public var downstream = Direction()
+}

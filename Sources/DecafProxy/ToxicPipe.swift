@@ -1,0 +1,133 @@
+import DecafSession
+
+/// One direction of a proxied connection with its toxics applied in order: bytes and the other
+/// side's close go in with the time they came, and come out as what to write, close or reset, and
+/// when. Pure: the time and a seeded generator are given, so a test or a `--seed` replays a run.
+public struct ToxicPipe: Sendable {
+    /// Something to do to the receiving side, `at` a time since the connection opened.
+    public enum Passage: Hashable, Sendable {
+        case bytes([UInt8], at: Duration)
+        case close(at: Duration)
+        case reset(at: Duration)
+
+        public var at: Duration {
+            switch self {
+            case let .bytes(_, at), let .close(at), let .reset(at): at
+            }
+        }
+    }
+
+    private struct Stage: Sendable {
+        var toxic: Toxic
+        /// The latest time this stage let something out: later ones never overtake it.
+        var last: Duration = .zero
+        /// Bytes let through so far (limit_data).
+        var passed = 0
+        /// Nothing more gets through (limit_data reached).
+        var shut = false
+    }
+
+    private var stages: [Stage]
+    private var random: SeededRandom
+
+    public init(toxics: [Toxic], seed: UInt64) {
+        stages = toxics.map { Stage(toxic: $0) }
+        random = SeededRandom(seed: seed)
+    }
+
+    /// The cuts the toxics schedule when the connection opens at `now`.
+    public func opened(at now: Duration) -> [Passage] {
+        stages.compactMap { stage in
+            switch stage.toxic {
+            case let .timeout(after) where after > .zero: .close(at: now + after)
+            case let .resetPeer(after): .reset(at: now + after)
+            default: nil
+            }
+        }
+    }
+
+    /// What becomes of `bytes` that came at `now`.
+    public mutating func received(_ bytes: [UInt8], at now: Duration) -> [Passage] {
+        run([.bytes(bytes, at: now)])
+    }
+
+    /// What becomes of the sending side's close at `now`.
+    public mutating func ended(at now: Duration) -> [Passage] {
+        run([.close(at: now)])
+    }
+
+    private mutating func run(_ input: [Passage]) -> [Passage] {
+        var passages = input
+        for index in stages.indices {
+            passages = passages.flatMap { pass($0, through: index) }
+        }
+        return passages
+    }
+
+    private mutating func pass(_ passage: Passage, through index: Int) -> [Passage] {
+        var stage = stages[index]
+        defer { stages[index] = stage }
+        guard case let .bytes(bytes, now) = passage else {
+            // A cut keeps its place behind what went before it.
+            let at = max(passage.at + (stage.toxic.closeDelay ?? .zero), stage.last)
+            stage.last = at
+            if case .reset = passage { return [.reset(at: at)] }
+            return [.close(at: at)]
+        }
+        switch stage.toxic {
+        case let .latency(latency, jitter):
+            let spread = jitter > .zero ? Duration.nanoseconds(Int64.random(in: -jitter.nanoseconds...jitter.nanoseconds, using: &random)) : .zero
+            stage.last = max(now + max(.zero, latency + spread), stage.last)
+            return [.bytes(bytes, at: stage.last)]
+        case let .bandwidth(rate):
+            let start = max(now, stage.last)
+            stage.last = start + .nanoseconds(Int64(bytes.count) * 1_000_000_000 / Int64(max(1, rate)))
+            return [.bytes(bytes, at: stage.last)]
+        case let .slicer(average, variation, delay):
+            var slices: [Passage] = []
+            var offset = 0
+            var at = max(now, stage.last)
+            while offset < bytes.count {
+                let size = max(1, average + (variation > 0 ? Int.random(in: -variation...variation, using: &random) : 0))
+                let end = min(bytes.count, offset + size)
+                if !slices.isEmpty { at += delay }
+                slices.append(.bytes(Array(bytes[offset..<end]), at: at))
+                offset = end
+            }
+            stage.last = at
+            return slices
+        case .timeout, .blackhole:
+            return []
+        case let .limitData(limit):
+            guard !stage.shut else { return [] }
+            let allowed = min(bytes.count, limit - stage.passed)
+            stage.passed += allowed
+            var out: [Passage] = allowed > 0 ? [.bytes(Array(bytes.prefix(allowed)), at: now)] : []
+            if stage.passed >= limit {
+                stage.shut = true
+                out.append(.close(at: now))
+            }
+            return out
+        case .slowClose, .resetPeer:
+            return [passage]
+        }
+    }
+}
+
+extension Toxic {
+    /// How much later a close gets through this toxic.
+    var closeDelay: Duration? {
+        if case let .slowClose(delay) = self { return delay }
+        return nil
+    }
+}
+
+extension Duration {
+    /// The whole nanoseconds, clamped to Int64.
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return seconds < 0 ? .min : .max }
+        return whole.addingReportingOverflow(attoseconds / 1_000_000_000).overflow ? .max : whole + attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,55 @@
+import ArgumentParser
+import DecafNIO
+import DecafProxy
+import Foundation
+
+/// `decaf proxy LISTEN UPSTREAM`: the weak-network proxy.
+struct ProxyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "proxy",
+        abstract: "Put a weak network between a client and a server: latency, bandwidth, slicing, cuts, blackholes.",
+        discussion: """
+        Examples: decaf proxy 127.0.0.1:0 127.0.0.1:7447 --toxic latency:latency=200ms,jitter=100ms
+                  decaf proxy :9000 10.1.2.3:7447 --toxic bandwidth=64@downstream --toxic reset_peer=30s
+        Point the client at the proxy's address instead of the server's. Toxics have toxiproxy's names \
+        and attributes and act on both directions unless @upstream (client to server) or @downstream \
+        is given; several are applied in the order given. The first line printed is the address the \
+        proxy listens on; SIGINT or SIGTERM stop it and print what it carried.
+        """
+    )
+
+    @Argument(help: ArgumentHelp("Address to listen on, HOST:PORT; port 0 picks a free port.", valueName: "host:port"), transform: Endpoint.listening)
+    var listen: Endpoint
+
+    @Argument(help: ArgumentHelp("The server to forward to, HOST:PORT.", valueName: "host:port"), transform: Endpoint.server)
+    var upstream: Endpoint
+
+    @Option(help: ArgumentHelp("A toxic (repeatable): TYPE=VALUE or TYPE:ATTRIBUTE=VALUE,..., optionally @upstream or @downstream. Types: \(ToxicArgument.types).",
+                               valueName: "toxic"), transform: ToxicArgument.parse)
+    var toxic: [ToxicArgument] = []
+
+    @Option(help: ArgumentHelp("Seed for the toxics' randomness, so a run can be repeated. (default: 1)", valueName: "n"), transform: IntegerArgument.within(0...UInt64.max))
+    var seed: UInt64 = 1
+
+    func run() async throws {
+        var toxics = ProxyToxics()
+        for choice in toxic {
+            if choice.upstream { toxics.upstream.append(choice.toxic) }
+            if choice.downstream { toxics.downstream.append(choice.toxic) }
+        }
+        let signals = await SignalWaiter.install()
+        let proxy: ProxyServer
+        do {
+            proxy = try await ProxyServer.start(host: listen.host, port: listen.port, upstream: HostAndPort(host: upstream.host, port: upstream.port),
+                                                toxics: toxics, seed: seed)
+        } catch {
+            throw InputError("cannot listen on \(HostAndPort(host: listen.host, port: listen.port)): \(error)")
+        }
+        FileHandleOutput.standardOutput.write("listening on \(HostAndPort(host: listen.host, port: proxy.localAddress.port ?? listen.port))\n")
+        let signal = await signals.wait()
+        try await proxy.shutdown()
+        let counts = proxy.counts
+        print("stopped by signal \(signal): \(counts.connections) connections, \(counts.upstreamFailures) could not reach the upstream, \(counts.cut) cut by toxics; "
+            + "upstream \(counts.upstream.bytesIn) bytes in, \(counts.upstream.bytesOut) out; downstream \(counts.downstream.bytesIn) in, \(counts.downstream.bytesOut) out")
+    }
+}

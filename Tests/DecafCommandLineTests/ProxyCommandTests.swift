@@ -1,0 +1,34 @@
+import DecafTestSupport
+import Foundation
+import Testing
+
+/// `decaf proxy` between `decaf handshake` and `decaf peer`, each run as a user runs it.
+@Suite("decaf proxy on the command line", .timeLimit(.minutes(2)))
+struct ProxyCommandTests {
+    @Test("a handshake through the proxy with 100 ms latency each way takes at least 200 ms; the proxy says what it carried")
+    func handshakeThroughLatency() async throws {
+        let peer = try RunningChild(decaf: ["peer", "--log-level", "critical"])
+        let peerAddress = String(try await peer.firstLine().dropFirst("listening on ".count))
+        let proxy = try RunningChild(decaf: ["proxy", "127.0.0.1:0", peerAddress, "--toxic", "latency=100ms"])
+        let proxyLine = try await proxy.firstLine()
+        #expect(proxyLine.hasPrefix("listening on 127.0.0.1:"))
+        let handshake = try await DecafProcess.run(["handshake", "--json", String(proxyLine.dropFirst("listening on ".count))])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(handshake.output.utf8)) as? [String: Any])
+        #expect(report["ok"] as? Bool == true, "\(handshake.output) \(handshake.error)")
+        let roundTrip = try #require(report["roundTripMs"] as? Double, "\(report)")
+        #expect(roundTrip >= 200)
+        let stopped = String(decoding: try await proxy.stop().output, as: UTF8.self)
+        #expect(stopped.contains("stopped by signal 2: 1 connections, 0 could not reach the upstream"), "\(stopped)")
+        _ = try await peer.stop()
+    }
+
+    @Test("a toxic that is not one, or misses what it needs, is refused with the reason", arguments: [
+        ("jitter=5ms", "'jitter' is not a toxic"), ("latency", "latency needs latency"), ("latency=200ms@sideways", "upstream or downstream"),
+        ("latency:latency=200ms,speed=3", "latency has no attribute 'speed'"), ("bandwidth=-1", "rate:"),
+    ])
+    func badToxics(spec: String, reason: String) async throws {
+        let run = try await DecafProcess.run(["proxy", "127.0.0.1:0", "127.0.0.1:1", "--toxic", spec])
+        #expect(run.status == 2)
+        #expect(run.error.contains(reason), "\(run.error)")
+    }
+}

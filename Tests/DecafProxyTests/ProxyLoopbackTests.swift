@@ -1,0 +1,121 @@
+import DecafNIO
+import DecafProxy
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import Testing
+
+/// The proxy on loopback between a raw client and an echo server.
+@Suite("proxy on loopback", .timeLimit(.minutes(2)))
+struct ProxyLoopbackTests {
+    static let group = MultiThreadedEventLoopGroup.singleton
+
+    /// An upstream server that sends back what it reads.
+    static func echoServer() async throws -> Channel {
+        try await ServerBootstrap(group: group)
+            .childChannelInitializer { channel in channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Echo()) } }
+            .bind(host: "127.0.0.1", port: 0).get()
+    }
+
+    static func proxy(to server: Channel, _ toxics: ProxyToxics = ProxyToxics()) async throws -> ProxyServer {
+        try await ProxyServer.start(host: "127.0.0.1", port: 0, upstream: HostAndPort(host: "127.0.0.1", port: server.localAddress!.port!), toxics: toxics, seed: 1)
+    }
+
+    @Test("bytes go through both ways; latency on the way up delays the echo by at least its time")
+    func latency() async throws {
+        let server = try await Self.echoServer()
+        let proxy = try await Self.proxy(to: server, ProxyToxics(upstream: [.latency(.milliseconds(150), jitter: .zero)]))
+        let client = try await RawClient.connect(port: proxy.localAddress.port!)
+        let started = ContinuousClock.now
+        client.send("ping")
+        let echoed = try await client.received(count: 4)
+        #expect(echoed == Array("ping".utf8))
+        #expect(ContinuousClock.now - started >= .milliseconds(150))
+        client.close()
+        try await proxy.shutdown()
+        #expect(proxy.counts.upstream.bytesIn == 4 && proxy.counts.downstream.bytesOut == 4)
+        try await server.close()
+    }
+
+    @Test("limit_data downstream: the client gets that many bytes, then the close")
+    func limitData() async throws {
+        let server = try await Self.echoServer()
+        let proxy = try await Self.proxy(to: server, ProxyToxics(downstream: [.limitData(6)]))
+        let client = try await RawClient.connect(port: proxy.localAddress.port!)
+        client.send("abcdefghij")
+        #expect(try await client.untilClosed() == Array("abcdef".utf8))
+        try await proxy.shutdown()
+        #expect(proxy.counts.cut == 1)
+        try await server.close()
+    }
+
+    @Test("an upstream that cannot be reached closes its client; the proxy goes on accepting")
+    func unreachableUpstream() async throws {
+        let gone = try await Self.echoServer()
+        let proxy = try await Self.proxy(to: gone)
+        try await gone.close()
+        for _ in 0..<2 {
+            let client = try await RawClient.connect(port: proxy.localAddress.port!)
+            #expect(try await client.untilClosed() == [])
+        }
+        try await proxy.shutdown()
+        #expect(proxy.counts.upstreamFailures == 2)
+    }
+}
+
+/// Sends back what it reads.
+private final class Echo: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        context.writeAndFlush(data, promise: nil)
+    }
+}
+
+/// A client that collects the bytes it receives, for tests.
+private final class RawClient: Sendable {
+    private let channel: Channel
+    private let collector: Collector
+
+    private init(channel: Channel, collector: Collector) {
+        self.channel = channel
+        self.collector = collector
+    }
+
+    static func connect(port: Int) async throws -> RawClient {
+        let collector = Collector()
+        let channel = try await ClientBootstrap(group: ProxyLoopbackTests.group)
+            .channelInitializer { channel in channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(collector) } }
+            .connect(host: "127.0.0.1", port: port).get()
+        return RawClient(channel: channel, collector: collector)
+    }
+
+    func send(_ text: String) { channel.writeAndFlush(ByteBuffer(string: text), promise: nil) }
+
+    func close() { channel.close(promise: nil) }
+
+    /// The first `count` bytes received, waiting up to 10 seconds.
+    func received(count: Int) async throws -> [UInt8] {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while collector.bytes.count < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        return Array(collector.bytes.prefix(count))
+    }
+
+    /// Everything received once the connection closed.
+    func untilClosed() async throws -> [UInt8] {
+        try await channel.closeFuture.get()
+        return collector.bytes
+    }
+
+    private final class Collector: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+        private let box = NIOLockedValueBox<[UInt8]>([])
+
+        var bytes: [UInt8] { box.withLockedValue { $0 } }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let buffer = unwrapInboundIn(data)
+            box.withLockedValue { $0 += buffer.readableBytesView }
+        }
+    }
+}
