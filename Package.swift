@@ -63,7 +63,7 @@ let package = Package(
         .target(
             name: "DecafProxy",
             dependencies: [
-                "DecafSession", "DecafNIO",
+                "DecafWire", "DecafSession", "DecafNIO",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -1,7 +1,9 @@
 import DecafNIO
+import DecafSession
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -93,7 +95,7 @@ final class ProxyConnection {
 
     private func perform(_ passages: [ToxicPipe.Passage], to side: ProxySide) {
         for passage in passages {
-            let deadline = started + .nanoseconds(passage.at.nanoseconds)
+            let deadline = started + TimeAmount(passage.at)
             if case let .bytes(bytes, _) = passage { pending[side, default: 0] += bytes.count }
             client.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in carry(passage, to: side) }
         }
@@ -126,6 +128,10 @@ final class ProxyConnection {
     private func end() {
         guard !ended else { return }
         ended = true
+        counters.withLockedValue { counts in
+            counts.upstream.frames.add(upstream.frames)
+            counts.downstream.frames.add(downstream.frames)
+        }
         client.close(promise: nil)
         server?.close(promise: nil)
     }

@@ -1,4 +1,5 @@
 import DecafNIO
+import DecafSession
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix

@@ -1,3 +1,5 @@
+import DecafSession
+
 /// The toxics of a proxy, per direction: `upstream` acts on what the client sends the server,
 /// `downstream` on what the server sends the client (toxiproxy's `stream`).
 public struct ProxyToxics: Hashable, Sendable {

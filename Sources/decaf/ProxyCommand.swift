@@ -1,6 +1,7 @@
 import ArgumentParser
 import DecafNIO
 import DecafProxy
+import DecafSession
 import Foundation
 
 /// `decaf proxy LISTEN UPSTREAM`: the weak-network proxy.
@@ -51,5 +52,8 @@ struct ProxyCommand: AsyncParsableCommand {
         let counts = proxy.counts
         print("stopped by signal \(signal): \(counts.connections) connections, \(counts.upstreamFailures) could not reach the upstream, \(counts.cut) cut by toxics; "
             + "upstream \(counts.upstream.bytesIn) bytes in, \(counts.upstream.bytesOut) out; downstream \(counts.downstream.bytesIn) in, \(counts.downstream.bytesOut) out")
+        for (name, frames) in [("upstream", counts.upstream.frames), ("downstream", counts.downstream.frames)] where frames.seen > 0 {
+            print("\(name) frames: \(frames.seen) seen, \(frames.dropped) dropped, \(frames.duplicated) duplicated, \(frames.corrupted) corrupted, \(frames.cut) cut")
+        }
     }
 }

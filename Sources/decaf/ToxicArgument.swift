@@ -1,4 +1,6 @@
 import DecafProxy
+import DecafSession
+import DecafWire
 
 /// A toxic on the command line, with toxiproxy's type and attribute names:
 /// `TYPE[=VALUE]` or `TYPE:ATTRIBUTE=VALUE,...`, then `@upstream` or `@downstream` for one
@@ -8,11 +10,14 @@ struct ToxicArgument: Sendable {
     var upstream: Bool
     var downstream: Bool
 
-    static let types = "latency, bandwidth, slicer, slow_close, timeout, reset_peer, limit_data or blackhole"
+    static let types = "latency, bandwidth, slicer, slow_close, timeout, reset_peer, limit_data, packet_loss, blackhole, "
+        + "drop_frames, duplicate_frames, corrupt_frames or cut_frames"
 
     /// The attribute `TYPE=VALUE` sets.
     private static let mainAttribute = ["latency": "latency", "bandwidth": "rate", "slicer": "average_size", "slow_close": "delay",
-                                        "timeout": "timeout", "reset_peer": "timeout", "limit_data": "bytes"]
+                                        "timeout": "timeout", "reset_peer": "timeout", "limit_data": "bytes", "packet_loss": "probability",
+                                        "drop_frames": "probability", "duplicate_frames": "probability", "corrupt_frames": "probability",
+                                        "cut_frames": "probability"]
 
     @Sendable static func parse(_ text: String) throws(ArgumentProblem) -> ToxicArgument {
         var spec = Substring(text)
@@ -59,6 +64,15 @@ struct ToxicArgument: Sendable {
             }
             do { return try IntegerArgument.within(range)(text) } catch { throw ArgumentProblem("\(name): \(error)") }
         }
+        func probability(_ name: String) throws(ArgumentProblem) -> Double {
+            guard let text = take(name) else { throw ArgumentProblem("\(type) needs \(name), such as \(type)=0.3 or \(type)=30%") }
+            let percent = text.hasSuffix("%")
+            guard let value = Double(percent ? String(text.dropLast()) : text), value.isFinite,
+                  (0...1).contains(percent ? value / 100 : value) else {
+                throw ArgumentProblem("\(name): '\(text)' is not a probability; give 0 to 1, such as 0.3, or a percentage, such as 30%")
+            }
+            return percent ? value / 100 : value
+        }
         let toxic: Toxic
         switch type {
         case "latency": toxic = .latency(try duration("latency"), jitter: try duration("jitter", required: false))
@@ -71,6 +85,23 @@ struct ToxicArgument: Sendable {
         case "reset_peer": toxic = .resetPeer(try duration("timeout", required: false))
         case "limit_data": toxic = .limitData(try count("bytes", 0...Int.max))
         case "blackhole": toxic = .blackhole
+        case "drop_frames":
+            let lost = try probability("probability")
+            var types: Set<MessageType>?
+            if let names = take("types") {
+                types = []
+                for name in names.split(separator: "+", omittingEmptySubsequences: false) {
+                    do { types?.insert(try WireArgument.named("message type")(String(name))) } catch { throw ArgumentProblem("types: \(error)") }
+                }
+            }
+            toxic = .dropFrames(probability: lost, types: types)
+        case "duplicate_frames": toxic = .duplicateFrames(probability: try probability("probability"))
+        case "corrupt_frames": toxic = .corruptFrames(probability: try probability("probability"))
+        case "cut_frames": toxic = .cutFrames(probability: try probability("probability"))
+        case "packet_loss":
+            let lost = try probability("probability")
+            let rto = try duration("rto", required: false)
+            toxic = .packetLoss(probability: lost, retransmissionTimeout: rto > .zero ? rto : .milliseconds(200))
         default: throw ArgumentProblem("'\(type)' is not a toxic; give \(types)")
         }
         if let unknown = attributes.keys.sorted().first { throw ArgumentProblem("\(type) has no attribute '\(unknown)'") }

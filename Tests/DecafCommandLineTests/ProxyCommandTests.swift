@@ -22,9 +22,23 @@ struct ProxyCommandTests {
         _ = try await peer.stop()
     }
 
+    @Test("a frame toxic on DATA only lets the handshake through, and the proxy counts the frames it saw")
+    func frameToxicCounts() async throws {
+        let peer = try RunningChild(decaf: ["peer", "--log-level", "critical"])
+        let peerAddress = String(try await peer.firstLine().dropFirst("listening on ".count))
+        let proxy = try RunningChild(decaf: ["proxy", "127.0.0.1:0", peerAddress, "--toxic", "drop_frames:probability=100%,types=DATA@upstream"])
+        let address = String(try await proxy.firstLine().dropFirst("listening on ".count))
+        let handshake = try await DecafProcess.run(["handshake", address])
+        #expect(handshake.status == 0, "\(handshake.output)")
+        let stopped = String(decoding: try await proxy.stop().output, as: UTF8.self)
+        #expect(stopped.contains("upstream frames: 2 seen, 0 dropped"), "\(stopped)")
+        _ = try await peer.stop()
+    }
+
     @Test("a toxic that is not one, or misses what it needs, is refused with the reason", arguments: [
         ("jitter=5ms", "'jitter' is not a toxic"), ("latency", "latency needs latency"), ("latency=200ms@sideways", "upstream or downstream"),
         ("latency:latency=200ms,speed=3", "latency has no attribute 'speed'"), ("bandwidth=-1", "rate:"),
+        ("packet_loss=nan", "'nan' is not a probability"), ("packet_loss=150%", "'150%' is not a probability"),
     ])
     func badToxics(spec: String, reason: String) async throws {
         let run = try await DecafProcess.run(["proxy", "127.0.0.1:0", "127.0.0.1:1", "--toxic", spec])

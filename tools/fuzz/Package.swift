@@ -22,6 +22,10 @@ let package = Package(
             dependencies: [.product(name: "DecafSession", package: "Decaf"), .product(name: "DecafWire", package: "Decaf")]
         ),
         .executableTarget(
+            name: "FuzzToxicPipe",
+            dependencies: [.product(name: "DecafSession", package: "Decaf"), .product(name: "DecafWire", package: "Decaf")]
+        ),
+        .executableTarget(
             name: "FuzzPeerSession",
             dependencies: [.product(name: "DecafSession", package: "Decaf"), .product(name: "DecafWire", package: "Decaf")]
         ),

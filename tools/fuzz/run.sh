@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (frame decoder, dissector, TLV decoder, peer and client sessions,
-# captures) with
+# the proxy's toxic pipe, captures) with
 # AddressSanitizer and runs each for SECONDS (default 60), seeded from the golden frames and the
 # sample captures. Prints each target's executions per second and coverage, and exits non-zero on
 # any crash, leak or timeout, when a target runs without coverage feedback, or when it runs fewer
@@ -48,9 +48,9 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=0}
 export SWIFT_BACKTRACE=enable=no
 summary=()
 failed=0
-for target in FuzzFrameDecoder FuzzDissector FuzzTLV FuzzPeerSession FuzzClientSession FuzzCapture; do
+for target in FuzzFrameDecoder FuzzDissector FuzzTLV FuzzPeerSession FuzzClientSession FuzzToxicPipe FuzzCapture; do
     case $target in
-        FuzzFrameDecoder | FuzzDissector | FuzzPeerSession) seeds="$work/frames"; length=4096 ;;
+        FuzzFrameDecoder | FuzzDissector | FuzzPeerSession | FuzzToxicPipe) seeds="$work/frames"; length=4096 ;;
         FuzzTLV) seeds="$work/tlv"; length=4096 ;;
         FuzzClientSession) seeds="$work/client"; length=4096 ;;
         FuzzCapture) seeds="$work/captures"; length=4096 ;;

@@ -1,4 +1,5 @@
-import DecafProxy
+import DecafSession
+import DecafWire
 import Testing
 
 /// Each toxic on one direction, with the time given and a fixed seed: what comes out, and when.
@@ -83,5 +84,68 @@ struct ToxicPipeTests {
         #expect(pipe.opened(at: .zero) == [.reset(at: .seconds(30))])
         #expect(pipe.received(Self.chunk, at: .seconds(1)) == [.bytes(Self.chunk, at: .seconds(1))])
         #expect(pipe.ended(at: .seconds(3)) == [.close(at: .seconds(5))])
+    }
+
+    @Test("packet_loss: a lost chunk waits a retransmission timeout, doubled per loss in a row, and holds up the ones behind it")
+    func packetLoss() {
+        var never = ToxicPipe(toxics: [.packetLoss(probability: 0, retransmissionTimeout: .milliseconds(200))], seed: 1)
+        #expect(never.received(Self.chunk, at: .seconds(1)) == [.bytes(Self.chunk, at: .seconds(1))])
+        var always = ToxicPipe(toxics: [.packetLoss(probability: 1, retransmissionTimeout: .milliseconds(200))], seed: 1)
+        #expect(always.received(Self.chunk, at: .zero) == [.bytes(Self.chunk, at: .milliseconds(200 * 255))])
+        var often = ToxicPipe(toxics: [.packetLoss(probability: 0.3, retransmissionTimeout: .milliseconds(200))], seed: 42)
+        var delayed = 0, last = Duration.zero
+        for step in 0..<10_000 {
+            let now = Duration.seconds(step * 100)
+            let at = often.received(Self.chunk, at: now)[0].at
+            #expect(at >= last)
+            if at > now { delayed += 1 }
+            last = at
+        }
+        #expect((2_700...3_300).contains(delayed), "\(delayed) of 10,000 chunks lost at 30%")
+    }
+
+    /// A DATA frame and an ACK, encoded.
+    static func frame(_ type: MessageType, _ counter: UInt32) -> [UInt8] {
+        var encoder = FrameEncoder()
+        let header = FrameHeader(messageType: type, sequence: SequenceNumber(category: .normal, counter: counter), timestamp: 1_700_000_000,
+                                 sessionID: SessionID(rawValue: 0x444C))
+        return encoder.encode(header, fields: type == .data ? [TLVField(tag: .text, text: "hello \(counter)")] : [])
+    }
+
+    @Test("frame toxics see whole frames however the bytes come, and only the types chosen")
+    func dropOnlyAcks() {
+        let stream = (1...50).flatMap { [Self.frame(.data, UInt32($0)), Self.frame(.ack, UInt32($0))] }.flatMap { $0 }
+        var pipe = ToxicPipe(toxics: [.dropFrames(probability: 1, types: [.ack])], seed: 1)
+        var out: [UInt8] = []
+        var offset = 0
+        while offset < stream.count {
+            let end = min(stream.count, offset + 7)
+            for case let .bytes(bytes, _) in pipe.received(Array(stream[offset..<end]), at: .zero) { out += bytes }
+            offset = end
+        }
+        #expect(out == (1...50).flatMap { Self.frame(.data, UInt32($0)) })
+        #expect(pipe.frames.seen == 100 && pipe.frames.dropped == 50)
+    }
+
+    @Test("duplicate, corrupt and cut: twice the frame; a checksum mismatch; half a frame, then the close")
+    func frameDamage() throws {
+        let frame = Self.frame(.data, 1)
+        var twice = ToxicPipe(toxics: [.duplicateFrames(probability: 1)], seed: 1)
+        #expect(twice.received(frame, at: .zero) == [.bytes(frame, at: .zero), .bytes(frame, at: .zero)])
+        var corrupt = ToxicPipe(toxics: [.corruptFrames(probability: 1)], seed: 1)
+        guard case let .bytes(damaged, _) = try #require(corrupt.received(frame, at: .zero).first) else { Issue.record("no bytes"); return }
+        var decoder = FrameDecoder()
+        decoder.append(damaged)
+        #expect(throws: WireError.self) { _ = try decoder.nextFrame() }
+        var cut = ToxicPipe(toxics: [.cutFrames(probability: 1)], seed: 1)
+        #expect(cut.received(frame, at: .zero) == [.bytes(Array(frame.prefix(frame.count / 2)), at: .zero), .close(at: .zero)])
+    }
+
+    @Test("a stream that is not Decaf frames passes untouched by frame toxics")
+    func notFrames() {
+        var pipe = ToxicPipe(toxics: [.dropFrames(probability: 1, types: nil)], seed: 1)
+        let http = Array("GET / HTTP/1.1\r\nHost: decaf.example\r\n\r\n".utf8)
+        #expect(pipe.received(http, at: .zero) == [.bytes(http, at: .zero)])
+        #expect(pipe.received(Self.frame(.data, 1), at: .zero) == [.bytes(Self.frame(.data, 1), at: .zero)])
     }
 }

@@ -1,3 +1,5 @@
+import DecafWire
+
 /// One impairment of a proxied stream, with toxiproxy's names and meanings, so what people know
 /// from toxiproxy holds here; `blackhole` is Decaf's own.
 public enum Toxic: Hashable, Sendable {
@@ -18,6 +20,20 @@ public enum Toxic: Hashable, Sendable {
     case limitData(Int)
     /// Nothing gets through and the connection stays open, as through a dead NAT or a handover.
     case blackhole
+    /// What IP packet loss does to a TCP stream, which never loses bytes: each chunk is lost with
+    /// `probability` and comes when the sender's retransmission gets through, after
+    /// `retransmissionTimeout`, doubled for each retransmission lost too; nothing behind it
+    /// overtakes it (head-of-line blocking).
+    case packetLoss(probability: Double, retransmissionTimeout: Duration)
+    /// Whole frames are dropped with `probability`; only frames of `types`, when given (such as
+    /// only ACKs). The toxics on frames cut the stream at frame boundaries first.
+    case dropFrames(probability: Double, types: Set<MessageType>?)
+    /// Whole frames are sent twice with `probability`.
+    case duplicateFrames(probability: Double)
+    /// Frames get a byte of their body changed with `probability`: a checksum mismatch.
+    case corruptFrames(probability: Double)
+    /// With `probability`, the connection is cut halfway through a frame.
+    case cutFrames(probability: Double)
 
     /// toxiproxy's name of the toxic's type.
     public var type: String {
@@ -30,6 +46,19 @@ public enum Toxic: Hashable, Sendable {
         case .resetPeer: "reset_peer"
         case .limitData: "limit_data"
         case .blackhole: "blackhole"
+        case .packetLoss: "packet_loss"
+        case .dropFrames: "drop_frames"
+        case .duplicateFrames: "duplicate_frames"
+        case .corruptFrames: "corrupt_frames"
+        case .cutFrames: "cut_frames"
+        }
+    }
+
+    /// Whether the toxic acts on whole frames.
+    public var isOnFrames: Bool {
+        switch self {
+        case .dropFrames, .duplicateFrames, .corruptFrames, .cutFrames: true
+        default: false
         }
     }
 }

@@ -1,4 +1,4 @@
-import DecafSession
+import DecafWire
 
 /// One direction of a proxied connection with its toxics applied in order: bytes and the other
 /// side's close go in with the time they came, and come out as what to write, close or reset, and
@@ -27,12 +27,36 @@ public struct ToxicPipe: Sendable {
         var shut = false
     }
 
+    /// What the toxics on frames did, so far.
+    public struct FrameCounts: Hashable, Sendable {
+        public var seen = 0
+        public var dropped = 0
+        public var duplicated = 0
+        public var corrupted = 0
+        public var cut = 0
+
+        public init() {}
+
+        /// Adds `other`'s counts to these.
+        public mutating func add(_ other: FrameCounts) {
+            seen += other.seen
+            dropped += other.dropped
+            duplicated += other.duplicated
+            corrupted += other.corrupted
+            cut += other.cut
+        }
+    }
+
     private var stages: [Stage]
     private var random: SeededRandom
+    /// Cuts the stream into frames when a toxic acts on frames.
+    private var cutter: FrameCutter?
+    public private(set) var frames = FrameCounts()
 
     public init(toxics: [Toxic], seed: UInt64) {
         stages = toxics.map { Stage(toxic: $0) }
         random = SeededRandom(seed: seed)
+        cutter = toxics.contains(where: \.isOnFrames) ? FrameCutter() : nil
     }
 
     /// The cuts the toxics schedule when the connection opens at `now`.
@@ -48,23 +72,33 @@ public struct ToxicPipe: Sendable {
 
     /// What becomes of `bytes` that came at `now`.
     public mutating func received(_ bytes: [UInt8], at now: Duration) -> [Passage] {
-        run([.bytes(bytes, at: now)])
+        guard var cutter else { return run([.bytes(bytes, at: now)], framed: false) }
+        let pieces = cutter.cut(bytes)
+        self.cutter = cutter
+        if !cutter.isRaw { frames.seen += pieces.count }
+        return pieces.flatMap { run([.bytes($0, at: now)], framed: !cutter.isRaw) }
     }
 
     /// What becomes of the sending side's close at `now`.
     public mutating func ended(at now: Duration) -> [Passage] {
-        run([.close(at: now)])
+        let rest = cutter?.rest() ?? []
+        return (rest.isEmpty ? [] : run([.bytes(rest, at: now)], framed: false)) + run([.close(at: now)], framed: false)
     }
 
-    private mutating func run(_ input: [Passage]) -> [Passage] {
+    private mutating func run(_ input: [Passage], framed: Bool) -> [Passage] {
         var passages = input
         for index in stages.indices {
-            passages = passages.flatMap { pass($0, through: index) }
+            passages = passages.flatMap { pass($0, through: index, framed: framed) }
         }
         return passages
     }
 
-    private mutating func pass(_ passage: Passage, through index: Int) -> [Passage] {
+    /// Whether a frame is chosen, with `probability`.
+    private mutating func chosen(_ probability: Double) -> Bool {
+        probability > 0 && Double.random(in: 0..<1, using: &random) < probability
+    }
+
+    private mutating func pass(_ passage: Passage, through index: Int, framed: Bool) -> [Passage] {
         var stage = stages[index]
         defer { stages[index] = stage }
         guard case let .bytes(bytes, now) = passage else {
@@ -96,6 +130,37 @@ public struct ToxicPipe: Sendable {
             }
             stage.last = at
             return slices
+        case let .packetLoss(probability, timeout):
+            // Retransmissions lost in a row, at most 8 (the wait then is 255 timeouts).
+            var waited = Duration.zero
+            var backoff = timeout
+            var losses = 0
+            while losses < 8, chosen(probability) {
+                waited += backoff
+                backoff *= 2
+                losses += 1
+            }
+            stage.last = max(now + waited, stage.last)
+            return [.bytes(bytes, at: stage.last)]
+        case let .dropFrames(probability, types):
+            let type = FrameHeader(decoding: bytes)?.messageType
+            guard framed, types.map({ chosenTypes in type.map(chosenTypes.contains) ?? false }) ?? true, chosen(probability) else { return [passage] }
+            frames.dropped += 1
+            return []
+        case let .duplicateFrames(probability):
+            guard framed, chosen(probability) else { return [passage] }
+            frames.duplicated += 1
+            return [passage, passage]
+        case let .corruptFrames(probability):
+            guard framed, chosen(probability) else { return [passage] }
+            frames.corrupted += 1
+            var damaged = bytes
+            damaged[damaged.count - 1] ^= 0xFF
+            return [.bytes(damaged, at: now)]
+        case let .cutFrames(probability):
+            guard framed, chosen(probability) else { return [passage] }
+            frames.cut += 1
+            return [.bytes(Array(bytes.prefix(bytes.count / 2)), at: now), .close(at: now)]
         case .timeout, .blackhole:
             return []
         case let .limitData(limit):
@@ -122,7 +187,7 @@ extension Toxic {
     }
 }
 
-extension Duration {
+private extension Duration {
     /// The whole nanoseconds, clamped to Int64.
     var nanoseconds: Int64 {
         let (seconds, attoseconds) = components

@@ -1,0 +1,54 @@
+import DecafSession
+import DecafWire
+
+/// libFuzzer entry: the first byte chooses the toxics (a bit each), the next four their numbers,
+/// the rest is what a sender sends, in chunks whose sizes the data chooses. Whatever the toxics,
+/// nothing is let out earlier than it came or than what went before it, and the cuts come last;
+/// toxics that only delay give back every byte, in order.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzToxicPipe(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let input = Array(UnsafeBufferPointer(start: data, count: size))
+    guard input.count >= 5 else { return 0 }
+    let mask = input[0]
+    let small = Int(input[1]) + 1, probability = Double(input[2]) / 255, milliseconds = Duration.milliseconds(Int(input[3]))
+    let all: [Toxic] = [
+        .latency(milliseconds, jitter: milliseconds / 2), .bandwidth(bytesPerSecond: small * 100),
+        .slicer(averageSize: small, sizeVariation: small / 2, delay: milliseconds), .packetLoss(probability: probability, retransmissionTimeout: milliseconds),
+        .dropFrames(probability: probability, types: [.ack]), .duplicateFrames(probability: probability),
+        .corruptFrames(probability: probability), .limitData(small * 64),
+    ]
+    let toxics = all.indices.filter { mask & (1 << $0) != 0 }.map { all[$0] }
+    let delaysOnly = toxics.allSatisfy { toxic in
+        switch toxic {
+        case .latency, .bandwidth, .slicer, .packetLoss: true
+        default: false
+        }
+    }
+    var pipe = ToxicPipe(toxics: toxics, seed: UInt64(input[4]))
+    var sent: [UInt8] = [], passed: [UInt8] = []
+    var last = Duration.zero, now = Duration.zero, closed = false
+    func check(_ passages: [ToxicPipe.Passage], at now: Duration) {
+        for passage in passages {
+            precondition(passage.at >= now && passage.at >= last, "a passage came out before its time")
+            last = passage.at
+            switch passage {
+            case let .bytes(bytes, _):
+                precondition(!closed || !delaysOnly, "bytes after the close")
+                passed += bytes
+            case .close, .reset: closed = true
+            }
+        }
+    }
+    var offset = 5
+    while offset < input.count {
+        let length = min(input.count - offset, Int(input[offset]) + 1)
+        let chunk = Array(input[offset..<offset + length])
+        sent += chunk
+        check(pipe.received(chunk, at: now), at: now)
+        now += .milliseconds(Int(input[offset] & 0x0F))
+        offset += length
+    }
+    check(pipe.ended(at: now), at: now)
+    precondition(!delaysOnly || passed == sent, "a toxic that only delays lost or changed bytes")
+    return 0
+}
