@@ -107,7 +107,7 @@ let package = Package(
         .testTarget(name: "DecafCommandLineTests", dependencies: ["decaf", "DecafPeer", "DecafWire", "DecafTestSupport"]),
         .testTarget(
             name: "DecafProxyTests",
-            dependencies: ["DecafProxy", "DecafNIO", "DecafTestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]
+            dependencies: ["DecafProxy", "DecafSession", "DecafNIO", "DecafTestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]
         ),
         .testTarget(name: "DecafSessionTests", dependencies: ["DecafSession", "DecafWire", "DecafTestSupport"]),
         .testTarget(name: "DecafVectorsTests", dependencies: ["DecafVectors", "DecafDissect", "DecafWire", "DecafTestSupport"]),

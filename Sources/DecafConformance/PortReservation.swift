@@ -8,6 +8,8 @@ import Glibc
 /// the server can listen there again. Listener and reservation share the port through SO_REUSEPORT.
 final class PortReservation {
     private let descriptor: Int32
+    /// The port held (the one the system chose, when asked for port 0).
+    let port: Int
 
     /// Binds 127.0.0.1:`port`; nil if the system refuses.
     init?(port: Int) {
@@ -23,11 +25,16 @@ final class PortReservation {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0 else {
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        guard bound == 0, named == 0 else {
             close(descriptor)
             return nil
         }
         self.descriptor = descriptor
+        self.port = Int(UInt16(bigEndian: address.sin_port))
     }
 
     deinit {

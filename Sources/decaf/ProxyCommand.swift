@@ -16,7 +16,8 @@ struct ProxyCommand: AsyncParsableCommand {
         and attributes and act on both directions unless @upstream (client to server) or @downstream \
         is given; several are applied in the order given. The first line printed is the address the \
         proxy listens on; SIGINT or SIGTERM stop it and print what it carried.
-        """
+        Profiles (--profile):
+        """ + "\n" + ProxyProfile.allCases.map { "  \($0.rawValue): \($0.summary)" }.joined(separator: "\n")
     )
 
     @Argument(help: ArgumentHelp("Address to listen on, HOST:PORT; port 0 picks a free port.", valueName: "host:port"), transform: Endpoint.listening)
@@ -29,11 +30,22 @@ struct ProxyCommand: AsyncParsableCommand {
                                valueName: "toxic"), transform: ToxicArgument.parse)
     var toxic: [ToxicArgument] = []
 
+    @Option(help: ArgumentHelp("A named weak network, applied before the --toxic ones: \(ProxyProfile.allCases.map(\.rawValue).joined(separator: ", ")).",
+                               valueName: "name"), transform: ProxyCommand.profile)
+    var profile: ProxyProfile?
+
     @Option(help: ArgumentHelp("Seed for the toxics' randomness, so a run can be repeated. (default: 1)", valueName: "n"), transform: IntegerArgument.within(0...UInt64.max))
     var seed: UInt64 = 1
 
+    @Sendable static func profile(_ text: String) throws(ArgumentProblem) -> ProxyProfile {
+        guard let profile = ProxyProfile(rawValue: text) else {
+            throw ArgumentProblem("'\(text)' is not a profile; give \(ProxyProfile.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return profile
+    }
+
     func run() async throws {
-        var toxics = ProxyToxics()
+        var toxics = profile?.toxics ?? ProxyToxics()
         for choice in toxic {
             if choice.upstream { toxics.upstream.append(choice.toxic) }
             if choice.downstream { toxics.downstream.append(choice.toxic) }

@@ -1,5 +1,6 @@
 import DecafNIO
 import DecafProxy
+import DecafSession
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
@@ -117,5 +118,20 @@ private final class RawClient: Sendable {
             let buffer = unwrapInboundIn(data)
             box.withLockedValue { $0 += buffer.readableBytesView }
         }
+    }
+}
+
+/// The named weak networks.
+@Suite("proxy profiles")
+struct ProxyProfileTests {
+    @Test("subway and lift lose the published shares of frames each way, with 200-800 ms; each profile says what it is")
+    func publishedFigures() {
+        for (profile, loss) in [(ProxyProfile.subway, 0.3), (.lift, 0.5)] {
+            let toxics = profile.toxics
+            #expect(toxics.upstream == toxics.downstream)
+            #expect(toxics.upstream.contains(.dropFrames(probability: loss, types: nil)))
+            #expect(toxics.upstream.contains(.latency(.milliseconds(500), jitter: .milliseconds(300))))
+        }
+        #expect(ProxyProfile.allCases.allSatisfy { !$0.summary.isEmpty && !$0.toxics.upstream.isEmpty })
     }
 }
