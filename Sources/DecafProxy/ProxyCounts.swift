@@ -1,9 +1,9 @@
 import DecafSession
 
 /// What a proxy has carried, per direction, since it started.
-public struct ProxyCounts: Hashable, Sendable {
+public struct ProxyCounts: Hashable, Sendable, Encodable {
     /// Bytes read from the sending side and bytes written to the receiving side.
-    public struct Direction: Hashable, Sendable {
+    public struct Direction: Hashable, Sendable, Encodable {
         public var bytesIn = 0
         public var bytesOut = 0
         /// What the toxics on frames did, counted as each connection ends.

@@ -28,7 +28,7 @@ public struct ToxicPipe: Sendable {
     }
 
     /// What the toxics on frames did, so far.
-    public struct FrameCounts: Hashable, Sendable {
+    public struct FrameCounts: Hashable, Sendable, Encodable {
         public var seen = 0
         public var dropped = 0
         public var duplicated = 0

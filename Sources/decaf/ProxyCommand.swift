@@ -1,4 +1,5 @@
 import ArgumentParser
+import DecafDissect
 import DecafNIO
 import DecafProxy
 import DecafSession
@@ -34,6 +35,9 @@ struct ProxyCommand: AsyncParsableCommand {
                                valueName: "name"), transform: ProxyCommand.profile)
     var profile: ProxyProfile?
 
+    @Flag(help: "When stopped, print what the proxy carried as one JSON object instead of text.")
+    var json = false
+
     @Option(help: ArgumentHelp("Seed for the toxics' randomness, so a run can be repeated. (default: 1)", valueName: "n"), transform: IntegerArgument.within(0...UInt64.max))
     var seed: UInt64 = 1
 
@@ -62,6 +66,10 @@ struct ProxyCommand: AsyncParsableCommand {
         let signal = await signals.wait()
         try await proxy.shutdown()
         let counts = proxy.counts
+        if json {
+            print(JSONLine.encode(ProxyStopJSON(signal: signal, counts: counts)))
+            return
+        }
         print("stopped by signal \(signal): \(counts.connections) connections, \(counts.upstreamFailures) could not reach the upstream, \(counts.cut) cut by toxics; "
             + "upstream \(counts.upstream.bytesIn) bytes in, \(counts.upstream.bytesOut) out; downstream \(counts.downstream.bytesIn) in, \(counts.downstream.bytesOut) out")
         for (name, frames) in [("upstream", counts.upstream.frames), ("downstream", counts.downstream.frames)] where frames.seen > 0 {

@@ -22,16 +22,21 @@ struct ProxyCommandTests {
         _ = try await peer.stop()
     }
 
-    @Test("a frame toxic on DATA only lets the handshake through, and the proxy counts the frames it saw")
+    @Test("a frame toxic on DATA only lets the handshake through, and the proxy counts the frames it saw (--json)")
     func frameToxicCounts() async throws {
         let peer = try RunningChild(decaf: ["peer", "--log-level", "critical"])
         let peerAddress = String(try await peer.firstLine().dropFirst("listening on ".count))
-        let proxy = try RunningChild(decaf: ["proxy", "127.0.0.1:0", peerAddress, "--toxic", "drop_frames:probability=100%,types=DATA@upstream"])
+        let proxy = try RunningChild(decaf: ["proxy", "127.0.0.1:0", peerAddress, "--toxic", "drop_frames:probability=100%,types=DATA@upstream", "--json"])
         let address = String(try await proxy.firstLine().dropFirst("listening on ".count))
         let handshake = try await DecafProcess.run(["handshake", address])
         #expect(handshake.status == 0, "\(handshake.output)")
         let stopped = String(decoding: try await proxy.stop().output, as: UTF8.self)
-        #expect(stopped.contains("upstream frames: 2 seen, 0 dropped"), "\(stopped)")
+        let last = try #require(stopped.split(separator: "\n").last)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        let counts = try #require(json["counts"] as? [String: Any])
+        let frames = try #require((counts["upstream"] as? [String: Any])?["frames"] as? [String: Any])
+        #expect(json["signal"] as? Int == 2 && counts["connections"] as? Int == 1)
+        #expect(frames["seen"] as? Int == 2 && frames["dropped"] as? Int == 0, "\(last)")
         _ = try await peer.stop()
     }
 
