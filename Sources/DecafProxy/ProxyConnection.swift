@@ -69,13 +69,22 @@ final class ProxyConnection {
     func read(_ buffer: ByteBuffer, from side: ProxySide) {
         let bytes = Array(buffer.readableBytesView)
         let passages: [ToxicPipe.Passage]
+        // Counted as they happen, so a proxy stopped at any moment reports everything so far.
         switch side {
         case .client:
-            counters.withLockedValue { $0.upstream.bytesIn += bytes.count }
+            let before = upstream.frames
             passages = upstream.received(bytes, at: now)
+            counters.withLockedValue { counts in
+                counts.upstream.bytesIn += bytes.count
+                counts.upstream.frames.add(upstream.frames.since(before))
+            }
         case .server:
-            counters.withLockedValue { $0.downstream.bytesIn += bytes.count }
+            let before = downstream.frames
             passages = downstream.received(bytes, at: now)
+            counters.withLockedValue { counts in
+                counts.downstream.bytesIn += bytes.count
+                counts.downstream.frames.add(downstream.frames.since(before))
+            }
         }
         perform(passages, to: side.other)
     }
@@ -128,10 +137,6 @@ final class ProxyConnection {
     private func end() {
         guard !ended else { return }
         ended = true
-        counters.withLockedValue { counts in
-            counts.upstream.frames.add(upstream.frames)
-            counts.downstream.frames.add(downstream.frames)
-        }
         client.close(promise: nil)
         server?.close(promise: nil)
     }

@@ -6,7 +6,7 @@ public struct ProxyCounts: Hashable, Sendable, Encodable {
     public struct Direction: Hashable, Sendable, Encodable {
         public var bytesIn = 0
         public var bytesOut = 0
-        /// What the toxics on frames did, counted as each connection ends.
+        /// What the toxics on frames did.
         public var frames = ToxicPipe.FrameCounts()
     }
 

@@ -35,25 +35,6 @@ public enum Toxic: Hashable, Sendable {
     /// With `probability`, the connection is cut halfway through a frame.
     case cutFrames(probability: Double)
 
-    /// toxiproxy's name of the toxic's type.
-    public var type: String {
-        switch self {
-        case .latency: "latency"
-        case .bandwidth: "bandwidth"
-        case .slicer: "slicer"
-        case .slowClose: "slow_close"
-        case .timeout: "timeout"
-        case .resetPeer: "reset_peer"
-        case .limitData: "limit_data"
-        case .blackhole: "blackhole"
-        case .packetLoss: "packet_loss"
-        case .dropFrames: "drop_frames"
-        case .duplicateFrames: "duplicate_frames"
-        case .corruptFrames: "corrupt_frames"
-        case .cutFrames: "cut_frames"
-        }
-    }
-
     /// Whether the toxic acts on whole frames.
     public var isOnFrames: Bool {
         switch self {

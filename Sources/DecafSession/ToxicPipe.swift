@@ -37,6 +37,17 @@ public struct ToxicPipe: Sendable {
 
         public init() {}
 
+        /// What happened after `earlier`, a count these grew from.
+        public func since(_ earlier: FrameCounts) -> FrameCounts {
+            var change = FrameCounts()
+            change.seen = seen - earlier.seen
+            change.dropped = dropped - earlier.dropped
+            change.duplicated = duplicated - earlier.duplicated
+            change.corrupted = corrupted - earlier.corrupted
+            change.cut = cut - earlier.cut
+            return change
+        }
+
         /// Adds `other`'s counts to these.
         public mutating func add(_ other: FrameCounts) {
             seen += other.seen
@@ -110,7 +121,7 @@ public struct ToxicPipe: Sendable {
         }
         switch stage.toxic {
         case let .latency(latency, jitter):
-            let spread = jitter > .zero ? Duration.nanoseconds(Int64.random(in: -jitter.nanoseconds...jitter.nanoseconds, using: &random)) : .zero
+            let spread = jitter > .zero ? jitter * Double.random(in: -1...1, using: &random) : .zero
             stage.last = max(now + max(.zero, latency + spread), stage.last)
             return [.bytes(bytes, at: stage.last)]
         case let .bandwidth(rate):
@@ -184,15 +195,5 @@ extension Toxic {
     var closeDelay: Duration? {
         if case let .slowClose(delay) = self { return delay }
         return nil
-    }
-}
-
-private extension Duration {
-    /// The whole nanoseconds, clamped to Int64.
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !overflow else { return seconds < 0 ? .min : .max }
-        return whole.addingReportingOverflow(attoseconds / 1_000_000_000).overflow ? .max : whole + attoseconds / 1_000_000_000
     }
 }

@@ -29,7 +29,7 @@ struct ProxyLoopbackTests {
         let client = try await RawClient.connect(port: proxy.localAddress.port!)
         let started = ContinuousClock.now
         client.send("ping")
-        let echoed = try await client.received(count: 4)
+        let echoed = await client.received(count: 4)
         #expect(echoed == Array("ping".utf8))
         #expect(ContinuousClock.now - started >= .milliseconds(150))
         client.close()
@@ -95,11 +95,10 @@ private final class RawClient: Sendable {
 
     func close() { channel.close(promise: nil) }
 
-    /// The first `count` bytes received, waiting up to 10 seconds.
-    func received(count: Int) async throws -> [UInt8] {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while collector.bytes.count < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        return Array(collector.bytes.prefix(count))
+    /// The first `count` bytes received, once they have come (or all there were, if the
+    /// connection closed first).
+    func received(count: Int) async -> [UInt8] {
+        await collector.first(count)
     }
 
     /// Everything received once the connection closed.
@@ -110,13 +109,51 @@ private final class RawClient: Sendable {
 
     private final class Collector: ChannelInboundHandler, Sendable {
         typealias InboundIn = ByteBuffer
-        private let box = NIOLockedValueBox<[UInt8]>([])
 
-        var bytes: [UInt8] { box.withLockedValue { $0 } }
+        private struct State {
+            var bytes: [UInt8] = []
+            var closed = false
+            var waiters: [(count: Int, continuation: CheckedContinuation<[UInt8], Never>)] = []
+
+            /// Takes out the waiters whose bytes have come, with what each gets.
+            mutating func satisfied() -> [(CheckedContinuation<[UInt8], Never>, [UInt8])] {
+                let (ready, waiting) = (waiters.filter { closed || bytes.count >= $0.count }, waiters.filter { !closed && bytes.count < $0.count })
+                waiters = waiting
+                return ready.map { ($0.continuation, Array(bytes.prefix($0.count))) }
+            }
+        }
+
+        private let state = NIOLockedValueBox(State())
+
+        var bytes: [UInt8] { state.withLockedValue { $0.bytes } }
+
+        /// The first `count` bytes, once they have come or the connection has closed.
+        func first(_ count: Int) async -> [UInt8] {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLockedValue { state in
+                    state.waiters.append((count, continuation))
+                    return state.satisfied()
+                }
+                for (waiter, bytes) in ready { waiter.resume(returning: bytes) }
+            }
+        }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             let buffer = unwrapInboundIn(data)
-            box.withLockedValue { $0 += buffer.readableBytesView }
+            let ready = state.withLockedValue { state in
+                state.bytes += buffer.readableBytesView
+                return state.satisfied()
+            }
+            for (waiter, bytes) in ready { waiter.resume(returning: bytes) }
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            let ready = state.withLockedValue { state in
+                state.closed = true
+                return state.satisfied()
+            }
+            for (waiter, bytes) in ready { waiter.resume(returning: bytes) }
+            context.fireChannelInactive()
         }
     }
 }
