@@ -4,10 +4,6 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// One proxied connection on its event loop: the client's channel, the upstream channel, and a
 /// `ToxicPipe` per direction. It only moves bytes and timers; the pipes decide what and when.
 final class ProxyConnection {
@@ -18,22 +14,29 @@ final class ProxyConnection {
     private let counters: NIOLockedValueBox<ProxyCounts>
     private let started = NIODeadline.now()
     private var ended = false
+    /// The change of toxics in force: an older one arriving late is ignored.
+    private var generation: Int
+    private let onEnd: @Sendable () -> Void
     /// Bytes each side still has to be written, and whether its sender was paused for them.
     private var pending: [ProxySide: Int] = [.client: 0, .server: 0]
     /// Above this many bytes waiting, the sending side is no longer read.
     private static let pendingLimit = 4 << 20
 
-    private init(client: Channel, toxics: ProxyToxics, seed: UInt64, counters: NIOLockedValueBox<ProxyCounts>) {
+    private init(client: Channel, toxics: ProxyToxics, generation: Int, seed: UInt64, counters: NIOLockedValueBox<ProxyCounts>,
+                 onEnd: @escaping @Sendable () -> Void) {
         self.client = client
-        upstream = ToxicPipe(toxics: toxics.upstream, seed: seed)
-        downstream = ToxicPipe(toxics: toxics.downstream, seed: ~seed)
+        upstream = ToxicPipe(applying: toxics.on(.upstream), seed: seed)
+        downstream = ToxicPipe(applying: toxics.on(.downstream), seed: ~seed)
+        self.generation = generation
         self.counters = counters
+        self.onEnd = onEnd
     }
 
     /// Connects `client` to `upstream` and starts passing bytes; closes the client if the
-    /// upstream cannot be reached.
-    static func open(client: Channel, upstream: HostAndPort, toxics: ProxyToxics, seed: UInt64, counters: NIOLockedValueBox<ProxyCounts>) {
-        let connection = ProxyConnection(client: client, toxics: toxics, seed: seed, counters: counters)
+    /// upstream cannot be reached. `onEnd` hears when both are closed.
+    static func open(client: Channel, upstream: HostAndPort, toxics: ProxyToxics, generation: Int, seed: UInt64, counters: NIOLockedValueBox<ProxyCounts>,
+                     onEnd: @escaping @Sendable () -> Void) -> NIOLoopBound<ProxyConnection> {
+        let connection = ProxyConnection(client: client, toxics: toxics, generation: generation, seed: seed, counters: counters, onEnd: onEnd)
         let loop = client.eventLoop
         let bound = NIOLoopBound(connection, eventLoop: loop)
         try? client.pipeline.syncOperations.addHandler(ProxyLegHandler(connection: bound, side: .client))
@@ -50,16 +53,37 @@ final class ProxyConnection {
                 case let .success(server): bound.value.connected(server)
                 case .failure:
                     counters.withLockedValue { $0.upstreamFailures += 1 }
-                    client.close(promise: nil)
+                    bound.value.end()
                 }
             }
+        client.closeFuture.whenComplete { _ in bound.value.end() }
+        return bound
+    }
+
+    /// Takes the toxics of change `generation`, unless a later change came first.
+    func apply(_ toxics: ProxyToxics, generation: Int) {
+        guard generation > self.generation, !ended else { return }
+        self.generation = generation
+        perform(upstream.replace(with: toxics.on(.upstream), at: now), to: .server)
+        perform(downstream.replace(with: toxics.on(.downstream), at: now), to: .client)
+    }
+
+    /// Resets both sides at once, as a network change does to every connection through it.
+    func reset() {
+        guard !ended else { return }
+        ProxyServer.reset(client)
+        if let server { ProxyServer.reset(server) }
+        end()
     }
 
     private var now: Duration { .nanoseconds((NIODeadline.now() - started).nanoseconds) }
 
     private func connected(_ server: Channel) {
+        guard !ended, client.isActive else {
+            server.close(promise: nil)
+            return end()
+        }
         self.server = server
-        guard client.isActive else { return end() }
         perform(upstream.opened(at: now), to: .server)
         perform(downstream.opened(at: now), to: .client)
         client.read()
@@ -128,9 +152,8 @@ final class ProxyConnection {
             end()
         case .reset:
             counters.withLockedValue { $0.cut += 1 }
-            let lingers = (channel as? SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0)) ?? channel.eventLoop.makeSucceededVoidFuture()
-            let connection = NIOLoopBound(self, eventLoop: channel.eventLoop)
-            lingers.whenComplete { _ in connection.value.end() }
+            ProxyServer.reset(channel)
+            end()
         }
     }
 
@@ -139,5 +162,6 @@ final class ProxyConnection {
         ended = true
         client.close(promise: nil)
         server?.close(promise: nil)
+        onEnd()
     }
 }

@@ -13,7 +13,9 @@ public struct ProxyCounts: Hashable, Sendable, Encodable {
     public var connections = 0
     /// Connections whose upstream could not be reached.
     public var upstreamFailures = 0
-    /// Connections a toxic closed or reset.
+    /// Connections reset as soon as they came, because the network was down.
+    public var refused = 0
+    /// Connections a toxic, a timeline or the control API closed or reset.
     public var cut = 0
     public var upstream = Direction()
     public var downstream = Direction()

@@ -1,7 +1,7 @@
 import DecafWire
 
 /// One impairment of a proxied stream, with toxiproxy's names and meanings, so what people know
-/// from toxiproxy holds here; `blackhole` is Decaf's own.
+/// from toxiproxy holds here; `blackhole`, `down`, `packetLoss` and the toxics on frames are Decaf's own.
 public enum Toxic: Hashable, Sendable {
     /// Every chunk waits `latency`, plus or minus up to `jitter`; order is kept.
     case latency(Duration, jitter: Duration)
@@ -34,6 +34,9 @@ public enum Toxic: Hashable, Sendable {
     case corruptFrames(probability: Double)
     /// With `probability`, the connection is cut halfway through a frame.
     case cutFrames(probability: Double)
+    /// The network is down: new connections are reset as soon as they are accepted, as when a
+    /// server's host is unreachable. Connections already open are left as they are.
+    case down
 
     /// Whether the toxic acts on whole frames.
     public var isOnFrames: Bool {

@@ -15,10 +15,21 @@ public struct ToxicPipe: Sendable {
             case let .bytes(_, at), let .close(at), let .reset(at): at
             }
         }
+
+        /// The same, no earlier than `floor`.
+        func notBefore(_ floor: Duration) -> Passage {
+            guard at < floor else { return self }
+            switch self {
+            case let .bytes(bytes, _): return .bytes(bytes, at: floor)
+            case .close: return .close(at: floor)
+            case .reset: return .reset(at: floor)
+            }
+        }
     }
 
     private struct Stage: Sendable {
         var toxic: Toxic
+        var toxicity: Double
         /// The latest time this stage let something out: later ones never overtake it.
         var last: Duration = .zero
         /// Bytes let through so far (limit_data).
@@ -63,22 +74,51 @@ public struct ToxicPipe: Sendable {
     /// Cuts the stream into frames when a toxic acts on frames.
     private var cutter: FrameCutter?
     public private(set) var frames = FrameCounts()
+    /// The latest time anything was let out: a stream is never reordered, also when its toxics
+    /// change.
+    private var latest: Duration = .zero
 
     public init(toxics: [Toxic], seed: UInt64) {
-        stages = toxics.map { Stage(toxic: $0) }
+        self.init(applying: toxics.map { ActiveToxic($0) }, seed: seed)
+    }
+
+    /// A pipe applying `toxics`, each with its toxicity.
+    public init(applying toxics: [ActiveToxic], seed: UInt64) {
+        stages = toxics.map { Stage(toxic: $0.toxic, toxicity: $0.toxicity) }
         random = SeededRandom(seed: seed)
-        cutter = toxics.contains(where: \.isOnFrames) ? FrameCutter() : nil
+        cutter = toxics.contains(where: \.toxic.isOnFrames) ? FrameCutter() : nil
     }
 
     /// The cuts the toxics schedule when the connection opens at `now`.
-    public func opened(at now: Duration) -> [Passage] {
-        stages.compactMap { stage in
-            switch stage.toxic {
-            case let .timeout(after) where after > .zero: .close(at: now + after)
-            case let .resetPeer(after): .reset(at: now + after)
-            default: nil
+    public mutating func opened(at now: Duration) -> [Passage] {
+        cuts(of: stages.indices, at: now)
+    }
+
+    /// Puts `toxics` in place of the present ones at `now`, while the connection lives: a toxic
+    /// that stays keeps its state, and nothing is let out before what already was. Returns the
+    /// cuts the new toxics schedule.
+    public mutating func replace(with toxics: [ActiveToxic], at now: Duration) -> [Passage] {
+        var old = stages
+        var added: [Int] = []
+        stages = toxics.enumerated().map { index, active in
+            if let kept = old.firstIndex(where: { $0.toxic == active.toxic && $0.toxicity == active.toxicity }) { return old.remove(at: kept) }
+            added.append(index)
+            return Stage(toxic: active.toxic, toxicity: active.toxicity)
+        }
+        if cutter == nil && toxics.contains(where: \.toxic.isOnFrames) { cutter = FrameCutter(joiningMidway: true) }
+        return cuts(of: added, at: now)
+    }
+
+    private mutating func cuts(of indices: some Sequence<Int>, at now: Duration) -> [Passage] {
+        var passages: [Passage] = []
+        for index in indices where chosen(stages[index].toxicity) {
+            switch stages[index].toxic {
+            case let .timeout(after) where after > .zero: passages.append(.close(at: now + after))
+            case let .resetPeer(after): passages.append(.reset(at: now + after))
+            default: continue
             }
         }
+        return passages
     }
 
     /// What becomes of `bytes` that came at `now`.
@@ -86,8 +126,10 @@ public struct ToxicPipe: Sendable {
         guard var cutter else { return run([.bytes(bytes, at: now)], framed: false) }
         let pieces = cutter.cut(bytes)
         self.cutter = cutter
-        if !cutter.isRaw { frames.seen += pieces.count }
-        return pieces.flatMap { run([.bytes($0, at: now)], framed: !cutter.isRaw) }
+        return pieces.flatMap { piece in
+            if piece.isFrame { frames.seen += 1 }
+            return run([.bytes(piece.bytes, at: now)], framed: piece.isFrame)
+        }
     }
 
     /// What becomes of the sending side's close at `now`.
@@ -101,12 +143,16 @@ public struct ToxicPipe: Sendable {
         for index in stages.indices {
             passages = passages.flatMap { pass($0, through: index, framed: framed) }
         }
-        return passages
+        return passages.map { passage in
+            let kept = passage.notBefore(latest)
+            latest = kept.at
+            return kept
+        }
     }
 
-    /// Whether a frame is chosen, with `probability`.
+    /// Whether something is chosen, with `probability`.
     private mutating func chosen(_ probability: Double) -> Bool {
-        probability > 0 && Double.random(in: 0..<1, using: &random) < probability
+        probability >= 1 || (probability > 0 && Double.random(in: 0..<1, using: &random) < probability)
     }
 
     private mutating func pass(_ passage: Passage, through index: Int, framed: Bool) -> [Passage] {
@@ -118,6 +164,11 @@ public struct ToxicPipe: Sendable {
             stage.last = at
             if case .reset = passage { return [.reset(at: at)] }
             return [.close(at: at)]
+        }
+        // A chunk or frame the toxic spares (toxicity) still keeps its place behind earlier ones.
+        guard chosen(stage.toxicity) else {
+            stage.last = max(now, stage.last)
+            return [.bytes(bytes, at: stage.last)]
         }
         switch stage.toxic {
         case let .latency(latency, jitter):
@@ -184,7 +235,7 @@ public struct ToxicPipe: Sendable {
                 out.append(.close(at: now))
             }
             return out
-        case .slowClose, .resetPeer:
+        case .slowClose, .resetPeer, .down:
             return [passage]
         }
     }

@@ -35,7 +35,11 @@ struct ProxyCommand: AsyncParsableCommand {
                                valueName: "name"), transform: ProxyCommand.profile)
     var profile: ProxyProfile?
 
-    @Flag(help: "When stopped, print what the proxy carried as one JSON object instead of text.")
+    @Option(name: .customLong("timeline"), help: ArgumentHelp("A JSON timeline of phases, each with its toxics and duration, played from the start (see the README).", valueName: "file"),
+            transform: ProxyCommand.timeline)
+    var timelineFile: ProxyTimeline?
+
+    @Flag(help: "Print phase changes and, when stopped, what the proxy carried as JSON lines instead of text.")
     var json = false
 
     @Option(help: ArgumentHelp("Seed for the toxics' randomness, so a run can be repeated. (default: 1)", valueName: "n"), transform: IntegerArgument.within(0...UInt64.max))
@@ -48,21 +52,42 @@ struct ProxyCommand: AsyncParsableCommand {
         return profile
     }
 
-    func run() async throws {
-        var toxics = profile?.toxics ?? ProxyToxics()
-        for choice in toxic {
-            if choice.upstream { toxics.upstream.append(choice.toxic) }
-            if choice.downstream { toxics.downstream.append(choice.toxic) }
+    @Sendable static func timeline(_ path: String) throws(ArgumentProblem) -> ProxyTimeline {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: try PathArgument.parse(path))) } catch let problem as ArgumentProblem { throw problem } catch {
+            throw ArgumentProblem("cannot read '\(path)': \(error.localizedDescription)")
         }
+        do { return try ProxyTimeline(json: data) } catch { throw ArgumentProblem(error.description) }
+    }
+
+    func validate() throws {
+        if timelineFile != nil && profile != nil { throw ValidationError("give --profile or --timeline, not both") }
+    }
+
+    func run() async throws {
+        var extra = ProxyToxics()
+        for choice in toxic {
+            if choice.upstream { extra.add(choice.toxic, stream: .upstream) }
+            if choice.downstream { extra.add(choice.toxic, stream: .downstream) }
+        }
+        let timeline = (timelineFile ?? profile?.timeline ?? ProxyTimeline(toxics: ProxyToxics())).adding(extra)
         let signals = await SignalWaiter.install()
         let proxy: ProxyServer
         do {
             proxy = try await ProxyServer.start(host: listen.host, port: listen.port, upstream: HostAndPort(host: upstream.host, port: upstream.port),
-                                                toxics: toxics, seed: seed)
+                                                toxics: timeline.phases[0].toxics, seed: seed)
         } catch {
             throw InputError("cannot listen on \(HostAndPort(host: listen.host, port: listen.port)): \(error)")
         }
         FileHandleOutput.standardOutput.write("listening on \(HostAndPort(host: listen.host, port: proxy.localAddress.port ?? listen.port))\n")
+        if timeline.phases.count > 1 {
+            let json = json
+            proxy.play(timeline) { phase in
+                let now = Date().timeIntervalSince1970
+                FileHandleOutput.standardOutput.write(json ? JSONLine.encode(ProxyPhaseJSON(phase: phase.name, at: now, reset: phase.resetsConnections)) + "\n"
+                    : String(format: "phase %@ at %.3f (UNIX time)%@\n", phase.name, now, phase.resetsConnections ? ", every connection reset" : ""))
+            }
+        }
         let signal = await signals.wait()
         try await proxy.shutdown()
         let counts = proxy.counts
@@ -70,7 +95,7 @@ struct ProxyCommand: AsyncParsableCommand {
             print(JSONLine.encode(ProxyStopJSON(signal: signal, counts: counts)))
             return
         }
-        print("stopped by signal \(signal): \(counts.connections) connections, \(counts.upstreamFailures) could not reach the upstream, \(counts.cut) cut by toxics; "
+        print("stopped by signal \(signal): \(counts.connections) connections, \(counts.refused) refused, \(counts.upstreamFailures) could not reach the upstream, \(counts.cut) cut; "
             + "upstream \(counts.upstream.bytesIn) bytes in, \(counts.upstream.bytesOut) out; downstream \(counts.downstream.bytesIn) in, \(counts.downstream.bytesOut) out")
         for (name, frames) in [("upstream", counts.upstream.frames), ("downstream", counts.downstream.frames)] where frames.seen > 0 {
             print("\(name) frames: \(frames.seen) seen, \(frames.dropped) dropped, \(frames.duplicated) duplicated, \(frames.corrupted) corrupted, \(frames.cut) cut")

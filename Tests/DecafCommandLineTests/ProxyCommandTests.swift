@@ -18,7 +18,7 @@ struct ProxyCommandTests {
         let roundTrip = try #require(report["roundTripMs"] as? Double, "\(report)")
         #expect(roundTrip >= 200)
         let stopped = String(decoding: try await proxy.stop().output, as: UTF8.self)
-        #expect(stopped.contains("stopped by signal 2: 1 connections, 0 could not reach the upstream"), "\(stopped)")
+        #expect(stopped.contains("stopped by signal 2: 1 connections, 0 refused, 0 could not reach the upstream"), "\(stopped)")
         _ = try await peer.stop()
     }
 

@@ -64,6 +64,55 @@ struct ProxyLoopbackTests {
     }
 }
 
+extension ProxyLoopbackTests {
+    @Test("toxics change while a connection lives: down resets only new connections, a blackhole stops bytes at once, a reset ends the rest")
+    func liveChanges() async throws {
+        let server = try await Self.echoServer()
+        let proxy = try await Self.proxy(to: server)
+        let client = try await RawClient.connect(port: proxy.localAddress.port!)
+        client.send("one")
+        #expect(await client.received(count: 3) == Array("one".utf8))
+        proxy.changeToxics { $0.add(.down, stream: .upstream) }
+        let refused = try await RawClient.connect(port: proxy.localAddress.port!)
+        #expect(try await refused.untilClosed() == [], "a new connection is reset while the network is down")
+        client.send("two")
+        #expect(await client.received(count: 6) == Array("onetwo".utf8), "an open connection is left as it is")
+        proxy.changeToxics { $0 = ProxyToxics(downstream: [.blackhole]) }
+        client.send("three")
+        proxy.changeToxics(resettingConnections: true) { $0 = ProxyToxics() }
+        #expect(try await client.untilClosed() == Array("onetwo".utf8), "the echo of 'three' fell into the blackhole; then the reset")
+        let later = try await RawClient.connect(port: proxy.localAddress.port!)
+        later.send("four")
+        #expect(await later.received(count: 4) == Array("four".utf8), "with the toxics gone, new connections pass")
+        later.close()
+        try await proxy.shutdown()
+        #expect(proxy.counts.refused == 1 && proxy.counts.cut == 1 && proxy.counts.connections == 3)
+        try await server.close()
+    }
+
+    @Test("a timeline plays its phases in order; a phase that resets ends every open connection")
+    func timeline() async throws {
+        let server = try await Self.echoServer()
+        let proxy = try await Self.proxy(to: server)
+        let client = try await RawClient.connect(port: proxy.localAddress.port!)
+        client.send("hi")
+        #expect(await client.received(count: 2) == Array("hi".utf8))
+        let (phases, continuation) = AsyncStream.makeStream(of: String.self)
+        proxy.play(ProxyTimeline(phases: [.init(name: "calm", duration: .milliseconds(50), toxics: ProxyToxics()),
+                                          .init(name: "handover", toxics: ProxyToxics(), resetsConnections: true)])) { phase in
+            continuation.yield(phase.name)
+            if phase.name == "handover" { continuation.finish() }
+        }
+        var seen: [String] = []
+        for await phase in phases { seen.append(phase) }
+        #expect(seen == ["calm", "handover"])
+        #expect(try await client.untilClosed() == Array("hi".utf8))
+        #expect(proxy.phase == "handover")
+        try await proxy.shutdown()
+        try await server.close()
+    }
+}
+
 /// Sends back what it reads.
 private final class Echo: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
@@ -164,11 +213,22 @@ struct ProxyProfileTests {
     @Test("subway and lift lose the published shares of frames each way, with 200-800 ms; each profile says what it is")
     func publishedFigures() {
         for (profile, loss) in [(ProxyProfile.subway, 0.3), (.lift, 0.5)] {
-            let toxics = profile.toxics
-            #expect(toxics.upstream == toxics.downstream)
-            #expect(toxics.upstream.contains(.dropFrames(probability: loss, types: nil)))
-            #expect(toxics.upstream.contains(.latency(.milliseconds(500), jitter: .milliseconds(300))))
+            #expect(profile.timeline.phases.count == 1)
+            let toxics = profile.timeline.phases[0].toxics
+            #expect(toxics.on(.upstream) == toxics.on(.downstream))
+            #expect(toxics.on(.upstream).map(\.toxic) == [.dropFrames(probability: loss, types: nil), .latency(.milliseconds(500), jitter: .milliseconds(300))])
         }
-        #expect(ProxyProfile.allCases.allSatisfy { !$0.summary.isEmpty && !$0.toxics.upstream.isEmpty })
+        #expect(ProxyProfile.allCases.allSatisfy { !$0.summary.isEmpty && $0.timeline.phases.allSatisfy { !$0.toxics.on(.upstream).isEmpty } })
+    }
+
+    @Test("handover: Wi-Fi, a blackhole, every connection reset onto cellular, a blackhole, reset back, over and over")
+    func handover() {
+        let timeline = ProxyProfile.handover.timeline
+        #expect(timeline.repeats)
+        #expect(timeline.phases.map(\.name) == ["wifi", "lost", "cellular", "lost"])
+        #expect(timeline.phases.map(\.resetsConnections) == [true, false, true, false])
+        #expect(timeline.phases.allSatisfy { $0.duration != nil })
+        #expect(timeline.phases[1].toxics.on(.upstream).map(\.toxic) == [.blackhole])
+        #expect(timeline.phases[1].toxics.on(.downstream).map(\.toxic) == [.blackhole])
     }
 }

@@ -72,7 +72,8 @@ struct ToxicPipeTests {
         var timeout = ToxicPipe(toxics: [.timeout(.seconds(5))], seed: 1)
         #expect(timeout.opened(at: .seconds(1)) == [.close(at: .seconds(6))])
         #expect(timeout.received(Self.chunk, at: .seconds(2)) == [])
-        #expect(ToxicPipe(toxics: [.timeout(.zero)], seed: 1).opened(at: .zero) == [])
+        var never = ToxicPipe(toxics: [.timeout(.zero)], seed: 1)
+        #expect(never.opened(at: .zero) == [])
         var blackhole = ToxicPipe(toxics: [.blackhole], seed: 1)
         #expect(blackhole.opened(at: .zero) == [])
         #expect(blackhole.received(Self.chunk, at: .zero) == [])
@@ -147,5 +148,55 @@ struct ToxicPipeTests {
         let http = Array("GET / HTTP/1.1\r\nHost: decaf.example\r\n\r\n".utf8)
         #expect(pipe.received(http, at: .zero) == [.bytes(http, at: .zero)])
         #expect(pipe.received(Self.frame(.data, 1), at: .zero) == [.bytes(Self.frame(.data, 1), at: .zero)])
+    }
+
+    @Test("toxics replaced on a live connection: a toxic that stays keeps its state, a new one never lets bytes overtake earlier ones")
+    func replaced() {
+        var pipe = ToxicPipe(toxics: [.latency(.seconds(1), jitter: .zero), .limitData(20)], seed: 1)
+        #expect(pipe.received(Self.chunk, at: .zero) == [.bytes(Self.chunk, at: .seconds(1))])
+        #expect(pipe.replace(with: [ActiveToxic(.limitData(20))], at: .milliseconds(10)).isEmpty)
+        #expect(pipe.received(Self.chunk, at: .milliseconds(20)) == [.bytes(Array(Self.chunk.prefix(8)), at: .seconds(1)), .close(at: .seconds(1))],
+                "the latency gone, the next bytes still wait behind the earlier ones, and limit_data still counts the first 12")
+        var timed = ToxicPipe(toxics: [], seed: 1)
+        #expect(timed.replace(with: [ActiveToxic(.timeout(.seconds(2))), ActiveToxic(.resetPeer(.seconds(5)))], at: .seconds(3))
+            == [.close(at: .seconds(5)), .reset(at: .seconds(8))], "a new toxic's timer starts when it is added")
+        var blackhole = ToxicPipe(toxics: [], seed: 1)
+        _ = blackhole.replace(with: [ActiveToxic(.blackhole)], at: .zero)
+        #expect(blackhole.received(Self.chunk, at: .zero).isEmpty)
+        _ = blackhole.replace(with: [], at: .seconds(1))
+        #expect(blackhole.received(Self.chunk, at: .seconds(1)) == [.bytes(Self.chunk, at: .seconds(1))])
+    }
+
+    @Test("toxicity: the share of chunks or frames a toxic acts on, drawn for each one")
+    func toxicity() {
+        var never = ToxicPipe(applying: [ActiveToxic(.blackhole, toxicity: 0)], seed: 1)
+        #expect(never.received(Self.chunk, at: .zero) == [.bytes(Self.chunk, at: .zero)])
+        var half = ToxicPipe(applying: [ActiveToxic(.dropFrames(probability: 1, types: nil), toxicity: 0.5)], seed: 9)
+        let frames = (1...2000).flatMap { Self.frame(.data, UInt32($0)) }
+        _ = half.received(frames, at: .zero)
+        #expect(half.frames.seen == 2000)
+        #expect((900...1100).contains(half.frames.dropped), "\(half.frames.dropped) of 2,000 frames dropped at toxicity 0.5")
+        #expect(ActiveToxic(.blackhole, toxicity: .nan).toxicity == 1 && ActiveToxic(.blackhole, toxicity: 7).toxicity == 1)
+    }
+
+    @Test("a frame toxic added in the middle of a frame lets the rest of it pass and acts from the next frame on")
+    func joinedMidway() {
+        let first = Self.frame(.data, 1), second = Self.frame(.data, 2), third = Self.frame(.ack, 3)
+        var pipe = ToxicPipe(toxics: [], seed: 1)
+        #expect(pipe.received(Array(first.prefix(10)), at: .zero) == [.bytes(Array(first.prefix(10)), at: .zero)])
+        _ = pipe.replace(with: [ActiveToxic(.dropFrames(probability: 1, types: [.data]))], at: .zero)
+        var out: [UInt8] = []
+        for byte in Array(first.dropFirst(10)) + second + third {
+            for case let .bytes(bytes, _) in pipe.received([byte], at: .zero) { out += bytes }
+        }
+        #expect(out == Array(first.dropFirst(10)) + third)
+        #expect(pipe.frames.seen == 2 && pipe.frames.dropped == 1)
+    }
+
+    @Test("down acts on connections, not bytes: bytes on an open connection pass")
+    func down() {
+        var pipe = ToxicPipe(toxics: [.down], seed: 1)
+        #expect(pipe.opened(at: .zero).isEmpty)
+        #expect(pipe.received(Self.chunk, at: .zero) == [.bytes(Self.chunk, at: .zero)])
     }
 }
