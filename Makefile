@@ -9,7 +9,7 @@ LIBRARIES := libdeflate-dev zlib1g-dev pkg-config
 # testee and encoder).
 TOOLS := tshark:tshark xmllint:libxml2-utils python3:python3
 
-.PHONY: demo test build deps fixtures fixtures-check fuzz bench load clean
+.PHONY: demo test build deps fixtures fixtures-check fuzz bench load weak clean
 
 ## demo: install what is missing (as root), build, and show what Decaf does on golden frames.
 demo: deps build
@@ -57,6 +57,10 @@ bench: deps
 ## load: decaf send against decaf peer, 100 connections; messages/s, latency, peer memory.
 load: deps
 	tools/bench/load.py
+
+## weak: peer, proxy and client on loopback for each weak-network profile, both client policies; the table and the goals.
+weak: deps
+	tools/weak/weak.py
 
 clean:
 	rm -rf .build tools/fuzz/.build tools/bench/.build

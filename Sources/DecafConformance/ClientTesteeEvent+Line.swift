@@ -14,7 +14,7 @@ extension ClientTesteeEvent {
         case let .delivered(_, payload): self = .delivered(payload: payload)
         case let .serverError(report): self = .serverError(code: Int(report.code), reason: report.reason)
         case let .protocolError(error): self = .error(name: error.code.name)
-        case .requestAcknowledged, .incompatible, .disconnected, .reconnecting, .finished: return nil
+        case .requestAcknowledged, .sent, .incompatible, .disconnected, .reconnecting, .finished: return nil
         }
     }
 

@@ -156,6 +156,7 @@ final class ClientDriver {
         let swapsChecksums = session.configuration.faults.contains(.checksumInHostOrder)
         ClientBootstrap(group: eventLoop)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .connectTimeout(TimeAmount(session.configuration.connectTimeout))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations

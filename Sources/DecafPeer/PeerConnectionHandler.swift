@@ -19,12 +19,14 @@ final class PeerConnectionHandler: ChannelInboundHandler {
     private let statistics: NIOLockedValueBox<PeerStatistics>
     /// The server's memory of repeats, shared by its connections.
     private let replay: NIOLockedValueBox<ReplayMemory>
+    private let onDelivery: (@Sendable (FrameHeader) -> Void)?
     private var closing = false
     private var closeReason = "closed by the client"
 
     init(configuration: PeerConfiguration, logger: Logger, statistics: NIOLockedValueBox<PeerStatistics>,
-         replay: NIOLockedValueBox<ReplayMemory>, clock: @escaping @Sendable () -> UInt32) {
+         replay: NIOLockedValueBox<ReplayMemory>, clock: @escaping @Sendable () -> UInt32, onDelivery: (@Sendable (FrameHeader) -> Void)?) {
         session = PeerSession(configuration: configuration)
+        self.onDelivery = onDelivery
         self.logger = logger
         self.statistics = statistics
         self.replay = replay
@@ -95,8 +97,9 @@ final class PeerConnectionHandler: ChannelInboundHandler {
                 lastWrite = context.write(wrapOutboundOut(frame))
             case let .send(frame, delay):
                 schedule(frame, after: delay, context: context)
-            case let .deliver(sequence):
-                logger.debug("delivered", metadata: ["sequence": "\(sequence)"])
+            case let .deliver(header):
+                logger.debug("delivered", metadata: ["sequence": "\(header.sequence)"])
+                onDelivery?(header)
             case let .close(reason):
                 context.flush()
                 closing = true

@@ -41,6 +41,7 @@ public final class PeerServer: Sendable {
     /// - Parameters:
     ///   - pcapPath: when set, every connection is recorded to this pcap file.
     ///   - clock: the current UNIX time in seconds, for timestamps, repeats and the timestamp window.
+    ///   - onDelivery: hears each DATA frame delivered (not its repeats), on the connection's loop.
     public static func start(
         configuration: PeerConfiguration,
         host: String = "127.0.0.1",
@@ -48,7 +49,8 @@ public final class PeerServer: Sendable {
         pcapPath: String? = nil,
         logger: Logger = Logger(label: "decaf.peer"),
         threads: Int = System.coreCount,
-        clock: @escaping @Sendable () -> UInt32
+        clock: @escaping @Sendable () -> UInt32,
+        onDelivery: (@Sendable (FrameHeader) -> Void)? = nil
     ) async throws -> PeerServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
         do {
@@ -95,7 +97,8 @@ public final class PeerServer: Sendable {
                                 return
                             }
                             channel.closeFuture.whenComplete { _ in counters.withLockedValue { $0.connectionsOpen -= 1 } }
-                            try addHandlers(to: channel, configuration: configuration, pcap: pcap, logger: logger, statistics: counters, replay: replay, clock: clock)
+                            try addHandlers(to: channel, configuration: configuration, pcap: pcap, logger: logger, statistics: counters, replay: replay, clock: clock,
+                                            onDelivery: onDelivery)
                         }
                     }
                     .bind(host: host, port: port)
@@ -125,7 +128,7 @@ public final class PeerServer: Sendable {
     private static func addHandlers(
         to channel: Channel, configuration: PeerConfiguration, pcap: NIOWritePCAPHandler.SynchronizedFileSink?,
         logger: Logger, statistics: NIOLockedValueBox<PeerStatistics>, replay: NIOLockedValueBox<ReplayMemory>,
-        clock: @escaping @Sendable () -> UInt32
+        clock: @escaping @Sendable () -> UInt32, onDelivery: (@Sendable (FrameHeader) -> Void)?
     ) throws {
         let pipeline = channel.pipeline.syncOperations
         if let pcap { try pipeline.addHandler(NIOWritePCAPHandler(mode: .server, fileSink: pcap.write)) }
@@ -133,7 +136,8 @@ public final class PeerServer: Sendable {
         if configuration.has(.crcLittleEndian) { try pipeline.addHandler(ChecksumByteSwapHandler()) }
         try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: configuration.decodeOptions, now: clock, refusesFromHeader: configuration.refusesFromHeader)))
         try pipeline.addHandler(MessageToByteHandler(FrameEncoderHandler()))
-        try pipeline.addHandler(PeerConnectionHandler(configuration: configuration, logger: logger, statistics: statistics, replay: replay, clock: clock))
+        try pipeline.addHandler(PeerConnectionHandler(configuration: configuration, logger: logger, statistics: statistics, replay: replay, clock: clock,
+                                                             onDelivery: onDelivery))
     }
 
     /// Stops accepting, closes every connection (each logs its summary), and finishes the pcap file.

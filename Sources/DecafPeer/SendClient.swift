@@ -9,8 +9,10 @@ import NIOPosix
 public enum SendClient {
     /// Sends `configuration.count` messages on each connection and reports what happened.
     /// `onConnectionProblem` hears why attempts to connect failed, while the clients keep trying.
+    /// `wallClock` (UNIX seconds) times the messages `configuration.onMessage` hears of.
     public static func run(
         _ configuration: SendConfiguration, threads: Int = System.coreCount, clock: @escaping @Sendable () -> UInt32,
+        wallClock: @escaping @Sendable () -> Double = { 0 },
         onConnectionProblem: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws -> SendReport {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
@@ -19,7 +21,7 @@ public enum SendClient {
             let loop = group.next()
             return loop.flatSubmit {
                 SendFeeder.start(configuration, session: SessionID(rawValue: UInt16(truncatingIfNeeded: index + 1)), eventLoop: loop,
-                                 clock: clock, onConnectionProblem: onConnectionProblem)
+                                 clock: clock, wallClock: wallClock, onConnectionProblem: onConnectionProblem)
             }
         }
         let results = try await EventLoopFuture.whenAllSucceed(outcomes, on: group.next()).get()
@@ -36,7 +38,11 @@ public enum SendClient {
 /// rate, then the end of the input; and gives up at the deadline.
 final class SendFeeder {
     private let configuration: SendConfiguration
+    private let session: SessionID
+    private let wallClock: @Sendable () -> Double
     private let payload: [UInt8]
+    /// Messages out but not settled, by id, while `onMessage` listens.
+    private var unsettled: [Int: SentMessage] = [:]
     private var connection: ClientConnection?
     private var submitted = 0
     private var settled = 0
@@ -44,16 +50,18 @@ final class SendFeeder {
     /// Set when the client has finished: nothing more is fed.
     private var done = false
 
-    private init(configuration: SendConfiguration) {
+    private init(configuration: SendConfiguration, session: SessionID, wallClock: @escaping @Sendable () -> Double) {
         self.configuration = configuration
+        self.session = session
+        self.wallClock = wallClock
         payload = TLVEncoder.encode(configuration.fields)
     }
 
     static func start(
         _ configuration: SendConfiguration, session: SessionID, eventLoop: EventLoop, clock: @escaping @Sendable () -> UInt32,
-        onConnectionProblem: @escaping @Sendable (String) -> Void
+        wallClock: @escaping @Sendable () -> Double, onConnectionProblem: @escaping @Sendable (String) -> Void
     ) -> EventLoopFuture<(ClientStatistics, [Duration])> {
-        let feeder = NIOLoopBound(SendFeeder(configuration: configuration), eventLoop: eventLoop)
+        let feeder = NIOLoopBound(SendFeeder(configuration: configuration, session: session, wallClock: wallClock), eventLoop: eventLoop)
         var client = configuration.client
         client.session = session
         let connection = ClientConnection(host: configuration.host, port: configuration.port, configuration: client, eventLoop: eventLoop,
@@ -100,12 +108,22 @@ final class SendFeeder {
 
     private func handle(_ event: ClientEvent) {
         switch event {
-        case let .acknowledged(_, latency, _):
+        case .handshake:
+            configuration.onConnected?(session, wallClock())
+        case let .sent(id, sequence, timestamp) where configuration.onMessage != nil:
+            unsettled[id] = SentMessage(session: session, sequence: sequence, timestamp: timestamp, sent: wallClock(), sends: 1)
+        case let .acknowledged(id, latency, retransmissions):
             latencies.append(latency)
             settled += 1
+            if var message = unsettled.removeValue(forKey: id) {
+                message.acknowledged = wallClock()
+                message.sends = retransmissions + 1
+                configuration.onMessage?(message)
+            }
             if configuration.rate == nil { feed(upTo: 1) }
-        case .failed:
+        case let .failed(id, _):
             settled += 1
+            if let message = unsettled.removeValue(forKey: id) { configuration.onMessage?(message) }
             if configuration.rate == nil { feed(upTo: 1) }
         default:
             break

@@ -17,6 +17,10 @@ public struct SendConfiguration: Sendable {
     public var deadline: Duration = .seconds(120)
     /// How every connection behaves; each gets its own session id.
     public var client = ClientConfiguration()
+    /// Hears every message as it is settled, on its connection's event loop.
+    public var onMessage: (@Sendable (SentMessage) -> Void)?
+    /// Hears each handshake completed: the session and when (UNIX seconds).
+    public var onConnected: (@Sendable (SessionID, Double) -> Void)?
 
     public init() {}
 }

@@ -10,6 +10,8 @@ public struct SendReport: Hashable, Sendable {
     /// Messages never acknowledged: out of retries, the deadline passed, or the server incompatible.
     public var lost = 0
     public var retransmissions = 0
+    /// Extra copies of DATA frames sent at once under measured loss.
+    public var copies = 0
     /// ACKs for a message already acknowledged, or for no message sent.
     public var duplicateAcks = 0
     public var readReceipts = 0
@@ -35,6 +37,7 @@ public struct SendReport: Hashable, Sendable {
         acknowledged += statistics.acknowledged
         lost += statistics.failed
         retransmissions += statistics.retransmissions
+        copies += statistics.copies
         duplicateAcks += statistics.duplicateAcks
         readReceipts += statistics.readReceipts
         reconnects += statistics.reconnects

@@ -37,6 +37,23 @@ public struct ClientConfiguration: Hashable, Sendable {
     public var decodeOptions = DecodeOptions()
     /// How long a server frame is remembered, in seconds, to recognise a repeat (REPLAY-1).
     public var replayWindow: UInt32 = 60
+    /// The longest a connection attempt may take before it counts as failed, so a connect into a
+    /// blackhole does not wait for the operating system's minutes.
+    public var connectTimeout: Duration = .seconds(10)
+    /// When set, the ACK timeout follows the measured round trip (RFC 6298's estimator: smoothed
+    /// RTT plus four deviations) within these bounds; `ackTimeout` is the first guess.
+    public var adaptiveAckTimeout: ClosedRange<Duration>?
+    /// When true, each DATA frame goes out as many times at once as the loss measured on this
+    /// session calls for (up to three), so one copy gets through without waiting for an ACK
+    /// timeout; the server recognises the repeats (REPLAY-1).
+    public var sendsCopiesUnderLoss = false
+    /// Sends of a VERSION_REQUEST before the connection is closed and another tried, whatever
+    /// `retries` says: a handshake lost in a blackhole is retried on a fresh connection.
+    public var handshakeSends = 4
+    /// When true, a VERSION_REQUEST without an answer is sent again as a new request (a new
+    /// sequence): the server ACKs a repeat but does not answer it again (REPLAY-1), so resending the
+    /// same one cannot make up for a lost VERSION_RESPONSE.
+    public var renewsHandshakeRequest = false
     /// Misbehave on purpose, for testing conformance tools.
     public var faults: Set<ClientFault> = []
 

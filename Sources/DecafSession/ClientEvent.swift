@@ -9,6 +9,9 @@ public enum ClientEvent: Hashable, Sendable {
     case handshake(VersionResponse, roundTrip: Duration)
     /// The server speaks another major (HS-2): the client stops.
     case incompatible(VersionResponse)
+    /// Message `id` went out for the first time as `sequence` with `timestamp`; its resends keep
+    /// both (EX-7).
+    case sent(id: Int, sequence: SequenceNumber, timestamp: UInt32)
     /// Message `id` was acknowledged, `latency` after it was first sent, after `retransmissions`.
     case acknowledged(id: Int, latency: Duration, retransmissions: Int)
     /// Message `id` was given up: out of retries (EX-7), or the client stopped.

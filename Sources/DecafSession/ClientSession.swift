@@ -66,10 +66,30 @@ public struct ClientSession {
     private var lastSent: Duration = .zero
     private var lastHeard: Duration = .zero
     private var replay: ReplayMemory
+    /// The round-trip estimate, when the ACK timeout adapts to it.
+    private var roundTrip: RoundTripEstimate?
+    /// The share of messages acknowledged without a resend, smoothed: what copies are sent on.
+    private var firstTimeShare = 1.0
 
     public init(configuration: ClientConfiguration) {
         self.configuration = configuration
         replay = ReplayMemory(window: configuration.replayWindow, limit: 65_536)
+    }
+
+    /// The ACK timeout in force: the configured one, or the one the round trip calls for.
+    public var ackTimeout: Duration { roundTrip?.timeout ?? configuration.ackTimeout }
+
+    /// Times each DATA frame goes out at once: one, or under measured loss as many as make it
+    /// likely (95%) that one gets through, at most three.
+    public var copies: Int {
+        guard configuration.sendsCopiesUnderLoss, firstTimeShare < 0.9 else { return 1 }
+        let lost = 1 - firstTimeShare
+        var allLost = lost
+        for copies in 1..<3 {
+            if allLost <= 0.05 { return copies }
+            allLost *= lost
+        }
+        return 3
     }
 
     /// Whether the session has stopped for good: finished, given up, or the server incompatible.
@@ -243,7 +263,7 @@ public struct ClientSession {
     private mutating func handshakeAnswered(_ response: VersionResponse, at now: SessionTime, into actions: inout [ClientAction]) {
         guard case let .open(request, sentAt, requestAcknowledged) = link else { return }
         if has(.responseAfterAckOnly) && !requestAcknowledged { return }
-        outstanding[request.rawValue] = nil
+        if outstanding.removeValue(forKey: request.rawValue)?.sends == 1 { measure(answeredFirstTime: true) }
         statistics.negotiated = response
         guard response.version.major == configuration.version.major else {
             actions.append(.report(.incompatible(response)))
@@ -290,6 +310,10 @@ public struct ClientSession {
             break
         case let .message(id):
             inFlightMessages -= 1
+            if pending.sends == 1, configuration.adaptiveAckTimeout != nil {
+                roundTrip = (roundTrip ?? RoundTripEstimate(bounds: configuration.adaptiveAckTimeout ?? .zero...(.zero))).adding(now.elapsed - pending.lastSent)
+            }
+            measure(answeredFirstTime: pending.sends == 1)
             if let message = settle(id) {
                 statistics.acknowledged += 1
                 actions.append(.report(.acknowledged(id: id, latency: now.elapsed - message.firstSent, retransmissions: message.sends - 1)))
@@ -354,6 +378,7 @@ public struct ClientSession {
                 message.firstSent = now.elapsed
                 idBySequence[normal.rawValue] = id
                 statistics.sent += 1
+                actions.append(.report(.sent(id: id, sequence: normal, timestamp: now.unixSeconds)))
             }
             message.sends += 1
             messages[id] = message
@@ -361,8 +386,23 @@ public struct ClientSession {
                                      sessionID: configuration.session, version: outgoingVersion)
             if configuration.compress && agreedFeatures.contains(.compression) { header.compressType = .zlib }
             inFlightMessages += 1
-            send(OutgoingFrame(header: header, payload: message.payload), as: .message(id), at: now, into: &actions)
+            let frame = OutgoingFrame(header: header, payload: message.payload)
+            send(frame, as: .message(id), at: now, into: &actions)
+            sendCopies(of: frame, into: &actions)
         }
+    }
+
+    /// Takes one more frame's fate into the measured loss: answered without a resend, or not.
+    private mutating func measure(answeredFirstTime: Bool) {
+        firstTimeShare = firstTimeShare * 0.75 + (answeredFirstTime ? 0.25 : 0)
+    }
+
+    /// The extra copies of a DATA frame that measured loss calls for.
+    private mutating func sendCopies(of frame: OutgoingFrame, into actions: inout [ClientAction]) {
+        let extra = copies - 1
+        guard extra > 0 else { return }
+        statistics.copies += extra
+        actions += Array(repeating: .send(frame), count: extra)
     }
 
     private mutating func send(_ frame: OutgoingFrame, as kind: Outstanding.Kind, at now: SessionTime, into actions: inout [ClientAction]) {
@@ -381,7 +421,7 @@ public struct ClientSession {
             }
             return
         }
-        let due = earliest + configuration.ackTimeout
+        let due = earliest + ackTimeout
         guard due != retransmitDue else { return }
         retransmitDue = due
         actions.append(.schedule(.retransmit, after: max(.zero, due - now.elapsed)))
@@ -390,9 +430,11 @@ public struct ClientSession {
     /// Sends every overdue frame again with the same sequence and timestamp, or gives it up after
     /// the last retry (EX-7).
     private mutating func retransmitOverdue(at now: SessionTime, into actions: inout [ClientAction]) {
-        let overdue = outstanding.filter { now.elapsed - $0.value.lastSent >= configuration.ackTimeout }
+        let timeout = ackTimeout
+        let overdue = outstanding.filter { now.elapsed - $0.value.lastSent >= timeout }
         for (key, var pending) in overdue.sorted(by: { $0.value.lastSent < $1.value.lastSent }) {
-            if pending.sends > configuration.retries && !has(.resendForever) {
+            let retries = if case .versionRequest = pending.kind { min(configuration.retries, configuration.handshakeSends - 1) } else { configuration.retries }
+            if pending.sends > retries && !has(.resendForever) {
                 outstanding[key] = nil
                 giveUp(pending, at: now, into: &actions)
                 continue
@@ -403,7 +445,17 @@ public struct ClientSession {
                 outstanding[key] = pending
                 continue
             }
-            if has(.newSequenceOnResend), case let .message(id) = pending.kind {
+            if case .versionRequest = pending.kind { measure(answeredFirstTime: false) }
+            if configuration.renewsHandshakeRequest, case .versionRequest = pending.kind, case let .open(_, sentAt, acknowledged) = link {
+                // A repeat gets an ACK but no second answer (REPLAY-1): a lost answer needs a new request.
+                outstanding[key] = nil
+                control = control.next
+                pending.frame.header.sequence = control
+                pending.frame.header.timestamp = now.unixSeconds
+                link = .open(request: control, sentAt: sentAt, requestAcknowledged: acknowledged)
+                unacknowledgedRequest = control
+                outstanding[control.rawValue] = pending
+            } else if has(.newSequenceOnResend), case let .message(id) = pending.kind {
                 outstanding[key] = nil
                 normal = normal.next
                 pending.frame.header.sequence = normal
@@ -416,6 +468,7 @@ public struct ClientSession {
             if case let .message(id) = pending.kind { messages[id]?.sends += 1 }
             statistics.retransmissions += 1
             actions.append(.send(pending.frame))
+            if case .message = pending.kind { sendCopies(of: pending.frame, into: &actions) }
             lastSent = now.elapsed
         }
         scheduleRetransmit(at: now, into: &actions)
@@ -428,7 +481,7 @@ public struct ClientSession {
             inFlightMessages -= 1
             if let message = settle(id) {
                 statistics.failed += 1
-                actions.append(.report(.failed(id: id, reason: "no ACK after \(message.sends) sends, \(configuration.ackTimeout) apart")))
+                actions.append(.report(.failed(id: id, reason: "no ACK after \(message.sends) sends, \(ackTimeout) apart")))
                 forget(id)
             }
             fill(at: now, into: &actions)

@@ -9,6 +9,8 @@ public struct ClientStatistics: Hashable, Sendable {
     public var failed = 0
     /// Frames sent again: after an ACK timeout (EX-7) or on a new connection.
     public var retransmissions = 0
+    /// Extra copies of DATA frames sent at once under measured loss.
+    public var copies = 0
     /// ACKs for a frame already acknowledged, or for no frame the client sent.
     public var duplicateAcks = 0
     public var readReceipts = 0

@@ -4,8 +4,8 @@ import DecafWire
 public enum PeerAction: Hashable, Sendable {
     /// Write the frame after `delay` (zero: at once).
     case send(OutgoingFrame, after: Duration)
-    /// A DATA frame with this sequence was delivered to the application.
-    case deliver(SequenceNumber)
+    /// The DATA frame with this header was delivered to the application.
+    case deliver(FrameHeader)
     /// Close the connection once the writes before this action are out.
     case close(reason: String)
 }

@@ -101,7 +101,7 @@ public struct PeerSession {
     /// Delivers a DATA frame, and sends its read receipt when both sides agreed to them (EX-4).
     private mutating func deliver(_ frame: Frame, now: UInt32) -> [PeerAction] {
         summary.delivered += 1
-        var actions: [PeerAction] = [.deliver(frame.header.sequence)]
+        var actions: [PeerAction] = [.deliver(frame.header)]
         if agreed?.features.contains(.readReceipt) == true {
             normalSequence = normalSequence.next
             let header = FrameHeader(messageType: .readReceipt, sequence: normalSequence, timestamp: now,

@@ -6,4 +6,9 @@ enum Clock {
     @Sendable static func unixSeconds() -> UInt32 {
         UInt32(clamping: Int(Date().timeIntervalSince1970))
     }
+
+    /// The current UNIX time in seconds, to the microsecond, for logs joined across processes.
+    @Sendable static func now() -> Double {
+        Date().timeIntervalSince1970
+    }
 }

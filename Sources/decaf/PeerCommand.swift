@@ -60,6 +60,10 @@ struct PeerCommand: AsyncParsableCommand {
     @Flag(help: "Refuse a frame with a bad header only once its body is in or the stream ends, not from the header: the brief allows both (a body too large is still refused from the header).")
     var refuseAfterBody = false
 
+    @Option(help: ArgumentHelp("Write a JSON line for every message delivered (session, sequence, timestamp, and the UNIX time it was delivered), not for its repeats.",
+                               valueName: "file"), transform: PathArgument.parse)
+    var deliveries: String?
+
     func run() async throws {
         if listFaults {
             for fault in PeerFault.all {
@@ -85,11 +89,17 @@ struct PeerCommand: AsyncParsableCommand {
         configuration.bodyLimit = bodyLimit
         configuration.depthLimit = depthLimit
         configuration.refusesFromHeader = !refuseAfterBody
+        var onDelivery: (@Sendable (FrameHeader) -> Void)?
+        if let deliveries {
+            let log = try JSONLinesFile(path: deliveries, option: "--deliveries")
+            onDelivery = { header in log.write(MessageRecordJSON(header, delivered: Clock.now())) }
+        }
         let signals = await SignalWaiter.install()
         let server: PeerServer
         do {
             server = try await PeerServer.start(configuration: configuration, host: listen.host, port: listen.port,
-                                                pcapPath: pcap, clock: Clock.unixSeconds)
+                                                pcapPath: pcap, clock: Clock.unixSeconds,
+                                                onDelivery: onDelivery)
         } catch {
             throw InputError("\(error)")
         }

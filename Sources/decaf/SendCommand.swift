@@ -41,19 +41,24 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(help: "Compress the bodies (ZLIB).")
     var compress = false
 
-    @Option(help: ArgumentHelp("Send an unacknowledged message again after this long. (default: 1s)", valueName: "duration"), transform: DurationArgument.positive)
-    var ackTimeout = ClientConfiguration().ackTimeout
+    @Option(help: ArgumentHelp("brief: the brief's client, three resends a second apart, then lost (EX-7). reliable: resend until the deadline on an ACK timeout that follows the round trip, send copies under measured loss, notice a silent connection within 3 s, reconnect within 1 s; the options below change either. (default: brief)",
+                               valueName: "policy"))
+    var policy = ClientPolicy.brief
 
-    @Option(help: ArgumentHelp("Times a message is sent again before it counts as lost. (default: 3)", valueName: "n"), transform: IntegerArgument.within(0...1000))
-    var retries = ClientConfiguration().retries
+    @Option(help: ArgumentHelp("Send an unacknowledged message again after this long; under the reliable policy, the first guess before the round trip is measured. (default: 1s)", valueName: "duration"),
+            transform: DurationArgument.positive)
+    var ackTimeout: Duration?
+
+    @Option(help: ArgumentHelp("Times a message is sent again before it counts as lost. (default: 3; reliable: until the deadline)", valueName: "n"), transform: IntegerArgument.within(0...1000))
+    var retries: Int?
 
     @Option(help: "Reconnect policy after a dropped connection.")
     var reconnect = ReconnectPolicy.exponential
 
-    @Option(help: ArgumentHelp("Longest wait between reconnect attempts. (default: 30s)", valueName: "duration"), transform: DurationArgument.positive)
-    var maxDelay = ClientConfiguration().maxDelay
+    @Option(help: ArgumentHelp("Longest wait between reconnect attempts. (default: 30s; reliable: 1s)", valueName: "duration"), transform: DurationArgument.positive)
+    var maxDelay: Duration?
 
-    @Option(help: ArgumentHelp("Interval between heartbeats (default: none).", valueName: "duration"), transform: DurationArgument.positive)
+    @Option(help: ArgumentHelp("Interval between heartbeats (default: none; reliable: 1s).", valueName: "duration"), transform: DurationArgument.positive)
     var heartbeat: Duration?
 
     @Option(help: ArgumentHelp("Features to offer: all, none, a number, or names like BASIC,READ_RECEIPT. (default: all)", valueName: "features"), transform: WireArgument.features)
@@ -65,6 +70,10 @@ struct SendCommand: AsyncParsableCommand {
     @Flag(help: "Print the report as JSON.")
     var json = false
 
+    @Option(help: ArgumentHelp("Write a JSON line for every message settled (session, sequence, timestamp, UNIX times sent and acknowledged, sends) and every handshake completed (session, UNIX time connected).",
+                               valueName: "file"), transform: PathArgument.parse)
+    var messages: String?
+
     func run() async throws {
         var configuration = SendConfiguration()
         configuration.host = server.host
@@ -74,16 +83,22 @@ struct SendCommand: AsyncParsableCommand {
         configuration.fields = [TLVField(tag: .text, text: text)] + tlv
         configuration.rate = rate
         configuration.deadline = deadline
+        configuration.client = policy.configuration
         configuration.client.compress = compress
         configuration.client.window = window
-        configuration.client.ackTimeout = ackTimeout
-        configuration.client.retries = retries
+        if let ackTimeout { configuration.client.ackTimeout = ackTimeout }
+        if let retries { configuration.client.retries = retries }
         configuration.client.reconnect = reconnect
-        configuration.client.maxDelay = maxDelay
-        configuration.client.heartbeat = heartbeat
+        if let maxDelay { configuration.client.maxDelay = maxDelay }
+        if let heartbeat { configuration.client.heartbeat = heartbeat }
         configuration.client.features = features
+        if let messages {
+            let log = try JSONLinesFile(path: messages, option: "--messages")
+            configuration.onMessage = { log.write(MessageRecordJSON($0)) }
+            configuration.onConnected = { session, at in log.write(ConnectionRecordJSON(session: session.rawValue, connected: at)) }
+        }
         let problems = ConnectionProblemLog()
-        let report = try await SendClient.run(configuration, clock: Clock.unixSeconds, onConnectionProblem: problems.note)
+        let report = try await SendClient.run(configuration, clock: Clock.unixSeconds, wallClock: Clock.now, onConnectionProblem: problems.note)
         if report.neverConnected, let reason = problems.first {
             if json { print(SendReportJSON(report).line) }
             throw InputError("\(reason); no connection was made in \(deadline): \(problems.count) attempt(s) failed")
@@ -94,3 +109,4 @@ struct SendCommand: AsyncParsableCommand {
 }
 
 extension ReconnectPolicy: ExpressibleByArgument {}
+extension ClientPolicy: ExpressibleByArgument {}

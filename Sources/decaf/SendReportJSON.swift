@@ -8,7 +8,7 @@ struct SendReportJSON: Encodable {
     }
 
     var ok: Bool
-    var connections, sent, acknowledged, lost, retransmissions, duplicateAcks, readReceipts, reconnects, heartbeatsAcknowledged: Int
+    var connections, sent, acknowledged, lost, retransmissions, copies, duplicateAcks, readReceipts, reconnects, heartbeatsAcknowledged: Int
     var elapsedMs: Double
     var messagesPerSecond: Double
     var latency: Latency?
@@ -23,6 +23,7 @@ struct SendReportJSON: Encodable {
         acknowledged = report.acknowledged
         lost = report.lost
         retransmissions = report.retransmissions
+        copies = report.copies
         duplicateAcks = report.duplicateAcks
         readReceipts = report.readReceipts
         reconnects = report.reconnects

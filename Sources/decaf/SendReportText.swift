@@ -18,6 +18,7 @@ struct SendReportText {
         }
         lines.append("  read receipts \(report.readReceipts), retransmissions \(report.retransmissions), "
             + "duplicate ACKs \(report.duplicateAcks), reconnects \(report.reconnects)")
+        if report.copies > 0 { lines.append("  copies sent at once under measured loss \(report.copies)") }
         if report.heartbeatsAcknowledged > 0 { lines.append("  heartbeats acknowledged \(report.heartbeatsAcknowledged)") }
         if let negotiated = report.negotiated.first {
             lines.append("  negotiated \(negotiated.version), features \(negotiated.features)")

@@ -29,6 +29,8 @@ struct HostileArgumentTests {
     /// A command that is still running after this was given a value it accepts (a peer serves, a
     /// client retries an address nobody listens on); it is stopped and counts as not crashing.
     static let limit = Duration.seconds(3)
+    /// A value that must be refused is given this long, a bound no refusal comes near.
+    static let refusalLimit = Duration.seconds(15)
 
     struct Trial: Sendable {
         var arguments: [String]
@@ -101,7 +103,9 @@ struct HostileArgumentTests {
                 group.addTask {
                     let directory = base.appending(path: "\(index)")
                     try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                    return (index, await BoundedRun.run(trials[index].arguments, in: directory, limit: limit))
+                    // A refusal comes at once; the long limit only gives a loaded machine room to start the process.
+                    let bound = trials[index].mustRefuse ? refusalLimit : limit
+                    return (index, await BoundedRun.run(trials[index].arguments, in: directory, limit: bound))
                 }
             }
             for _ in 0..<8 { start() }

@@ -83,7 +83,7 @@ struct ReferencePeerConformanceTests {
     @Test("every fault fails a case that names a requirement the fault breaks", arguments: PeerFault.all)
     func faultIsCaught(_ fault: PeerFault) async throws {
         // Room for a loaded machine: only the cases a fault fails wait this long.
-        let run = try await Self.run(faults: [fault], timeout: .seconds(5))
+        let run = try await Self.run(faults: [fault], timeout: .seconds(10))
         let failures = run.results.filter { $0.verdict.kind.isFailure }
         let named = failures.filter { !Set($0.verdict.requirements).isDisjoint(with: fault.breaks) }
         #expect(!named.isEmpty, "no failing case names \(fault.breaks.map(\.rawValue)); failures: \(failures.map(\.testCase.id))")

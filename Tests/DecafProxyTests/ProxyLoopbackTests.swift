@@ -73,8 +73,10 @@ extension ProxyLoopbackTests {
         client.send("one")
         #expect(await client.received(count: 3) == Array("one".utf8))
         proxy.changeToxics { $0.add(.down, stream: .upstream) }
-        let refused = try await RawClient.connect(port: proxy.localAddress.port!)
-        #expect(try await refused.untilClosed() == [], "a new connection is reset while the network is down")
+        // The reset may come before the connect completes on a busy machine: then the connect fails.
+        if let refused = try? await RawClient.connect(port: proxy.localAddress.port!) {
+            #expect(try await refused.untilClosed() == [], "a new connection is reset while the network is down")
+        }
         client.send("two")
         #expect(await client.received(count: 6) == Array("onetwo".utf8), "an open connection is left as it is")
         proxy.changeToxics { $0 = ProxyToxics(downstream: [.blackhole]) }

@@ -24,7 +24,7 @@ enum Frames {
 extension [PeerAction] {
     var sent: [OutgoingFrame] { compactMap { if case let .send(frame, _) = $0 { frame } else { nil } } }
     var closes: Bool { contains { if case .close = $0 { true } else { false } } }
-    var delivered: [SequenceNumber] { compactMap { if case let .deliver(sequence) = $0 { sequence } else { nil } } }
+    var delivered: [SequenceNumber] { compactMap { if case let .deliver(header) = $0 { header.sequence } else { nil } } }
     var delays: [Duration] { compactMap { if case let .send(_, delay) = $0 { delay } else { nil } } }
 }
 

@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""Weak-network lab: `decaf peer`, `decaf proxy` and `decaf send` on loopback, for each profile and
+both client policies, with what users feel: messages delivered, duplicates, delivery latency,
+resends, reconnects, time to reconnect after the network comes back, first connect.
+
+Each run: a fresh peer (`--deliveries` logs every delivery), a proxy with the profile in front of it
+(its phase lines say when the network came back), and `decaf send` with 10 connections of 100
+messages at 5 a second each (`--messages` logs when each message went out and each handshake
+completed). The logs are joined on (session, sequence, timestamp): delivery latency is from a
+message's first sending to its delivery at the peer; a duplicate is a second delivery of the same
+message, counted from the peer's log, not from its replay memory.
+
+Usage: weak.py [--profiles subway,lift,handover,wifi] [--connections 10] [--count 100] [--rate 5]
+               [--decaf PATH] [--markdown FILE]
+"""
+import argparse
+import json
+import os
+import platform
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PUBLISHED = {"subway": "92.5%", "lift": "88.1%"}
+LOSS = {"subway": 0.3, "lift": 0.5}
+
+
+class Process:
+    """A decaf command whose first line is `listening on ADDRESS`; later lines are kept."""
+
+    def __init__(self, arguments):
+        self.process = subprocess.Popen(arguments, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        first = self.process.stdout.readline()
+        match = re.match(r"listening on (\S+)", first)
+        if not match:
+            self.process.kill()
+            sys.exit(f"{' '.join(arguments[:2])} did not start: {first}{self.process.stderr.read()}")
+        self.address = match.group(1)
+        self.lines = []
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        for line in self.process.stdout:
+            self.lines.append(line)
+
+    def stop(self):
+        self.process.send_signal(2)
+        self.process.wait(timeout=30)
+        self.reader.join(timeout=5)
+
+
+def percentile(values, share):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))] if ordered else float("nan")
+
+
+def run(decaf, profile, policy, args, directory):
+    deliveries = os.path.join(directory, f"{profile}-{policy}-deliveries.jsonl")
+    messages = os.path.join(directory, f"{profile}-{policy}-messages.jsonl")
+    peer = Process([decaf, "peer", "--log-level", "critical", "--deliveries", deliveries])
+    proxy = Process([decaf, "proxy", "127.0.0.1:0", peer.address, "--profile", profile, "--json", "--seed", "7"])
+    started = time.time()
+    send = subprocess.run([decaf, "send", proxy.address, "--policy", policy, "--connections", str(args.connections),
+                           "--count", str(args.count), "--rate", str(args.rate), "--deadline", f"{args.deadline}s",
+                           "--messages", messages, "--json"], capture_output=True, text=True)
+    proxy.stop()
+    peer.stop()
+    report = json.loads(send.stdout.strip().splitlines()[-1])
+    phases = [json.loads(line) for line in proxy.lines if line.startswith('{"at"') or '"phase"' in line]
+    recoveries = [phase["at"] for phase in phases if phase.get("reset") and phase["at"] > started + 0.5]
+
+    sent, connected, settled = {}, {}, {}
+    for line in open(messages):
+        record = json.loads(line)
+        if "connected" in record:
+            connected.setdefault(record["session"], []).append(record["connected"])
+        else:
+            key = (record["session"], record["sequence"], record["timestamp"])
+            sent[key] = record["sent"]
+            settled[record["session"]] = max(settled.get(record["session"], 0), record.get("acknowledged") or record["sent"])
+    delivered, duplicates = {}, 0
+    for line in open(deliveries):
+        record = json.loads(line)
+        key = (record["session"], record["sequence"], record["timestamp"])
+        if key in delivered:
+            duplicates += 1
+        else:
+            delivered[key] = record["delivered"]
+    latencies = [delivered[key] - sent[key] for key in delivered if key in sent]
+    # Time from the network coming back to each connection that was still sending being ready again.
+    reconnected = []
+    for recovery in recoveries:
+        for session, times in connected.items():
+            if settled.get(session, 0) < recovery:
+                continue
+            later = [at for at in times if at >= recovery]
+            if later:
+                reconnected.append(later[0] - recovery)
+    first = [min(times) - started for times in connected.values()]
+    expected = args.connections * args.count
+    return {
+        "profile": profile, "policy": policy,
+        "delivered": len(delivered) / expected, "duplicates": duplicates,
+        "mean": statistics.fmean(latencies) if latencies else float("nan"),
+        "p50": percentile(latencies, 0.5), "p99": percentile(latencies, 0.99),
+        "resends": report["retransmissions"], "copies": report.get("copies", 0), "reconnects": report["reconnects"],
+        "recovery_mean": statistics.fmean(reconnected) if reconnected else None,
+        "recovery_p99": percentile(reconnected, 0.99) if reconnected else None,
+        "first_connect": statistics.fmean(first) if first else float("nan"),
+    }
+
+
+def throughput(decaf, directory):
+    """Messages per second straight to the peer and through a proxy without toxics."""
+    peer = Process([decaf, "peer", "--log-level", "critical"])
+    rates = {}
+    try:
+        for name, target in [("direct", None), ("proxy", "proxy")]:
+            proxy = Process([decaf, "proxy", "127.0.0.1:0", peer.address]) if target else None
+            address = proxy.address if proxy else peer.address
+            result = subprocess.run([decaf, "send", address, "--connections", "10", "--count", "20000", "--json"],
+                                    capture_output=True, text=True)
+            rates[name] = json.loads(result.stdout.strip().splitlines()[-1])["messagesPerSecond"]
+            if proxy:
+                proxy.stop()
+    finally:
+        peer.stop()
+    return rates
+
+
+def text(seconds):
+    return "-" if seconds is None else f"{seconds * 1000:.0f} ms"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--profiles", default="subway,lift,handover,wifi")
+    parser.add_argument("--connections", type=int, default=10)
+    parser.add_argument("--count", type=int, default=100, help="messages per connection")
+    parser.add_argument("--rate", type=int, default=5, help="messages per second per connection")
+    parser.add_argument("--deadline", type=int, default=120, help="seconds")
+    parser.add_argument("--decaf", default=os.path.join(ROOT, ".build/release/decaf"))
+    args = parser.parse_args()
+    if not os.path.exists(args.decaf):
+        subprocess.run(["swift", "build", "-c", "release", "--product", "decaf"], cwd=ROOT, check=True)
+
+    rows = []
+    with tempfile.TemporaryDirectory() as directory:
+        for profile in args.profiles.split(","):
+            for policy in ["brief", "reliable"]:
+                print(f"running {profile} with the {policy} policy...", file=sys.stderr, flush=True)
+                rows.append(run(args.decaf, profile, policy, args, directory))
+        rates = throughput(args.decaf, directory)
+
+    print(f"{args.connections} connections x {args.count} messages at {args.rate}/s each, per profile and policy; "
+          f"{platform.node()}, {os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}\n")
+    print("| profile | policy | delivered | published | model | duplicates | latency mean / p50 / p99 | resends | copies "
+          "| reconnects | reconnected after recovery, mean / p99 | first connect |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for row in rows:
+        loss = LOSS.get(row["profile"])
+        model = f"{1 - (1 - (1 - loss) ** 2) ** 4:.1%}" if loss is not None and row["policy"] == "brief" else "-"
+        published = PUBLISHED.get(row["profile"], "-") if row["policy"] == "brief" else "-"
+        print(f"| {row['profile']} | {row['policy']} | {row['delivered']:.2%} | {published} | {model} | {row['duplicates']} "
+              f"| {text(row['mean'])} / {text(row['p50'])} / {text(row['p99'])} | {row['resends']} | {row['copies']} | {row['reconnects']} "
+              f"| {text(row['recovery_mean'])} / {text(row['recovery_p99'])} | {text(row['first_connect'])} |")
+    ratio = rates["proxy"] / rates["direct"] if rates["direct"] else 0
+    print(f"\nthroughput without toxics: direct {rates['direct']:,.0f} messages/s, through the proxy {rates['proxy']:,.0f} ({ratio:.2f}x)\n")
+
+    goals = []
+    reliable = {row["profile"]: row for row in rows if row["policy"] == "reliable"}
+    for profile in ["subway", "lift", "handover"]:
+        if profile in reliable:
+            row = reliable[profile]
+            goals.append((f"reliable at {profile}: 100.00% delivered, 0 duplicates", row["delivered"] == 1 and row["duplicates"] == 0))
+    if "subway" in reliable:
+        goals.append((f"reliable at subway: mean delivery latency at most 800 ms ({text(reliable['subway']['mean'])})", reliable["subway"]["mean"] <= 0.8))
+    if "handover" in reliable and reliable["handover"]["recovery_mean"] is not None:
+        row = reliable["handover"]
+        goals.append((f"reconnected after the network came back: mean at most 0.5 s, p99 at most 1.5 s "
+                       f"({text(row['recovery_mean'])}, {text(row['recovery_p99'])})",
+                       row["recovery_mean"] <= 0.5 and row["recovery_p99"] <= 1.5))
+    goals.append((f"proxy without toxics at least half the direct throughput ({ratio:.2f}x)", ratio >= 0.5))
+    for goal, met in goals:
+        print(f"- {goal}: {'met' if met else 'MISSED'}")
+    sys.exit(0 if all(met for _, met in goals) else 1)
+
+
+if __name__ == "__main__":
+    main()
