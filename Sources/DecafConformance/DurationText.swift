@@ -3,8 +3,7 @@ import Foundation
 /// Durations as reports print them: milliseconds for people and JSON, seconds for JUnit.
 enum DurationText {
     static func milliseconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+        duration / .milliseconds(1)
     }
 
     /// `12.345 ms` (with `decimals` digits after the point).

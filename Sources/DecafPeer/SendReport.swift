@@ -49,7 +49,7 @@ public struct SendReport: Hashable, Sendable {
 
     /// Acknowledged messages per second.
     public var messagesPerSecond: Double {
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed / .seconds(1)
         return seconds > 0 ? Double(acknowledged) / seconds : 0
     }
 

@@ -17,8 +17,9 @@ final class ProxyConnection {
     /// The change of toxics in force: an older one arriving late is ignored.
     private var generation: Int
     private let onEnd: @Sendable () -> Void
-    /// Bytes each side still has to be written, and whether its sender was paused for them.
-    private var pending: [ProxySide: Int] = [.client: 0, .server: 0]
+    /// Bytes still to be written to each side.
+    private var pendingToClient = 0
+    private var pendingToServer = 0
     /// Above this many bytes waiting, the sending side is no longer read.
     private static let pendingLimit = 4 << 20
 
@@ -92,44 +93,49 @@ final class ProxyConnection {
 
     func read(_ buffer: ByteBuffer, from side: ProxySide) {
         let bytes = Array(buffer.readableBytesView)
-        let passages: [ToxicPipe.Passage]
+        let pipe = Self.pipe(from: side)
+        let before = self[keyPath: pipe].frames
+        let passages = self[keyPath: pipe].received(bytes, at: now)
+        let frames = self[keyPath: pipe].frames.since(before)
+        let direction = Self.counts(from: side)
         // Counted as they happen, so a proxy stopped at any moment reports everything so far.
-        switch side {
-        case .client:
-            let before = upstream.frames
-            passages = upstream.received(bytes, at: now)
-            counters.withLockedValue { counts in
-                counts.upstream.bytesIn += bytes.count
-                counts.upstream.frames.add(upstream.frames.since(before))
-            }
-        case .server:
-            let before = downstream.frames
-            passages = downstream.received(bytes, at: now)
-            counters.withLockedValue { counts in
-                counts.downstream.bytesIn += bytes.count
-                counts.downstream.frames.add(downstream.frames.since(before))
-            }
+        counters.withLockedValue { counts in
+            counts[keyPath: direction].bytesIn += bytes.count
+            counts[keyPath: direction].frames.add(frames)
         }
         perform(passages, to: side.other)
     }
 
     func readComplete(from side: ProxySide) {
-        let receiving: ProxySide = side.other
-        if pending[receiving, default: 0] < Self.pendingLimit { channel(side)?.read() }
+        if self[keyPath: Self.pending(to: side.other)] < Self.pendingLimit { channel(side)?.read() }
     }
 
     func closed(_ side: ProxySide) {
         guard !ended else { return }
-        let passages = side == .client ? upstream.ended(at: now) : downstream.ended(at: now)
-        perform(passages, to: side.other)
+        perform(self[keyPath: Self.pipe(from: side)].ended(at: now), to: side.other)
     }
 
     private func channel(_ side: ProxySide) -> Channel? { side == .client ? client : server }
 
+    /// The pipe of what `side` sends: upstream from the client, downstream from the server.
+    private static func pipe(from side: ProxySide) -> ReferenceWritableKeyPath<ProxyConnection, ToxicPipe> {
+        side == .client ? \.upstream : \.downstream
+    }
+
+    /// The counts of what `side` sends.
+    private static func counts(from side: ProxySide) -> WritableKeyPath<ProxyCounts, ProxyCounts.Direction> {
+        side == .client ? \.upstream : \.downstream
+    }
+
+    /// The bytes waiting to be written to `side`.
+    private static func pending(to side: ProxySide) -> ReferenceWritableKeyPath<ProxyConnection, Int> {
+        side == .client ? \.pendingToClient : \.pendingToServer
+    }
+
     private func perform(_ passages: [ToxicPipe.Passage], to side: ProxySide) {
         for passage in passages {
             let deadline = started + TimeAmount(passage.at)
-            if case let .bytes(bytes, _) = passage { pending[side, default: 0] += bytes.count }
+            if case let .bytes(bytes, _) = passage { self[keyPath: Self.pending(to: side)] += bytes.count }
             client.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in carry(passage, to: side) }
         }
     }
@@ -138,13 +144,13 @@ final class ProxyConnection {
         guard !ended, let channel = channel(side) else { return }
         switch passage {
         case let .bytes(bytes, _):
-            pending[side, default: 0] -= bytes.count
+            self[keyPath: Self.pending(to: side)] -= bytes.count
             counters.withLockedValue { counts in
-                if side == .server { counts.upstream.bytesOut += bytes.count } else { counts.downstream.bytesOut += bytes.count }
+                counts[keyPath: Self.counts(from: side.other)].bytesOut += bytes.count
             }
             channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: nil)
             let sender: ProxySide = side.other
-            if pending[side, default: 0] < Self.pendingLimit { self.channel(sender)?.read() }
+            if self[keyPath: Self.pending(to: side)] < Self.pendingLimit { self.channel(sender)?.read() }
         case .close:
             if channel.isActive && self.channel(side.other)?.isActive == true {
                 counters.withLockedValue { $0.cut += 1 }

@@ -16,8 +16,6 @@ import Glibc
 public final class ProxyServer: Sendable {
     /// Where the proxy listens.
     public let localAddress: SocketAddress
-    /// Where it forwards to.
-    public let upstream: HostAndPort
     private let channel: Channel
     private let group: MultiThreadedEventLoopGroup
     private let counters: NIOLockedValueBox<ProxyCounts>
@@ -28,18 +26,15 @@ public final class ProxyServer: Sendable {
         var toxics: ProxyToxics
         /// Counts changes, so a connection never takes an older change after a newer one.
         var generation = 0
-        var enabled = true
         var connections: [Int: NIOLoopBound<ProxyConnection>] = [:]
         /// Counts timelines played, so a replaced timeline stops.
         var timeline = 0
-        var phase: String?
     }
 
-    private init(channel: Channel, upstream: HostAndPort, group: MultiThreadedEventLoopGroup, counters: NIOLockedValueBox<ProxyCounts>,
+    private init(channel: Channel, group: MultiThreadedEventLoopGroup, counters: NIOLockedValueBox<ProxyCounts>,
                  state: NIOLockedValueBox<State>) throws {
         guard let address = channel.localAddress else { throw ProxyServerError.cannotListen(reason: "no local address") }
         localAddress = address
-        self.upstream = upstream
         self.channel = channel
         self.group = group
         self.counters = counters
@@ -48,15 +43,6 @@ public final class ProxyServer: Sendable {
 
     /// The counts so far.
     public var counts: ProxyCounts { counters.withLockedValue { $0 } }
-
-    /// The toxics in force.
-    public var toxics: ProxyToxics { state.withLockedValue { $0.toxics } }
-
-    /// Whether the proxy lets connections through (toxiproxy's `enabled`).
-    public var isEnabled: Bool { state.withLockedValue { $0.enabled } }
-
-    /// The timeline phase in force, if a timeline is playing.
-    public var phase: String? { state.withLockedValue { $0.phase } }
 
     /// Starts a proxy on `host`:`port` (port 0: any free port) in front of `upstream`. Each
     /// connection's toxics draw from a generator seeded with `seed` and the connection's number.
@@ -76,7 +62,7 @@ public final class ProxyServer: Sendable {
                 }
                 .bind(host: host, port: port)
                 .get()
-            return try ProxyServer(channel: channel, upstream: upstream, group: group, counters: counters, state: state)
+            return try ProxyServer(channel: channel, group: group, counters: counters, state: state)
         } catch {
             try? await group.shutdownGracefully()
             throw ProxyServerError.cannotListen(reason: ConnectionFailure.reason(error))
@@ -90,7 +76,7 @@ public final class ProxyServer: Sendable {
             return counts.connections
         }
         let admitted = state.withLockedValue { state -> (toxics: ProxyToxics, generation: Int)? in
-            guard state.enabled, !state.toxics.isDown else { return nil }
+            guard !state.toxics.isDown else { return nil }
             return (state.toxics, state.generation)
         }
         guard let admitted else {
@@ -133,17 +119,6 @@ public final class ProxyServer: Sendable {
         }
     }
 
-    /// Lets connections through, or, disabled, resets every open one and every new one (toxiproxy
-    /// closes its listener instead; a reset tells a client the same sooner).
-    public func setEnabled(_ enabled: Bool) {
-        let live = state.withLockedValue { state in
-            state.enabled = enabled
-            return enabled ? [] : Array(state.connections.values)
-        }
-        counters.withLockedValue { $0.cut += live.count }
-        for connection in live { connection.eventLoop.execute { connection.value.reset() } }
-    }
-
     /// Plays `timeline` from now, in place of any playing; `onPhase` hears each phase as it starts.
     public func play(_ timeline: ProxyTimeline, onPhase: @escaping @Sendable (ProxyTimeline.Phase) -> Void = { _ in }) {
         let number = state.withLockedValue { state in
@@ -155,12 +130,7 @@ public final class ProxyServer: Sendable {
 
     private func enter(_ index: Int, of timeline: ProxyTimeline, number: Int, onPhase: @escaping @Sendable (ProxyTimeline.Phase) -> Void) {
         let phase = timeline.phases[index]
-        let current = state.withLockedValue { state in
-            guard state.timeline == number else { return false }
-            state.phase = phase.name
-            return true
-        }
-        guard current else { return }
+        guard state.withLockedValue({ $0.timeline == number }) else { return }
         changeToxics(resettingConnections: phase.resetsConnections) { $0 = phase.toxics }
         onPhase(phase)
         guard let duration = phase.duration else { return }

@@ -84,11 +84,7 @@ public struct ProxyTimeline: Hashable, Sendable {
                 toxics = profile.timeline.phases[0].toxics
             }
             for toxic in entry.toxics ?? [] {
-                do {
-                    let made = try toxic.toxic()
-                    let toxicity = try toxic.checkedToxicity()
-                    for stream in try toxic.streams(bothWhenAbsent: true) { toxics.add(made, stream: stream, toxicity: toxicity) }
-                } catch { throw problem(error.description) }
+                do { try toxic.add(to: &toxics) } catch { throw problem(error.description) }
             }
             phases.append(Phase(name: name, duration: duration, toxics: toxics, resetsConnections: entry.reset ?? false))
         }

@@ -2,9 +2,9 @@ import DecafSession
 import DecafWire
 
 /// The toxics by name, with toxiproxy's type and attribute names: how a type and its attributes
-/// (from the command line, a timeline file or the control API) make a `Toxic`, and how a toxic is
-/// described back. Durations without a unit count `bareUnit` seconds (seconds on the command line,
-/// milliseconds in the control API, as in toxiproxy).
+/// (from the command line or a timeline file) make a `Toxic`, and the type name of a toxic.
+/// Durations without a unit count `bareUnit` seconds (seconds on the command line, milliseconds in
+/// a timeline file, as in toxiproxy's API).
 public enum ToxicCatalog {
     /// Why a toxic was refused, in the user's words.
     public struct Problem: Error, CustomStringConvertible {
@@ -14,6 +14,9 @@ public enum ToxicCatalog {
 
     public static let types = ["latency", "bandwidth", "slicer", "slow_close", "timeout", "reset_peer", "limit_data", "packet_loss", "blackhole", "down",
                                "drop_frames", "duplicate_frames", "corrupt_frames", "cut_frames"]
+
+    /// The types, as a message lists them: `latency, bandwidth, ... or cut_frames`.
+    public static let typeList = types.dropLast().joined(separator: ", ") + " or " + (types.last ?? "")
 
     /// The attribute `TYPE=VALUE` sets on the command line.
     public static let mainAttribute = ["latency": "latency", "bandwidth": "rate", "slicer": "average_size", "slow_close": "delay",
@@ -85,7 +88,7 @@ public enum ToxicCatalog {
             let lost = try probability("probability")
             let rto = try duration("rto", required: false)
             toxic = .packetLoss(probability: lost, retransmissionTimeout: rto > .zero ? rto : .milliseconds(200))
-        default: throw Problem("'\(type)' is not a toxic; give \(types.dropLast().joined(separator: ", ")) or \(types.last ?? "")")
+        default: throw Problem("'\(type)' is not a toxic; give \(typeList)")
         }
         if let unknown = attributes.keys.sorted().first { throw Problem("\(type) has no attribute '\(unknown)'") }
         return toxic
@@ -108,30 +111,6 @@ public enum ToxicCatalog {
         case .duplicateFrames: "duplicate_frames"
         case .corruptFrames: "corrupt_frames"
         case .cutFrames: "cut_frames"
-        }
-    }
-
-    /// The attributes of `toxic` in toxiproxy's units: durations in milliseconds (the slicer's delay
-    /// in microseconds), rates in KB/s; probabilities from 0 to 1; message types joined with `+`.
-    public static func attributes(of toxic: Toxic) -> [String: ToxicAttributeValue] {
-        func ms(_ duration: Duration) -> ToxicAttributeValue { .number(Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15) }
-        switch toxic {
-        case let .latency(latency, jitter): return ["latency": ms(latency), "jitter": ms(jitter)]
-        case let .bandwidth(rate): return ["rate": .number(Double(rate / 1024))]
-        case let .slicer(size, variation, delay):
-            return ["average_size": .number(Double(size)), "size_variation": .number(Double(variation)),
-                    "delay": .number(Double(delay.components.seconds) * 1e6 + Double(delay.components.attoseconds) / 1e12)]
-        case let .slowClose(delay): return ["delay": ms(delay)]
-        case let .timeout(after), let .resetPeer(after): return ["timeout": ms(after)]
-        case let .limitData(bytes): return ["bytes": .number(Double(bytes))]
-        case .blackhole, .down: return [:]
-        case let .packetLoss(probability, rto): return ["probability": .number(probability), "rto": ms(rto)]
-        case let .dropFrames(probability, types):
-            var attributes: [String: ToxicAttributeValue] = ["probability": .number(probability)]
-            if let types { attributes["types"] = .text(types.sorted { $0.rawValue < $1.rawValue }.map(\.description).joined(separator: "+")) }
-            return attributes
-        case let .duplicateFrames(probability), let .corruptFrames(probability), let .cutFrames(probability):
-            return ["probability": .number(probability)]
         }
     }
 }

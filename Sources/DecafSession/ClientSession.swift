@@ -310,8 +310,8 @@ public struct ClientSession {
             break
         case let .message(id):
             inFlightMessages -= 1
-            if pending.sends == 1, configuration.adaptiveAckTimeout != nil {
-                roundTrip = (roundTrip ?? RoundTripEstimate(bounds: configuration.adaptiveAckTimeout ?? .zero...(.zero))).adding(now.elapsed - pending.lastSent)
+            if pending.sends == 1, let bounds = configuration.adaptiveAckTimeout {
+                roundTrip = (roundTrip ?? RoundTripEstimate(bounds: bounds)).adding(now.elapsed - pending.lastSent)
             }
             measure(answeredFirstTime: pending.sends == 1)
             if let message = settle(id) {

@@ -31,15 +31,11 @@ struct FrameCutter: Sendable {
         buffer += bytes
         var pieces: [Piece] = []
         if seeking {
-            guard let magic = Self.firstMagic(in: buffer) else {
-                // Keep what could be the start of a magic cut across two reads.
-                let kept = min(buffer.count, FrameHeader.magicBytes.count - 1)
-                let passed = Array(buffer.dropLast(kept))
-                buffer.removeFirst(passed.count)
-                return passed.isEmpty ? [] : [Piece(bytes: passed, isFrame: false)]
-            }
+            // What comes before the magic passes as it is; a magic cut short waits for its end.
+            let magic = FrameHeader.resynchronizationPoint(in: buffer[...])
             if magic > 0 { pieces.append(Piece(bytes: Array(buffer[..<magic]), isFrame: false)) }
             buffer.removeFirst(magic)
+            guard buffer.count >= FrameHeader.magicBytes.count else { return pieces }
             seeking = false
         }
         var start = 0
@@ -64,11 +60,5 @@ struct FrameCutter: Sendable {
     mutating func rest() -> [UInt8] {
         defer { buffer = [] }
         return buffer
-    }
-
-    private static func firstMagic(in bytes: [UInt8]) -> Int? {
-        let magic = FrameHeader.magicBytes
-        guard bytes.count >= magic.count else { return nil }
-        return (0...(bytes.count - magic.count)).first { bytes[$0..<$0 + magic.count].elementsEqual(magic) }
     }
 }

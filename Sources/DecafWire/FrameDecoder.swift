@@ -376,14 +376,7 @@ public struct FrameDecoder {
             carry = []
             queued = []
         }
-        let magic = FrameHeader.magicBytes
-        var index = position
-        while index < input.count {
-            let available = min(4, input.count - index)
-            if input[index..<(index + available)].elementsEqual(magic.prefix(available)) { break }
-            index += 1
-        }
-        discard(index - position)
+        discard(FrameHeader.resynchronizationPoint(in: input[position...]) - position)
         isHunting = input.count - position < 4
     }
 

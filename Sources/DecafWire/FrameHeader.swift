@@ -10,6 +10,18 @@ public struct FrameHeader: Hashable, Sendable {
     /// The magic as it travels, in network byte order: what a reader looks for to find a frame.
     public static let magicBytes: [UInt8] = [0xDE, 0xCA, 0xFB, 0xAD]
 
+    /// Where a reader that lost its place picks up again: the index of the first magic in `bytes`,
+    /// or of a magic the end cuts short (the next bytes may complete it), or `bytes.endIndex`.
+    public static func resynchronizationPoint(in bytes: ArraySlice<UInt8>) -> Int {
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            let available = min(magicBytes.count, bytes.endIndex - index)
+            if bytes[index..<(index + available)].elementsEqual(magicBytes.prefix(available)) { return index }
+            index += 1
+        }
+        return index
+    }
+
     /// The header's fields in wire order, each at its byte offset (the raw value), which is also the
     /// offset header errors report.
     public enum Field: Int, CaseIterable, Sendable {

@@ -3,7 +3,7 @@ import Foundation
 /// Durations as the command line prints them: milliseconds.
 enum Milliseconds {
     static func value(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+        duration / .milliseconds(1)
     }
 
     /// `0.42 ms`, with three significant decimals at most.

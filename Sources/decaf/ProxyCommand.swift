@@ -27,7 +27,7 @@ struct ProxyCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The server to forward to, HOST:PORT.", valueName: "host:port"), transform: Endpoint.server)
     var upstream: Endpoint
 
-    @Option(help: ArgumentHelp("A toxic (repeatable): TYPE=VALUE or TYPE:ATTRIBUTE=VALUE,..., optionally @upstream or @downstream. Types: \(ToxicArgument.types).",
+    @Option(help: ArgumentHelp("A toxic (repeatable): TYPE=VALUE or TYPE:ATTRIBUTE=VALUE,..., optionally @upstream or @downstream. Types: \(ToxicCatalog.typeList).",
                                valueName: "toxic"), transform: ToxicArgument.parse)
     var toxic: [ToxicArgument] = []
 
@@ -67,8 +67,7 @@ struct ProxyCommand: AsyncParsableCommand {
     func run() async throws {
         var extra = ProxyToxics()
         for choice in toxic {
-            if choice.upstream { extra.add(choice.toxic, stream: .upstream) }
-            if choice.downstream { extra.add(choice.toxic, stream: .downstream) }
+            for stream in choice.streams { extra.add(choice.toxic, stream: stream) }
         }
         let timeline = (timelineFile ?? profile?.timeline ?? ProxyTimeline(toxics: ProxyToxics())).adding(extra)
         let signals = await SignalWaiter.install()
@@ -83,7 +82,7 @@ struct ProxyCommand: AsyncParsableCommand {
         if timeline.phases.count > 1 {
             let json = json
             proxy.play(timeline) { phase in
-                let now = Date().timeIntervalSince1970
+                let now = Clock.now()
                 FileHandleOutput.standardOutput.write(json ? JSONLine.encode(ProxyPhaseJSON(phase: phase.name, at: now, reset: phase.resetsConnections)) + "\n"
                     : String(format: "phase %@ at %.3f (UNIX time)%@\n", phase.name, now, phase.resetsConnections ? ", every connection reset" : ""))
             }

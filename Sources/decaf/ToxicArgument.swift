@@ -7,20 +7,16 @@ import DecafWire
 /// direction only (both without). Durations take a unit; bandwidth `rate` is KB/s, as in toxiproxy.
 struct ToxicArgument: Sendable {
     var toxic: Toxic
-    var upstream: Bool
-    var downstream: Bool
-
-    static let types = ToxicCatalog.types.dropLast().joined(separator: ", ") + " or " + (ToxicCatalog.types.last ?? "")
+    var streams: [ProxyStream]
 
     @Sendable static func parse(_ text: String) throws(ArgumentProblem) -> ToxicArgument {
         var spec = Substring(text)
-        var upstream = true, downstream = true
+        var streams = ProxyStream.allCases
         if let at = spec.lastIndex(of: "@") {
-            switch spec[spec.index(after: at)...] {
-            case "upstream": downstream = false
-            case "downstream": upstream = false
-            default: throw ArgumentProblem("the stream after @ is upstream or downstream")
+            guard let stream = ProxyStream(rawValue: String(spec[spec.index(after: at)...])) else {
+                throw ArgumentProblem("the stream after @ is upstream or downstream")
             }
+            streams = [stream]
             spec = spec[..<at]
         }
         var attributes: [String: String] = [:]
@@ -38,6 +34,6 @@ struct ToxicArgument: Sendable {
         }
         let toxic: Toxic
         do { toxic = try ToxicCatalog.toxic(type: String(type), attributes: attributes) } catch { throw ArgumentProblem(error.description) }
-        return ToxicArgument(toxic: toxic, upstream: upstream, downstream: downstream)
+        return ToxicArgument(toxic: toxic, streams: streams)
     }
 }

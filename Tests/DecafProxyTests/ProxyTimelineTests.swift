@@ -54,29 +54,46 @@ struct ProxyTimelineTests {
         }
     }
 
-    @Test("toxics are named toxiproxy's way, TYPE_STREAM, numbered when taken; a given name must be free")
+    @Test("toxics are named toxiproxy's way, TYPE_STREAM, numbered when taken; down on either stream takes the network down")
     func names() {
         var toxics = ProxyToxics(upstream: [.blackhole, .blackhole])
         #expect(toxics.toxics.map(\.name) == ["blackhole_upstream", "blackhole_upstream_2"])
-        #expect(toxics.add(.down, stream: .downstream, name: "blackhole_upstream") == nil)
-        #expect(toxics.add(.down, stream: .downstream, name: "cut")?.name == "cut")
+        #expect(!toxics.isDown)
+        toxics.add(.down, stream: .downstream)
+        #expect(toxics.toxics.map(\.name).last == "down_downstream")
         #expect(toxics.isDown)
-        #expect(toxics.remove(named: "cut") && !toxics.isDown)
     }
 
-    @Test("a toxic written as toxiproxy's API shows it reads back as the same toxic")
-    func roundTrip() throws {
-        let all: [Toxic] = [.latency(.milliseconds(250), jitter: .milliseconds(20)), .bandwidth(bytesPerSecond: 64 * 1024),
-                            .slicer(averageSize: 64, sizeVariation: 8, delay: .microseconds(500)), .slowClose(.seconds(1)), .timeout(.seconds(2)),
-                            .resetPeer(.seconds(3)), .limitData(1000), .blackhole, .down,
-                            .packetLoss(probability: 0.25, retransmissionTimeout: .milliseconds(300)),
-                            .dropFrames(probability: 0.3, types: [.ack, .heartbeat]), .duplicateFrames(probability: 0.1),
-                            .corruptFrames(probability: 0.2), .cutFrames(probability: 0.05)]
-        #expect(Set(all.map(ToxicCatalog.type(of:))) == Set(ToxicCatalog.types))
-        for toxic in all {
-            let shown = ProxyToxicJSON(ProxyToxic(name: "t", stream: .upstream, toxic: toxic))
-            let read = try JSONDecoder().decode(ProxyToxicJSON.self, from: JSONEncoder().encode(shown))
-            #expect(try read.toxic() == toxic)
-        }
+    @Test("every toxic type reads from a timeline in toxiproxy's units: milliseconds, the slicer's delay in microseconds, KB/s", arguments: [
+        (#"{"type": "latency", "attributes": {"latency": 250, "jitter": 20}}"#, Toxic.latency(.milliseconds(250), jitter: .milliseconds(20))),
+        (#"{"type": "bandwidth", "attributes": {"rate": 64}}"#, .bandwidth(bytesPerSecond: 64 * 1024)),
+        (#"{"type": "slicer", "attributes": {"average_size": 64, "size_variation": 8, "delay": 500}}"#,
+         .slicer(averageSize: 64, sizeVariation: 8, delay: .microseconds(500))),
+        (#"{"type": "slow_close", "attributes": {"delay": 1000}}"#, .slowClose(.seconds(1))),
+        (#"{"type": "timeout", "attributes": {"timeout": "2s"}}"#, .timeout(.seconds(2))),
+        (#"{"type": "reset_peer", "attributes": {"timeout": 3000}}"#, .resetPeer(.seconds(3))),
+        (#"{"type": "limit_data", "attributes": {"bytes": 1000}}"#, .limitData(1000)),
+        (#"{"type": "blackhole"}"#, .blackhole),
+        (#"{"type": "down"}"#, .down),
+        (#"{"type": "packet_loss", "attributes": {"probability": 0.25, "rto": 300}}"#, .packetLoss(probability: 0.25, retransmissionTimeout: .milliseconds(300))),
+        (#"{"type": "drop_frames", "attributes": {"probability": "30%", "types": "ACK+HEARTBEAT"}}"#, .dropFrames(probability: 0.3, types: [.ack, .heartbeat])),
+        (#"{"type": "duplicate_frames", "attributes": {"probability": 0.1}}"#, .duplicateFrames(probability: 0.1)),
+        (#"{"type": "corrupt_frames", "attributes": {"probability": 0.2}}"#, .corruptFrames(probability: 0.2)),
+        (#"{"type": "cut_frames", "attributes": {"probability": 0.05}}"#, .cutFrames(probability: 0.05)),
+    ])
+    func everyType(json: String, toxic: Toxic) throws {
+        let timeline = try ProxyTimeline(json: Data(#"{"phases": [{"toxics": [\#(json)]}]}"#.utf8))
+        #expect(timeline.phases[0].toxics.on(.upstream) == [ActiveToxic(toxic)])
+        #expect(timeline.phases[0].toxics.toxics.map(\.name) == ["\(ToxicCatalog.type(of: toxic))_upstream", "\(ToxicCatalog.type(of: toxic))_downstream"])
     }
+
+    @Test("the catalog names every toxic it reads")
+    func everyTypeNamed() {
+        #expect(Set(Self.everyTypeArguments.map { ToxicCatalog.type(of: $0) }) == Set(ToxicCatalog.types))
+    }
+
+    static let everyTypeArguments: [Toxic] = [.latency(.zero, jitter: .zero), .bandwidth(bytesPerSecond: 1), .slicer(averageSize: 1, sizeVariation: 0, delay: .zero),
+                                              .slowClose(.zero), .timeout(.zero), .resetPeer(.zero), .limitData(0), .blackhole, .down,
+                                              .packetLoss(probability: 0, retransmissionTimeout: .zero), .dropFrames(probability: 0, types: nil),
+                                              .duplicateFrames(probability: 0), .corruptFrames(probability: 0), .cutFrames(probability: 0)]
 }

@@ -72,7 +72,7 @@ def run(decaf, profile, policy, args, directory):
     proxy.stop()
     peer.stop()
     report = json.loads(send.stdout.strip().splitlines()[-1])
-    phases = [json.loads(line) for line in proxy.lines if line.startswith('{"at"') or '"phase"' in line]
+    phases = [json.loads(line) for line in proxy.lines if '"phase"' in line]
     recoveries = [phase["at"] for phase in phases if phase.get("reset") and phase["at"] > started + 0.5]
 
     sent, connected, settled = {}, {}, {}
@@ -116,7 +116,7 @@ def run(decaf, profile, policy, args, directory):
     }
 
 
-def throughput(decaf, directory):
+def throughput(decaf):
     """Messages per second straight to the peer and through a proxy without toxics."""
     peer = Process([decaf, "peer", "--log-level", "critical"])
     rates = {}
@@ -156,7 +156,7 @@ def main():
             for policy in ["brief", "reliable"]:
                 print(f"running {profile} with the {policy} policy...", file=sys.stderr, flush=True)
                 rows.append(run(args.decaf, profile, policy, args, directory))
-        rates = throughput(args.decaf, directory)
+        rates = throughput(args.decaf)
 
     print(f"{args.connections} connections x {args.count} messages at {args.rate}/s each, per profile and policy; "
           f"{platform.node()}, {os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}\n")
