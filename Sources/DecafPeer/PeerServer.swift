@@ -6,9 +6,6 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOExtras
 import NIOPosix
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The reference peer: a TCP server that speaks the protocol as the brief says (section 7), or
 /// with the faults it was configured with, on as many connections as it is allowed.
@@ -54,13 +51,11 @@ public final class PeerServer: Sendable {
     ) async throws -> PeerServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
         do {
-            let pcap = try pcapPath.map { path in
-                do {
-                    return try NIOWritePCAPHandler.SynchronizedFileSink.fileSinkWritingToFile(path: path) { error in
-                        logger.error("writing the pcap file failed", metadata: ["error": "\(error)"])
-                    }
+            let pcap = try pcapPath.map { path throws(PeerServerError) in
+                do throws(PcapFile.Problem) {
+                    return try PcapFile.open(path: path) { error in logger.error("writing the pcap file failed", metadata: ["error": "\(error)"]) }
                 } catch {
-                    throw PeerServerError.cannotRecord(path: path, reason: Self.whyUnwritable(path) ?? "\(error)")
+                    throw .cannotRecord(error)
                 }
             }
             let counters = NIOLockedValueBox(PeerStatistics())
@@ -116,15 +111,6 @@ public final class PeerServer: Sendable {
 
     /// What the system says when `path` is opened for writing, if it refuses: NIO's file sink
     /// reports only that opening failed.
-    private static func whyUnwritable(_ path: String) -> String? {
-        let descriptor = open(path, O_WRONLY | O_CREAT, 0o644)
-        guard descriptor < 0 else {
-            close(descriptor)
-            return nil
-        }
-        return String(cString: strerror(errno)).lowercased()
-    }
-
     private static func addHandlers(
         to channel: Channel, configuration: PeerConfiguration, pcap: NIOWritePCAPHandler.SynchronizedFileSink?,
         logger: Logger, statistics: NIOLockedValueBox<PeerStatistics>, replay: NIOLockedValueBox<ReplayMemory>,
@@ -158,7 +144,7 @@ public final class PeerServer: Sendable {
 public enum PeerServerError: Error, CustomStringConvertible {
     case noLocalAddress
     case cannotListen(host: String, port: Int, reason: String)
-    case cannotRecord(path: String, reason: String)
+    case cannotRecord(PcapFile.Problem)
 
     public var description: String {
         switch self {
@@ -167,8 +153,8 @@ public enum PeerServerError: Error, CustomStringConvertible {
         case let .cannotListen(host, port, reason):
             "cannot listen on \(HostAndPort(host: host, port: port)): \(reason)"
                 + (port == 0 ? "" : "; is another server listening there? A port of 0 picks a free one")
-        case let .cannotRecord(path, reason):
-            "cannot write the pcap file \(path): \(reason)"
+        case let .cannotRecord(problem):
+            problem.description
         }
     }
 }

@@ -2,6 +2,7 @@ import DecafNIO
 import DecafSession
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOExtras
 import NIOPosix
 
 /// One proxied connection on its event loop: the client's channel, the upstream channel, and a
@@ -35,18 +36,22 @@ final class ProxyConnection {
 
     /// Connects `client` to `upstream` and starts passing bytes; closes the client if the
     /// upstream cannot be reached. `onEnd` hears when both are closed.
+    /// With `pcap`, both legs are recorded as they are on the wire.
     static func open(client: Channel, upstream: HostAndPort, toxics: ProxyToxics, generation: Int, seed: UInt64, counters: NIOLockedValueBox<ProxyCounts>,
-                     onEnd: @escaping @Sendable () -> Void) -> NIOLoopBound<ProxyConnection> {
+                     pcap: NIOWritePCAPHandler.SynchronizedFileSink?, onEnd: @escaping @Sendable () -> Void) -> NIOLoopBound<ProxyConnection> {
         let connection = ProxyConnection(client: client, toxics: toxics, generation: generation, seed: seed, counters: counters, onEnd: onEnd)
         let loop = client.eventLoop
         let bound = NIOLoopBound(connection, eventLoop: loop)
-        try? client.pipeline.syncOperations.addHandler(ProxyLegHandler(connection: bound, side: .client))
+        @Sendable func recorded(_ mode: NIOWritePCAPHandler.Mode) -> [ChannelHandler] { pcap.map { [NIOWritePCAPHandler(mode: mode, fileSink: $0.write)] } ?? [] }
+        try? client.pipeline.syncOperations.addHandlers(recorded(.server) + [ProxyLegHandler(connection: bound, side: .client)])
         ClientBootstrap(group: loop)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelOption(.autoRead, value: false)
             .connectTimeout(.seconds(10))
             .channelInitializer { server in
-                server.eventLoop.makeCompletedFuture { try server.pipeline.syncOperations.addHandler(ProxyLegHandler(connection: bound, side: .server)) }
+                server.eventLoop.makeCompletedFuture {
+                    try server.pipeline.syncOperations.addHandlers(recorded(.client) + [ProxyLegHandler(connection: bound, side: .server)])
+                }
             }
             .connect(host: upstream.host, port: upstream.port)
             .whenComplete { result in

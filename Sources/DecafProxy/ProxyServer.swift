@@ -2,6 +2,7 @@ import DecafNIO
 import DecafSession
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOExtras
 import NIOPosix
 
 #if canImport(Glibc)
@@ -16,38 +17,58 @@ import Glibc
 public final class ProxyServer: Sendable {
     /// Where the proxy listens.
     public let localAddress: SocketAddress
+    /// The server it forwards to.
+    public let upstream: HostAndPort
     private let channel: Channel
     private let group: MultiThreadedEventLoopGroup
     private let counters: NIOLockedValueBox<ProxyCounts>
     private let state: NIOLockedValueBox<State>
+    private let pcap: NIOWritePCAPHandler.SynchronizedFileSink?
 
     /// What the proxy does now, and the connections it serves.
     struct State {
         var toxics: ProxyToxics
+        /// A disabled proxy resets every connection, as toxiproxy's `enabled: false` refuses them.
+        var enabled = true
         /// Counts changes, so a connection never takes an older change after a newer one.
         var generation = 0
         var connections: [Int: NIOLoopBound<ProxyConnection>] = [:]
         /// Counts timelines played, so a replaced timeline stops.
         var timeline = 0
+        var stopped = false
     }
 
-    private init(channel: Channel, group: MultiThreadedEventLoopGroup, counters: NIOLockedValueBox<ProxyCounts>,
-                 state: NIOLockedValueBox<State>) throws {
+    private init(channel: Channel, group: MultiThreadedEventLoopGroup, upstream: HostAndPort, counters: NIOLockedValueBox<ProxyCounts>,
+                 state: NIOLockedValueBox<State>, pcap: NIOWritePCAPHandler.SynchronizedFileSink?) throws {
         guard let address = channel.localAddress else { throw ProxyServerError.cannotListen(reason: "no local address") }
         localAddress = address
+        self.upstream = upstream
         self.channel = channel
         self.group = group
         self.counters = counters
         self.state = state
+        self.pcap = pcap
     }
 
     /// The counts so far.
     public var counts: ProxyCounts { counters.withLockedValue { $0 } }
 
+    /// The toxics in force now.
+    public var toxics: ProxyToxics { state.withLockedValue { $0.toxics } }
+
+    /// Whether the proxy lets connections through (see `setEnabled`).
+    public var isEnabled: Bool { state.withLockedValue { $0.enabled } }
+
     /// Starts a proxy on `host`:`port` (port 0: any free port) in front of `upstream`. Each
     /// connection's toxics draw from a generator seeded with `seed` and the connection's number.
+    /// With `pcapPath`, both legs of every connection (client to proxy, proxy to upstream) are
+    /// recorded there.
     public static func start(host: String, port: Int, upstream: HostAndPort, toxics: ProxyToxics, seed: UInt64,
-                             threads: Int = 1) async throws -> ProxyServer {
+                             pcapPath: String? = nil, threads: Int = 1) async throws -> ProxyServer {
+        let pcap: NIOWritePCAPHandler.SynchronizedFileSink?
+        do { pcap = try pcapPath.map { path throws(PcapFile.Problem) in try PcapFile.open(path: path) { _ in } } } catch {
+            throw ProxyServerError.cannotRecord(error)
+        }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
         let counters = NIOLockedValueBox(ProxyCounts())
         let state = NIOLockedValueBox(State(toxics: toxics))
@@ -57,26 +78,27 @@ public final class ProxyServer: Sendable {
                 .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
                 .childChannelOption(.autoRead, value: false)
                 .childChannelInitializer { client in
-                    accept(client, upstream: upstream, seed: seed, counters: counters, state: state)
+                    accept(client, upstream: upstream, seed: seed, counters: counters, state: state, pcap: pcap)
                     return client.eventLoop.makeSucceededVoidFuture()
                 }
                 .bind(host: host, port: port)
                 .get()
-            return try ProxyServer(channel: channel, group: group, counters: counters, state: state)
+            return try ProxyServer(channel: channel, group: group, upstream: upstream, counters: counters, state: state, pcap: pcap)
         } catch {
             try? await group.shutdownGracefully()
+            try? await pcap?.close()
             throw ProxyServerError.cannotListen(reason: ConnectionFailure.reason(error))
         }
     }
 
     private static func accept(_ client: Channel, upstream: HostAndPort, seed: UInt64, counters: NIOLockedValueBox<ProxyCounts>,
-                               state: NIOLockedValueBox<State>) {
+                               state: NIOLockedValueBox<State>, pcap: NIOWritePCAPHandler.SynchronizedFileSink?) {
         let number = counters.withLockedValue { counts in
             counts.connections += 1
             return counts.connections
         }
         let admitted = state.withLockedValue { state -> (toxics: ProxyToxics, generation: Int)? in
-            guard !state.toxics.isDown else { return nil }
+            guard state.enabled, !state.toxics.isDown else { return nil }
             return (state.toxics, state.generation)
         }
         guard let admitted else {
@@ -85,7 +107,7 @@ public final class ProxyServer: Sendable {
             return
         }
         let connection = ProxyConnection.open(client: client, upstream: upstream, toxics: admitted.toxics, generation: admitted.generation,
-                                              seed: seed &+ UInt64(number), counters: counters) {
+                                              seed: seed &+ UInt64(number), counters: counters, pcap: pcap) {
             _ = state.withLockedValue { $0.connections.removeValue(forKey: number) }
         }
         // A change made between reading the toxics and this registration reaches it too.
@@ -102,20 +124,45 @@ public final class ProxyServer: Sendable {
         lingers.whenComplete { _ in channel.close(promise: nil) }
     }
 
-    /// Changes the toxics; open connections take the change at once, after a reset of every one of
-    /// them when `resettingConnections`.
-    public func changeToxics(resettingConnections: Bool = false, _ change: (inout ProxyToxics) -> Void) {
+    /// Changes the toxics, in place of any timeline playing; open connections take the change at
+    /// once, after a reset of every one of them when `resettingConnections`. The future completes
+    /// when every open connection has taken it: on its event loop's next turn, never later traffic.
+    @discardableResult
+    public func changeToxics(resettingConnections: Bool = false, _ change: (inout ProxyToxics) -> Void) -> EventLoopFuture<Void> {
+        state.withLockedValue { $0.timeline += 1 }
+        return apply(resettingConnections: resettingConnections, change)
+    }
+
+    /// Lets connections through, or, disabled, resets every open one and every new one until enabled
+    /// again (toxiproxy closes its listener instead; a reset at once looks the same to a client).
+    /// The future completes when every open connection has been reset.
+    @discardableResult
+    public func setEnabled(_ enabled: Bool) -> EventLoopFuture<Void> {
+        let live = state.withLockedValue { state in
+            state.enabled = enabled
+            return enabled ? [] : Array(state.connections.values)
+        }
+        counters.withLockedValue { $0.cut += live.count }
+        return onEach(live) { $0.reset() }
+    }
+
+    /// Runs `work` on each of `connections` on its event loop; completes when all have.
+    private func onEach(_ connections: [NIOLoopBound<ProxyConnection>], _ work: @escaping @Sendable (ProxyConnection) -> Void) -> EventLoopFuture<Void> {
+        let done = connections.map { connection in connection.eventLoop.submit { work(connection.value) } }
+        return EventLoopFuture.andAllComplete(done, on: group.next())
+    }
+
+    @discardableResult
+    private func apply(resettingConnections: Bool, _ change: (inout ProxyToxics) -> Void) -> EventLoopFuture<Void> {
         let (toxics, generation, live) = state.withLockedValue { state in
             change(&state.toxics)
             state.generation += 1
             return (state.toxics, state.generation, Array(state.connections.values))
         }
         if resettingConnections { counters.withLockedValue { $0.cut += live.count } }
-        for connection in live {
-            connection.eventLoop.execute {
-                if resettingConnections { connection.value.reset() }
-                connection.value.apply(toxics, generation: generation)
-            }
+        return onEach(live) { connection in
+            if resettingConnections { connection.reset() }
+            connection.apply(toxics, generation: generation)
         }
     }
 
@@ -131,7 +178,7 @@ public final class ProxyServer: Sendable {
     private func enter(_ index: Int, of timeline: ProxyTimeline, number: Int, onPhase: @escaping @Sendable (ProxyTimeline.Phase) -> Void) {
         let phase = timeline.phases[index]
         guard state.withLockedValue({ $0.timeline == number }) else { return }
-        changeToxics(resettingConnections: phase.resetsConnections) { $0 = phase.toxics }
+        apply(resettingConnections: phase.resetsConnections) { $0 = phase.toxics }
         onPhase(phase)
         guard let duration = phase.duration else { return }
         let next = index + 1 < timeline.phases.count ? index + 1 : (timeline.repeats ? 0 : nil)
@@ -139,21 +186,30 @@ public final class ProxyServer: Sendable {
         group.next().scheduleTask(in: TimeAmount(duration)) { [self] in enter(next, of: timeline, number: number, onPhase: onPhase) }
     }
 
-    /// Stops accepting and closes every connection.
+    /// Stops accepting, closes every connection, and finishes the pcap file.
+    /// Calling it again does nothing.
     public func shutdown() async throws {
-        state.withLockedValue { $0.timeline += 1 }
+        let first = state.withLockedValue { state in
+            defer { state.stopped = true }
+            state.timeline += 1
+            return !state.stopped
+        }
+        guard first else { return }
         try? await channel.close()
         try await group.shutdownGracefully()
+        try await pcap?.close()
     }
 }
 
 /// Why the proxy could not start, in the user's words.
 public enum ProxyServerError: Error, CustomStringConvertible {
     case cannotListen(reason: String)
+    case cannotRecord(PcapFile.Problem)
 
     public var description: String {
         switch self {
         case let .cannotListen(reason): "cannot listen: \(reason)"
+        case let .cannotRecord(problem): problem.description
         }
     }
 }

@@ -1,34 +1,55 @@
 import DecafSession
 
-/// A toxic as a timeline file writes it, in the shape of toxiproxy's API: `type`, `stream` (both
-/// streams when absent), `toxicity` (1 when absent), `attributes` in toxiproxy's units
-/// (milliseconds, the slicer's delay in microseconds, KB/s) or as text with a unit (`"200ms"`).
-struct ProxyToxicJSON: Decodable, Hashable, Sendable {
+/// A toxic as JSON writes it, in the shape of toxiproxy's API: `name`, `type`, `stream`,
+/// `toxicity` (1 when absent), `attributes` in toxiproxy's units (milliseconds, the slicer's delay
+/// in microseconds, KB/s) or as text with a unit (`"200ms"`). Timeline files and the control API
+/// read it; the control API writes it.
+struct ProxyToxicJSON: Codable, Hashable, Sendable {
+    var name: String?
     var type: String
     var stream: String?
     var toxicity: Double?
     var attributes: [String: ToxicAttributeValue]?
 
-    /// Adds the toxic to `toxics`, on the stream it names or on both.
+    /// What a toxic's update may change: its attributes (the others keep their values) and
+    /// its toxicity.
+    struct Update: Decodable {
+        var toxicity: Double?
+        var attributes: [String: ToxicAttributeValue]?
+    }
+
+    /// `toxic` as the control API shows it.
+    init(_ toxic: ProxyToxic) {
+        name = toxic.name
+        type = ToxicCatalog.type(of: toxic.toxic)
+        stream = toxic.stream.rawValue
+        toxicity = toxic.toxicity
+        attributes = ToxicCatalog.attributes(of: toxic.toxic)
+    }
+
+    /// Adds the toxic to `toxics`, on the stream it names or on both (as a timeline file means it).
     func add(to toxics: inout ProxyToxics) throws(ToxicCatalog.Problem) {
         let toxic = try self.toxic()
         let toxicity = try checkedToxicity()
-        for stream in try streams() { toxics.add(toxic, stream: stream, toxicity: toxicity) }
+        for stream in try streams(default: ProxyStream.allCases) { toxics.add(toxic, stream: stream, toxicity: toxicity) }
     }
 
-    private func streams() throws(ToxicCatalog.Problem) -> [ProxyStream] {
-        guard let stream else { return ProxyStream.allCases }
+    /// The streams it names, or `default` when it names none.
+    func streams(default: [ProxyStream]) throws(ToxicCatalog.Problem) -> [ProxyStream] {
+        guard let stream else { return `default` }
         guard let named = ProxyStream(rawValue: stream) else { throw ToxicCatalog.Problem("stream '\(stream)' is neither upstream nor downstream") }
         return [named]
     }
 
-    private func checkedToxicity() throws(ToxicCatalog.Problem) -> Double {
+    /// Its toxicity, 1 when absent.
+    func checkedToxicity() throws(ToxicCatalog.Problem) -> Double {
         guard let toxicity else { return 1 }
         guard toxicity.isFinite, (0...1).contains(toxicity) else { throw ToxicCatalog.Problem("toxicity \(toxicity) is not from 0 to 1") }
         return toxicity
     }
 
-    private func toxic() throws(ToxicCatalog.Problem) -> Toxic {
+    /// The toxic its type and attributes make.
+    func toxic() throws(ToxicCatalog.Problem) -> Toxic {
         var texts: [String: String] = [:]
         for (name, value) in attributes ?? [:] {
             switch value {

@@ -18,17 +18,30 @@ public struct ProxyToxics: Hashable, Sendable {
     /// Whether any toxic on either stream is `down`.
     public var isDown: Bool { toxics.contains { $0.toxic == .down } }
 
-    /// Adds `toxic` after the others, named as toxiproxy names it, `TYPE_STREAM`, with a number
-    /// after it when that is taken.
-    public mutating func add(_ toxic: Toxic, stream: ProxyStream, toxicity: Double = 1) {
+    /// Adds `toxic` after the others, named `name` or, without one, as toxiproxy names it,
+    /// `TYPE_STREAM`, with a number after it when that is taken; nil when `name` is taken.
+    @discardableResult
+    public mutating func add(_ toxic: Toxic, stream: ProxyStream, toxicity: Double = 1, name: String? = nil) -> ProxyToxic? {
+        if let name, self[name] != nil { return nil }
         let base = "\(ToxicCatalog.type(of: toxic))_\(stream.rawValue)"
-        var name = base
+        var chosen = name ?? base
         var number = 2
-        while toxics.contains(where: { $0.name == name }) {
-            name = "\(base)_\(number)"
+        while self[chosen] != nil {
+            chosen = "\(base)_\(number)"
             number += 1
         }
-        toxics.append(ProxyToxic(name: name, stream: stream, toxic: toxic, toxicity: toxicity))
+        let added = ProxyToxic(name: chosen, stream: stream, toxic: toxic, toxicity: toxicity)
+        toxics.append(added)
+        return added
+    }
+
+    /// The toxic named `name`; setting it replaces that toxic in place, or, set to nil, removes it.
+    public subscript(name: String) -> ProxyToxic? {
+        get { toxics.first { $0.name == name } }
+        set {
+            guard let index = toxics.firstIndex(where: { $0.name == name }) else { return }
+            if let newValue { toxics[index] = newValue } else { toxics.remove(at: index) }
+        }
     }
 
     /// These toxics followed by `other`'s.

@@ -1,6 +1,6 @@
 /// The value of a toxic's attribute as JSON carries it: toxiproxy's attributes are numbers, the
 /// frame toxics' message types a text.
-enum ToxicAttributeValue: Hashable, Sendable, Decodable {
+enum ToxicAttributeValue: Hashable, Sendable, Codable {
     case number(Double)
     case text(String)
 
@@ -10,6 +10,14 @@ enum ToxicAttributeValue: Hashable, Sendable, Decodable {
             self = .number(number)
         } else {
             self = .text(try container.decode(String.self))
+        }
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case let .number(number): try container.encode(number)
+        case let .text(text): try container.encode(text)
         }
     }
 }

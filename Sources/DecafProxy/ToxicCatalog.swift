@@ -94,6 +94,31 @@ public enum ToxicCatalog {
         return toxic
     }
 
+    /// The attributes of `toxic` in toxiproxy's units (milliseconds, the slicer's delay in
+    /// microseconds, KB/s), as the control API shows them; `toxic(type:attributes:)` reads them back.
+    static func attributes(of toxic: Toxic) -> [String: ToxicAttributeValue] {
+        func milliseconds(_ duration: Duration) -> ToxicAttributeValue { .number(duration / .milliseconds(1)) }
+        func number(_ value: Int) -> ToxicAttributeValue { .number(Double(value)) }
+        switch toxic {
+        case let .latency(latency, jitter): return ["latency": milliseconds(latency), "jitter": milliseconds(jitter)]
+        case let .bandwidth(bytesPerSecond): return ["rate": .number(Double(bytesPerSecond) / 1024)]
+        case let .slicer(averageSize, sizeVariation, delay):
+            return ["average_size": number(averageSize), "size_variation": number(sizeVariation), "delay": .number(delay / .microseconds(1))]
+        case let .slowClose(delay): return ["delay": milliseconds(delay)]
+        case let .timeout(timeout), let .resetPeer(timeout): return ["timeout": milliseconds(timeout)]
+        case let .limitData(bytes): return ["bytes": number(bytes)]
+        case .blackhole, .down: return [:]
+        case let .packetLoss(probability, retransmissionTimeout): return ["probability": .number(probability), "rto": milliseconds(retransmissionTimeout)]
+        case let .dropFrames(probability, types):
+            var attributes: [String: ToxicAttributeValue] = ["probability": .number(probability)]
+            if let types {
+                attributes["types"] = .text(types.sorted { $0.rawValue < $1.rawValue }.map { $0.name?.lowercased() ?? String($0.rawValue) }.joined(separator: "+"))
+            }
+            return attributes
+        case let .duplicateFrames(probability), let .corruptFrames(probability), let .cutFrames(probability): return ["probability": .number(probability)]
+        }
+    }
+
     /// The type name of `toxic`.
     public static func type(of toxic: Toxic) -> String {
         switch toxic {

@@ -21,19 +21,12 @@ struct Endpoint: CustomStringConvertible, Sendable {
     }
 
     private static func parse(_ text: String, ports: ClosedRange<Int>) throws(ArgumentProblem) -> Endpoint {
-        let usage = "give HOST:PORT, such as 127.0.0.1:7447, [::1]:7447 or :7447"
-        guard let colon = text.lastIndex(of: ":") else { throw ArgumentProblem("no port; \(usage)") }
-        var host = String(text[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") {
-            host = String(host.dropFirst().dropLast())
-        } else if host.contains(":") {
-            throw ArgumentProblem("an IPv6 address needs brackets; \(usage)")
+        do {
+            let parsed = try HostAndPort(parsing: text, ports: ports)
+            return Endpoint(host: parsed.host, port: parsed.port)
+        } catch {
+            throw ArgumentProblem(error.description)
         }
-        guard host.utf8.count <= 253, !host.contains(where: { $0.isWhitespace || $0 == "/" || $0 == "[" || $0 == "]" }) else {
-            throw ArgumentProblem("not a host name or address; \(usage)")
-        }
-        let port = try IntegerArgument.parse(String(text[text.index(after: colon)...]), in: ports, hex: false)
-        return Endpoint(host: host.isEmpty ? "127.0.0.1" : host, port: port)
     }
 
     /// `host:port`, with an IPv6 address in brackets.

@@ -17,6 +17,9 @@ struct ProxyCommand: AsyncParsableCommand {
         and attributes and act on both directions unless @upstream (client to server) or @downstream \
         is given; several are applied in the order given. The first line printed is the address the \
         proxy listens on; SIGINT or SIGTERM stop it and print what it carried.
+        With --control HOST:PORT, an HTTP/JSON API in toxiproxy's shape lists, adds, changes and removes \
+        toxics, enables and disables the proxy, and switches profiles while connections live: \
+        curl -d '{"type":"blackhole"}' http://HOST:PORT/proxies/decaf/toxics
         Profiles (--profile):
         """ + "\n" + ProxyProfile.allCases.map { "  \($0.rawValue): \($0.summary)" }.joined(separator: "\n")
     )
@@ -39,6 +42,17 @@ struct ProxyCommand: AsyncParsableCommand {
             transform: ProxyCommand.timeline)
     var timelineFile: ProxyTimeline?
 
+    @Option(help: ArgumentHelp("Serve the control API (toxiproxy's /proxies, /proxies/NAME/toxics, /reset, plus /proxies/NAME/profile) on HOST:PORT; port 0 picks a free port.",
+                               valueName: "host:port"), transform: Endpoint.listening)
+    var control: Endpoint?
+
+    @Option(help: ArgumentHelp("The proxy's name in the control API. (default: decaf)", valueName: "proxy-name"), transform: ProxyCommand.name)
+    var name = "decaf"
+
+    @Option(help: ArgumentHelp("Record both legs of every connection (client to proxy, proxy to upstream) to this pcap file.", valueName: "file"),
+            transform: PathArgument.parse)
+    var pcap: String?
+
     @Flag(help: "Print phase changes and, when stopped, what the proxy carried as JSON lines instead of text.")
     var json = false
 
@@ -50,6 +64,13 @@ struct ProxyCommand: AsyncParsableCommand {
             throw ArgumentProblem("'\(text)' is not a profile; give \(ProxyProfile.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return profile
+    }
+
+    @Sendable static func name(_ text: String) throws(ArgumentProblem) -> String {
+        guard (1...64).contains(text.count), text.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "_-.".contains($0)) }) else {
+            throw ArgumentProblem("'\(text.prefix(64))' is not a proxy name; give 1 to 64 letters, digits, '_', '-' or '.'")
+        }
+        return text
     }
 
     @Sendable static func timeline(_ path: String) throws(ArgumentProblem) -> ProxyTimeline {
@@ -74,11 +95,24 @@ struct ProxyCommand: AsyncParsableCommand {
         let proxy: ProxyServer
         do {
             proxy = try await ProxyServer.start(host: listen.host, port: listen.port, upstream: HostAndPort(host: upstream.host, port: upstream.port),
-                                                toxics: timeline.phases[0].toxics, seed: seed)
-        } catch {
-            throw InputError("cannot listen on \(HostAndPort(host: listen.host, port: listen.port)): \(error)")
+                                                toxics: timeline.phases[0].toxics, seed: seed, pcapPath: pcap)
+        } catch let error as ProxyServerError {
+            if case .cannotRecord = error { throw InputError("\(error)") }
+            throw InputError("cannot listen on \(listen): \(error)")
         }
         FileHandleOutput.standardOutput.write("listening on \(HostAndPort(host: listen.host, port: proxy.localAddress.port ?? listen.port))\n")
+        let controlAPI = ProxyControl(proxies: [name: proxy], seed: seed)
+        var controlServer: ControlServer?
+        if let control {
+            do {
+                controlServer = try await ControlServer.start(host: control.host, port: control.port, control: controlAPI)
+            } catch {
+                try await proxy.shutdown()
+                throw InputError("cannot serve the control API on \(control): \(error)")
+            }
+            let port = controlServer?.localAddress.port ?? control.port
+            FileHandleOutput.standardOutput.write("control API on http://\(HostAndPort(host: control.host, port: port)), this proxy named \(name)\n")
+        }
         if timeline.phases.count > 1 {
             let json = json
             proxy.play(timeline) { phase in
@@ -88,6 +122,8 @@ struct ProxyCommand: AsyncParsableCommand {
             }
         }
         let signal = await signals.wait()
+        try await controlServer?.shutdown()
+        for other in await controlAPI.all.values where other !== proxy { try await other.shutdown() }
         try await proxy.shutdown()
         let counts = proxy.counts
         if json {

@@ -1,4 +1,5 @@
 import DecafNIO
+import Foundation
 import DecafProxy
 import DecafSession
 import NIOConcurrencyHelpers
@@ -114,100 +115,6 @@ extension ProxyLoopbackTests {
     }
 }
 
-/// Sends back what it reads.
-private final class Echo: ChannelInboundHandler {
-    typealias InboundIn = ByteBuffer
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        context.writeAndFlush(data, promise: nil)
-    }
-}
-
-/// A client that collects the bytes it receives, for tests.
-private final class RawClient: Sendable {
-    private let channel: Channel
-    private let collector: Collector
-
-    private init(channel: Channel, collector: Collector) {
-        self.channel = channel
-        self.collector = collector
-    }
-
-    static func connect(port: Int) async throws -> RawClient {
-        let collector = Collector()
-        let channel = try await ClientBootstrap(group: ProxyLoopbackTests.group)
-            .channelInitializer { channel in channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(collector) } }
-            .connect(host: "127.0.0.1", port: port).get()
-        return RawClient(channel: channel, collector: collector)
-    }
-
-    func send(_ text: String) { channel.writeAndFlush(ByteBuffer(string: text), promise: nil) }
-
-    func close() { channel.close(promise: nil) }
-
-    /// The first `count` bytes received, once they have come (or all there were, if the
-    /// connection closed first).
-    func received(count: Int) async -> [UInt8] {
-        await collector.first(count)
-    }
-
-    /// Everything received once the connection closed.
-    func untilClosed() async throws -> [UInt8] {
-        try await channel.closeFuture.get()
-        return collector.bytes
-    }
-
-    private final class Collector: ChannelInboundHandler, Sendable {
-        typealias InboundIn = ByteBuffer
-
-        private struct State {
-            var bytes: [UInt8] = []
-            var closed = false
-            var waiters: [(count: Int, continuation: CheckedContinuation<[UInt8], Never>)] = []
-
-            /// Takes out the waiters whose bytes have come, with what each gets.
-            mutating func satisfied() -> [(CheckedContinuation<[UInt8], Never>, [UInt8])] {
-                let (ready, waiting) = (waiters.filter { closed || bytes.count >= $0.count }, waiters.filter { !closed && bytes.count < $0.count })
-                waiters = waiting
-                return ready.map { ($0.continuation, Array(bytes.prefix($0.count))) }
-            }
-        }
-
-        private let state = NIOLockedValueBox(State())
-
-        var bytes: [UInt8] { state.withLockedValue { $0.bytes } }
-
-        /// The first `count` bytes, once they have come or the connection has closed.
-        func first(_ count: Int) async -> [UInt8] {
-            await withCheckedContinuation { continuation in
-                let ready = state.withLockedValue { state in
-                    state.waiters.append((count, continuation))
-                    return state.satisfied()
-                }
-                for (waiter, bytes) in ready { waiter.resume(returning: bytes) }
-            }
-        }
-
-        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            let buffer = unwrapInboundIn(data)
-            let ready = state.withLockedValue { state in
-                state.bytes += buffer.readableBytesView
-                return state.satisfied()
-            }
-            for (waiter, bytes) in ready { waiter.resume(returning: bytes) }
-        }
-
-        func channelInactive(context: ChannelHandlerContext) {
-            let ready = state.withLockedValue { state in
-                state.closed = true
-                return state.satisfied()
-            }
-            for (waiter, bytes) in ready { waiter.resume(returning: bytes) }
-            context.fireChannelInactive()
-        }
-    }
-}
-
 /// The named weak networks.
 @Suite("proxy profiles")
 struct ProxyProfileTests {
@@ -231,5 +138,36 @@ struct ProxyProfileTests {
         #expect(timeline.phases.allSatisfy { $0.duration != nil })
         #expect(timeline.phases[1].toxics.on(.upstream).map(\.toxic) == [.blackhole])
         #expect(timeline.phases[1].toxics.on(.downstream).map(\.toxic) == [.blackhole])
+    }
+}
+
+extension ProxyLoopbackTests {
+    @Test("--pcap records both legs: what the client sent and got, and what the proxy passed on, each once")
+    func pcap() async throws {
+        let path = FileManager.default.temporaryDirectory.appending(path: "decaf-proxy-\(UUID()).pcap").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let server = try await Self.echoServer()
+        let proxy = try await ProxyServer.start(host: "127.0.0.1", port: 0, upstream: HostAndPort(host: "127.0.0.1", port: server.localAddress!.port!),
+                                                toxics: ProxyToxics(downstream: [.limitData(4)]), seed: 1, pcapPath: path)
+        let client = try await RawClient.connect(port: proxy.localAddress.port!)
+        client.send("recorded")
+        #expect(try await client.untilClosed() == Array("reco".utf8))
+        try await proxy.shutdown()
+        try await server.close()
+        let bytes = try #require(FileManager.default.contents(atPath: path))
+        #expect(bytes.prefix(4) == Data([0xD4, 0xC3, 0xB2, 0xA1]), "pcap magic, little-endian")
+        func count(_ text: String) -> Int { bytes.ranges(of: Data(text.utf8)).count }
+        #expect(count("recorded") == 3, "client to proxy, proxy to server, the echo back to the proxy")
+        #expect(count("reco") == 4, "and the four bytes the limit let through to the client")
+    }
+
+    @Test("a pcap file that cannot be written is refused before the proxy listens")
+    func pcapUnwritable() async throws {
+        await #expect {
+            try await ProxyServer.start(host: "127.0.0.1", port: 0, upstream: HostAndPort(host: "127.0.0.1", port: 9), toxics: ProxyToxics(), seed: 1,
+                                        pcapPath: "/nonexistent-dir/x.pcap")
+        } throws: { error in
+            "\(error)" == "cannot write the pcap file /nonexistent-dir/x.pcap: no such file or directory"
+        }
     }
 }

@@ -2,9 +2,11 @@ import DecafSession
 import DecafWire
 
 /// libFuzzer entry: the first byte chooses the toxics (a bit each), the next four their numbers,
-/// the rest is what a sender sends, in chunks whose sizes the data chooses. Whatever the toxics,
-/// nothing is let out earlier than it came or than what went before it, and the cuts come last;
-/// toxics that only delay give back every byte, in order.
+/// the rest is what a sender sends, in chunks whose sizes the data chooses; a chunk-length byte of
+/// 0xFF instead replaces the toxics mid-stream with those the next byte chooses, at a toxicity the
+/// one after chooses, as the proxy's timelines and control API do. Whatever the toxics and their
+/// changes, nothing is let out earlier than it came or than what went before it, and the cuts come
+/// last; toxics that only delay give back every byte, in order.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzToxicPipe(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let input = Array(UnsafeBufferPointer(start: data, count: size))
@@ -17,13 +19,17 @@ public func fuzzToxicPipe(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         .dropFrames(probability: probability, types: [.ack]), .duplicateFrames(probability: probability),
         .corruptFrames(probability: probability), .limitData(small * 64),
     ]
-    let toxics = all.indices.filter { mask & (1 << $0) != 0 }.map { all[$0] }
-    let delaysOnly = toxics.allSatisfy { toxic in
-        switch toxic {
-        case .latency, .bandwidth, .slicer, .packetLoss: true
-        default: false
+    func chosen(_ mask: UInt8) -> [Toxic] { all.indices.filter { mask & (1 << $0) != 0 }.map { all[$0] } }
+    func onlyDelay(_ toxics: [Toxic]) -> Bool {
+        toxics.allSatisfy { toxic in
+            switch toxic {
+            case .latency, .bandwidth, .slicer, .packetLoss: true
+            default: false
+            }
         }
     }
+    let toxics = chosen(mask)
+    var delaysOnly = onlyDelay(toxics)
     var pipe = ToxicPipe(toxics: toxics, seed: UInt64(input[4]))
     var sent: [UInt8] = [], passed: [UInt8] = []
     var last = Duration.zero, now = Duration.zero, closed = false
@@ -41,6 +47,13 @@ public func fuzzToxicPipe(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     }
     var offset = 5
     while offset < input.count {
+        if input[offset] == 0xFF, offset + 2 < input.count {
+            let replacement = chosen(input[offset + 1])
+            delaysOnly = delaysOnly && onlyDelay(replacement)
+            check(pipe.replace(with: replacement.map { ActiveToxic($0, toxicity: Double(input[offset + 2]) / 255) }, at: now), at: now)
+            offset += 3
+            continue
+        }
         let length = min(input.count - offset, Int(input[offset]) + 1)
         let chunk = Array(input[offset..<offset + length])
         sent += chunk
