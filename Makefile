@@ -9,7 +9,7 @@ LIBRARIES := libdeflate-dev zlib1g-dev pkg-config
 # testee and encoder).
 TOOLS := tshark:tshark xmllint:libxml2-utils python3:python3
 
-.PHONY: demo test build deps fixtures fixtures-check fuzz bench load weak clean
+.PHONY: demo test build deps fixtures fixtures-check fuzz bench bench-dissect load weak clean
 
 ## demo: install what is missing (as root), build, and show what Decaf does on golden frames.
 demo: deps build
@@ -53,6 +53,11 @@ fuzz: deps
 ## bench: run the codec benchmarks and report ratios against the C baseline and zlib.
 bench: deps
 	tools/bench/report.py
+
+## bench-dissect: decaf dissect (release) on 256 MiB and 1 GiB captures beside tshark with the plugin and cat; the table and the goals.
+bench-dissect: deps
+	$(SWIFT) build -c release --product decaf
+	tools/bench/dissect.py
 
 ## load: decaf send against decaf peer, 100 connections; messages/s, latency, peer memory.
 load: deps

@@ -54,9 +54,27 @@ public struct CaptureTime: Sendable, Hashable, Comparable, CustomStringConvertib
     }
 
     /// Time of day only (`HH:MM:SS.micro`), for one-line summaries.
+    /// Written digit by digit into one small string: a summary prints one per frame.
     public var timeOfDay: String {
-        let daySeconds = ((seconds % 86_400) + 86_400) % 86_400
-        return "\(Self.digits(daySeconds / 3600, 2)):\(Self.digits(daySeconds / 60 % 60, 2)):\(Self.digits(daySeconds % 60, 2)).\(microseconds)"
+        let daySeconds = Int(((seconds % 86_400) + 86_400) % 86_400)
+        let micro = Int(nanoseconds / 1000) % 1_000_000
+        return String(unsafeUninitializedCapacity: 15) { buffer in
+            func put(_ value: Int, width: Int, at start: Int) {
+                var rest = value
+                for index in stride(from: start + width - 1, through: start, by: -1) {
+                    buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+            }
+            put(daySeconds / 3600, width: 2, at: 0)
+            buffer[2] = UInt8(ascii: ":")
+            put(daySeconds / 60 % 60, width: 2, at: 3)
+            buffer[5] = UInt8(ascii: ":")
+            put(daySeconds % 60, width: 2, at: 6)
+            buffer[8] = UInt8(ascii: ".")
+            put(micro, width: 6, at: 9)
+            return 15
+        }
     }
 
     private var microseconds: String { Self.digits(Int64(nanoseconds / 1000), 6) }

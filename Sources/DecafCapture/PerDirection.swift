@@ -13,12 +13,13 @@ public struct PerDirection<Value> {
         self.init(clientToServer: value, serverToClient: value)
     }
 
+    /// The value of `direction`, changed in place (no copy of what it holds).
     public subscript(direction: TCPDirection) -> Value {
         get { direction == .clientToServer ? clientToServer : serverToClient }
-        set {
+        _modify {
             switch direction {
-            case .clientToServer: clientToServer = newValue
-            case .serverToClient: serverToClient = newValue
+            case .clientToServer: yield &clientToServer
+            case .serverToClient: yield &serverToClient
             }
         }
     }

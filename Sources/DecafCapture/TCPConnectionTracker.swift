@@ -70,7 +70,8 @@ public struct TCPConnectionTracker {
         if opensConnection, let existing = connections[key], existing.clientSYN != segment.sequence {
             close(key, into: &events)
         }
-        var state = connections[key] ?? State(segment)
+        // Taken out and put back, so its buffers are never copied on the way.
+        var state = connections.removeValue(forKey: key) ?? State(segment)
         if opensConnection { state.clientSYN = segment.sequence }
         if !state.isSettled && !segment.payload.isEmpty && state.connection == nil {
             (state.client, state.server) = (segment.source, segment.destination)

@@ -104,7 +104,8 @@ public struct CaptureDissector {
             guard state.isTaken == true else { return }
             for direction in TCPDirection.allCases { finish(direction, of: &state, into: &events) }
         case let .joinedMidStream(connection, _), let .data(connection, _, _, _, _, _), let .gap(connection, _, _, _, _):
-            guard var state = connections[connection.index] else { return }
+            // Taken out and put back, so the decoders' buffers are never copied on the way.
+            guard var state = connections.removeValue(forKey: connection.index) else { return }
             switch state.isTaken {
             case true?:
                 feed(event, to: &state, into: &events)
@@ -155,29 +156,25 @@ public struct CaptureDissector {
             _ = state.directions[direction].dissector.skipGap(0)
             events.append(.joinedMidStream(connection, direction))
         case let .data(_, direction, bytes, packet, completedBy, time):
-            var flow = state.directions[direction]
-            flow.spans.append(Span(start: flow.received, end: flow.received + bytes.count, packet: packet, completedBy: completedBy, time: time))
-            flow.received += bytes.count
-            let found = flow.dissector.append(bytes)
-            report(found, flow: &flow, connection: connection, direction: direction, into: &events)
-            state.directions[direction] = flow
+            let received = state.directions[direction].received
+            state.directions[direction].spans.append(Span(start: received, end: received + bytes.count, packet: packet, completedBy: completedBy, time: time))
+            state.directions[direction].received += bytes.count
+            let found = state.directions[direction].dissector.append(bytes)
+            report(found, flow: &state.directions[direction], connection: connection, direction: direction, into: &events)
         case let .gap(_, direction, count, packet, time):
-            var flow = state.directions[direction]
-            let dropped = flow.dissector.skipGap(count)
-            events.append(.gap(connection, direction, count: count, streamOffset: flow.received, droppedBytes: dropped, packet: packet))
-            flow.spans.append(Span(start: flow.received, end: flow.received + count, packet: packet, completedBy: packet, time: time))
-            flow.received += count
-            state.directions[direction] = flow
+            let received = state.directions[direction].received
+            let dropped = state.directions[direction].dissector.skipGap(count)
+            events.append(.gap(connection, direction, count: count, streamOffset: received, droppedBytes: dropped, packet: packet))
+            state.directions[direction].spans.append(Span(start: received, end: received + count, packet: packet, completedBy: packet, time: time))
+            state.directions[direction].received += count
         case .opened, .closed:
             break
         }
     }
 
     private mutating func finish(_ direction: TCPDirection, of state: inout ConnectionState, into events: inout [CaptureEvent]) {
-        var flow = state.directions[direction]
-        let found = flow.dissector.finish()
-        report(found, flow: &flow, connection: state.connection, direction: direction, into: &events)
-        state.directions[direction] = flow
+        let found = state.directions[direction].dissector.finish()
+        report(found, flow: &state.directions[direction], connection: state.connection, direction: direction, into: &events)
     }
 
     private mutating func report(_ found: [DissectionEvent], flow: inout DirectionState, connection: TCPConnection,
@@ -188,11 +185,20 @@ public struct CaptureDissector {
                 frameCount += 1
                 record.index = frameCount
                 let end = record.streamOffset + max(record.bytes.count, 1)
-                let spans = flow.spans.filter { $0.start < end && $0.end > record.streamOffset }
-                let last = spans.last ?? flow.spans.last
+                // The spans are in stream order: those of this frame follow one another.
+                var packets: [Int] = []
+                var last = flow.spans.last
+                if let first = flow.spans.firstIndex(where: { $0.end > record.streamOffset }) {
+                    for span in flow.spans[first...] {
+                        guard span.start < end else { break }
+                        if !packets.contains(span.packet) { packets.append(span.packet) }
+                        last = span
+                    }
+                }
+                packets.sort()
                 events.append(.frame(CapturedFrame(
                     record: record, connection: connection, direction: direction,
-                    packets: Array(Set(spans.map(\.packet))).sorted(),
+                    packets: packets,
                     completedBy: last?.completedBy ?? 0,
                     time: last?.time ?? CaptureTime(seconds: 0, nanoseconds: 0)
                 )))

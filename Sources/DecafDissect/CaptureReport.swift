@@ -19,8 +19,9 @@ public struct CaptureReport: Sendable {
         }
         switch event {
         case let .frame(frame):
-            let record = DissectionReport(style: style, hexdump: hexdump).lines(for: .frame(frame.record))
-            guard style == .tree else { return [SummaryRenderer.line(for: frame)] + record.dropFirst() }
+            let report = DissectionReport(style: style, hexdump: hexdump)
+            guard style == .tree else { return [SummaryRenderer.line(for: frame)] + report.summaryDetails(for: frame.record) }
+            let record = report.lines(for: .frame(frame.record))
             let packets = frame.packets.map(String.init).joined(separator: ", ")
             return ["Capture: \(frame.time), connection \(frame.connection), \(frame.direction.rawValue), packet\(frame.packets.count == 1 ? "" : "s") \(packets)"] + record
         case let .connectionOpened(connection):

@@ -47,14 +47,27 @@ public struct CaptureStatistics: Sendable {
         public var streamOffset: Int
     }
 
-    public private(set) var byType: [String: Count] = [:]
+    /// Frames and bytes by message type's name (`(no header)` for bytes without one).
+    public var byType: [String: Count] {
+        var named = Dictionary(uniqueKeysWithValues: countsByType.map { ($0.key.description, $0.value) })
+        if headerless.frames > 0 { named["(no header)"] = headerless }
+        return named
+    }
+
+    private var countsByType: [MessageType: Count] = [:]
+    private var headerless = Count()
     public private(set) var byConnection: [Int: Count] = [:]
     public private(set) var connections: [Int: TCPConnection] = [:]
-    /// Every round trip, in capture order; kept only when asked for (`keepsEachRoundTrip`), since it
-    /// grows with the capture.
+    /// The first `roundTripLimit` round trips, in capture order; kept only when asked for
+    /// (`keepsEachRoundTrip`), and never more, so memory does not grow with the capture. The
+    /// summary covers them all.
     public private(set) var roundTrips: [RoundTrip] = []
+    /// Round trips after the first `roundTripLimit`, counted but not kept.
+    public private(set) var roundTripsLeftOut = 0
     /// Whether `roundTrips` is kept. The summary never needs it.
     public let keepsEachRoundTrip: Bool
+    /// How many round trips `roundTrips` keeps at most.
+    public let roundTripLimit: Int
     /// How many frames were acknowledged.
     public private(set) var roundTripCount = 0
     private var roundTripDistribution = RoundTripDistribution()
@@ -72,15 +85,16 @@ public struct CaptureStatistics: Sendable {
         var sequence: UInt32
     }
 
-    /// Frames waiting for their ACK: when the first copy was seen, what it was, and whether the
-    /// filter reports it.
-    private var awaiting: [Awaiting: (time: CaptureTime, unacknowledged: Unacknowledged, reported: Bool)] = [:]
+    /// Frames waiting for their ACK: when the first copy was seen, its type and packet, and whether
+    /// the filter reports it.
+    private var awaiting: [Awaiting: (time: CaptureTime, type: MessageType, packet: Int, reported: Bool)] = [:]
 
     /// What is counted and reported.
     public let filter: FrameFilter
 
-    public init(keepsEachRoundTrip: Bool = false, filter: FrameFilter = FrameFilter()) {
+    public init(keepsEachRoundTrip: Bool = false, roundTripLimit: Int = 10_000, filter: FrameFilter = FrameFilter()) {
         self.keepsEachRoundTrip = keepsEachRoundTrip
+        self.roundTripLimit = roundTripLimit
         self.filter = filter
     }
 
@@ -117,10 +131,14 @@ public struct CaptureStatistics: Sendable {
     private mutating func add(_ frame: CapturedFrame, reported: Bool) {
         let record = frame.record
         let index = frame.connection.index
-        let type = record.header.map { $0.messageType.description } ?? "(no header)"
         if reported {
-            byType[type, default: Count()].frames += 1
-            byType[type, default: Count()].bytes += record.bytes.count
+            if let type = record.header?.messageType {
+                countsByType[type, default: Count()].frames += 1
+                countsByType[type, default: Count()].bytes += record.bytes.count
+            } else {
+                headerless.frames += 1
+                headerless.bytes += record.bytes.count
+            }
             byConnection[index, default: Count()].frames += 1
             byConnection[index, default: Count()].bytes += record.bytes.count
             if let error = record.error {
@@ -138,12 +156,12 @@ public struct CaptureStatistics: Sendable {
         } else if header.messageType.isAcknowledged {
             let key = Awaiting(connection: index, direction: frame.direction, sequence: header.sequence.rawValue)
             if awaiting[key] == nil {
-                awaiting[key] = (frame.time, Unacknowledged(connection: index, direction: frame.direction, messageType: type,
-                                                            sequence: key.sequence, packet: frame.completedBy), reported)
+                awaiting[key] = (frame.time, header.messageType, frame.completedBy, reported)
             }
         }
         guard filter.matchesConnection(of: frame) else { return }
-        for field in record.fields ?? [] {
+        // A frame without an error shows all its fields; walked in place, looking at handshake tags only.
+        for field in TLVSequence(record.payload ?? []) where field.tag == .versionRequest || field.tag == .versionResponse {
             switch field.interpreted {
             case let .versionRequest(offer):
                 handshakes[index, default: Handshake(connection: index)].requestedVersion = offer.version.description
@@ -159,13 +177,20 @@ public struct CaptureStatistics: Sendable {
 
     /// Frames still waiting for an ACK, in capture order.
     public var unacknowledged: [Unacknowledged] {
-        awaiting.values.filter(\.reported).map(\.unacknowledged).sorted { ($0.packet, $0.sequence) < ($1.packet, $1.sequence) }
+        awaiting.filter(\.value.reported).map { key, sent in
+            Unacknowledged(connection: key.connection, direction: key.direction, messageType: sent.type.description, sequence: key.sequence, packet: sent.packet)
+        }.sorted { ($0.packet, $0.sequence) < ($1.packet, $1.sequence) }
     }
 
     private mutating func recordRoundTrip(_ roundTrip: RoundTrip) {
         roundTripCount += 1
         roundTripDistribution.record(roundTrip.nanoseconds)
-        if keepsEachRoundTrip { roundTrips.append(roundTrip) }
+        guard keepsEachRoundTrip else { return }
+        if roundTrips.count < roundTripLimit {
+            roundTrips.append(roundTrip)
+        } else {
+            roundTripsLeftOut += 1
+        }
     }
 
     /// Minimum, median, 99th percentile and maximum of the ACK round trips; nil without any.

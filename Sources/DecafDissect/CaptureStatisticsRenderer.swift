@@ -73,7 +73,10 @@ struct CaptureStatisticsJSON: Encodable {
     var retransmittedBytes: Int
     var skippedPackets: [String: Int]
     var roundTrip: RoundTripSummary?
+    /// The first round trips (`CaptureStatistics.roundTripLimit`, 10,000); the summary covers them all.
     var roundTrips: [CaptureStatistics.RoundTrip]
+    /// Round trips after those, counted in the summary but not listed.
+    var roundTripsLeftOut: Int
     var unacknowledged: [CaptureStatistics.Unacknowledged]
     var handshakes: [CaptureStatistics.Handshake]
     var errors: [CaptureStatistics.ErrorSeen]
@@ -94,6 +97,7 @@ struct CaptureStatisticsJSON: Encodable {
         skippedPackets = capture.tracker.skippedPackets
         roundTrip = stats.roundTripSummary
         roundTrips = stats.roundTrips
+        roundTripsLeftOut = stats.roundTripsLeftOut
         unacknowledged = stats.unacknowledged
         handshakes = stats.handshakes.values.sorted { $0.connection < $1.connection }
         errors = stats.errors

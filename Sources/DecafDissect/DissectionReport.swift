@@ -33,13 +33,16 @@ public struct DissectionReport: Sendable {
         case let (.resynchronized(skipped, resumedAt), _):
             return [TreeRenderer.resynchronizationLine(skipped: skipped, resumedAt: resumedAt)]
         case let (.frame(record), .summary):
-            var lines = [SummaryRenderer.line(for: record)]
-            if let error = record.error, !hexdump {
-                lines += ErrorExcerpt.lines(for: record, error: error).map { "      " + $0 }
-            }
-            return lines + (hexdump ? HexdumpRenderer.lines(for: record).map { "      " + $0 } : [])
+            return [SummaryRenderer.line(for: record)] + summaryDetails(for: record)
         case let (.frame(record), .tree):
             return TreeRenderer.lines(for: record) + (hexdump ? HexdumpRenderer.lines(for: record).map { "    " + $0 } + [""] : [""])
         }
+    }
+
+    /// The lines under a frame's summary line: where its error lies, or its hexdump.
+    func summaryDetails(for record: FrameRecord) -> [String] {
+        if hexdump { return HexdumpRenderer.lines(for: record).map { "      " + $0 } }
+        guard let error = record.error else { return [] }
+        return ErrorExcerpt.lines(for: record, error: error).map { "      " + $0 }
     }
 }

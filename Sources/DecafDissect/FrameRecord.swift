@@ -18,18 +18,19 @@ public struct FrameRecord: Sendable {
     /// For a frame that failed its checksum, the first TLV rule its (untrusted) body would also
     /// break, if any: shown as a note, and where the shown fields stop.
     public var untrustedBodyError: WireError?
-    public var warnings: [DissectionWarning]
 
     /// The record of a frame DecafWire accepted.
     public init(index: Int, frame: Frame) {
         self.index = index
         streamOffset = frame.streamOffset
-        bytes = frame.header.bytes + frame.body
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(frame.wireLength)
+        frame.header.append(to: &bytes)
+        bytes += frame.body
+        self.bytes = bytes
         header = frame.header
         payload = frame.isOpaque ? nil : Array(frame.payload)
         error = nil
-        warnings = []
-        warnings = findWarnings()
     }
 
     /// The record of a frame DecafWire refused with `error`, from the bytes that arrived of it.
@@ -40,12 +41,10 @@ public struct FrameRecord: Sendable {
         header = error.code == .badMagic ? nil : FrameHeader(decoding: bytes)
         self.error = error
         payload = nil
-        warnings = []
         payload = readablePayload(options: options)
         if error.code == .checksumMismatch, let payload {
             do { try TLVValidator.validate(payload, options: options.tlv) } catch { untrustedBodyError = error }
         }
-        warnings = findWarnings()
     }
 
     /// The body, when all of it arrived.
@@ -93,7 +92,9 @@ public struct FrameRecord: Sendable {
         return try? ZlibInflater().inflate(body, limit: options.bodyLimit)
     }
 
-    private func findWarnings() -> [DissectionWarning] {
+    /// What the frame does that the brief advises against but a receiver accepts, found when asked:
+    /// counting frames never needs them.
+    public var warnings: [DissectionWarning] {
         guard let header else { return [] }
         var warnings: [DissectionWarning] = []
         if !header.messageType.isKnown {

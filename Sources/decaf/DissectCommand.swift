@@ -154,9 +154,9 @@ struct DissectCommand: ParsableCommand {
                     }
                     if case .frame = event { shown += 1 }
                     if let connection = event.connection, let opened = unannounced.removeValue(forKey: connection.index) {
-                        for line in report.lines(for: opened) { output += line + "\n" }
+                        for line in report.lines(for: opened) { output += line; output += "\n" }
                     }
-                    for line in report.lines(for: event) { output += line + "\n" }
+                    for line in report.lines(for: event) { output += line; output += "\n" }
                 }
                 if case let .captureError(error) = event {
                     FileHandleOutput.standardError.write("Error: \(error)\n")
