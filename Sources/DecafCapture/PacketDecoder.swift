@@ -128,6 +128,7 @@ public enum PacketDecoder {
             source: TCPEndpoint(address: source, port: header.networkUInt16(at: 0)),
             destination: TCPEndpoint(address: destination, port: header.networkUInt16(at: 2)),
             sequence: header.networkUInt32(at: 4),
+            acknowledgment: header.networkUInt32(at: 8),
             flags: TCPSegment.Flags(rawValue: header[header.startIndex + 13]),
             payload: packet[(packet.startIndex + start + headerLength)..<(packet.startIndex + captured)],
             missingPayload: max(0, end - captured)

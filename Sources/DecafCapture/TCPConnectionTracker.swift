@@ -11,6 +11,8 @@ public struct TCPConnectionTracker {
 
     private var connections: [Key: State] = [:]
     private var connectionCount = 0
+    /// The connections `finishNext` has still to close, the next one last.
+    private var closingOrder: [Key] = []
 
     /// The endpoints of a connection, in a fixed order whichever way a packet goes.
     private struct Key: Hashable {
@@ -33,6 +35,11 @@ public struct TCPConnectionTracker {
         var connection: TCPConnection?
         var streams = PerDirection(both: TCPStreamReassembler())
         var finished: Set<TCPDirection> = []
+        /// The sequence number after each direction's FIN, once it was captured.
+        var finEnd = PerDirection<UInt32?>(both: nil)
+        /// Directions whose FIN the other side acknowledged: it had every byte before it, so bytes
+        /// the capture still lacks there were lost by the capture and will never come.
+        var acknowledgedFIN: Set<TCPDirection> = []
 
         /// A connection first seen in `segment`: a SYN's sender is the client, a SYN-ACK's receiver is.
         init(_ segment: TCPSegment) {
@@ -80,22 +87,23 @@ public struct TCPConnectionTracker {
         let direction = state.direction(of: segment)
         let wasStarted = state.streams[direction].hasStarted
         let outputs = state.streams[direction].add(segment, packet: packet, time: time)
-        if !outputs.isEmpty && state.connection == nil {
-            connectionCount += 1
-            let connection = TCPConnection(index: connectionCount, client: state.client, server: state.server)
-            state.connection = connection
-            events.append(.opened(connection))
-        }
+        if !outputs.isEmpty { open(&state, into: &events) }
         if let connection = state.connection {
             if !wasStarted && state.streams[direction].startedMidStream {
                 events.append(.joinedMidStream(connection, direction))
             }
             events += Self.events(outputs, connection, direction)
         }
-        if segment.flags.contains(.fin) { state.finished.insert(direction) }
+        if segment.flags.contains(.fin) {
+            state.finished.insert(direction)
+            state.finEnd[direction] = segment.sequence &+ UInt32(truncatingIfNeeded: segment.sequenceLength)
+        }
+        if segment.flags.contains(.ack), let end = state.finEnd[direction.reversed], Int32(bitPattern: segment.acknowledgment &- end) >= 0 {
+            state.acknowledgedFIN.insert(direction.reversed)
+        }
         connections[key] = state
         let allDelivered = state.streams.clientToServer.heldByteCount == 0 && state.streams.serverToClient.heldByteCount == 0
-        if segment.flags.contains(.rst) || (state.finished.count == 2 && allDelivered) {
+        if segment.flags.contains(.rst) || (state.finished.count == 2 && (allDelivered || state.acknowledgedFIN.count == 2)) {
             close(key, into: &events)
         }
         return events
@@ -105,19 +113,47 @@ public struct TCPConnectionTracker {
     /// the connections opened.
     public mutating func finish() -> [TCPStreamEvent] {
         var events: [TCPStreamEvent] = []
-        let open = connections.sorted { ($0.value.connection?.index ?? .max) < ($1.value.connection?.index ?? .max) }
-        for (key, _) in open { close(key, into: &events) }
+        while let next = finishNext() { events += next }
         return events
+    }
+
+    /// The end of the capture a connection at a time, in the order the connections opened: the
+    /// events of flushing and closing the next one still open, nil when none is left. A caller
+    /// that handles each before asking for the next holds one connection's held bytes at a time.
+    public mutating func finishNext() -> [TCPStreamEvent]? {
+        if closingOrder.isEmpty {
+            closingOrder = connections.sorted { ($0.value.connection?.index ?? .max) > ($1.value.connection?.index ?? .max) }.map(\.key)
+        }
+        while let key = closingOrder.popLast() {
+            guard connections[key] != nil else { continue }
+            var events: [TCPStreamEvent] = []
+            close(key, into: &events)
+            return events
+        }
+        return nil
     }
 
     private mutating func close(_ key: Key, into events: inout [TCPStreamEvent]) {
         guard var state = connections.removeValue(forKey: key) else { return }
+        var outputs = PerDirection<[TCPStreamReassembler.Output]>(both: [])
         for direction in TCPDirection.allCases {
-            let outputs = state.streams[direction].finish()
+            outputs[direction] = state.streams[direction].finish()
             retransmittedBytes += state.streams[direction].retransmittedBytes
-            if let connection = state.connection { events += Self.events(outputs, connection, direction) }
         }
-        if let connection = state.connection { events.append(.closed(connection)) }
+        // A connection whose every byte was held behind a loss is first heard of here.
+        if !outputs.clientToServer.isEmpty || !outputs.serverToClient.isEmpty { open(&state, into: &events) }
+        guard let connection = state.connection else { return }
+        for direction in TCPDirection.allCases { events += Self.events(outputs[direction], connection, direction) }
+        events.append(.closed(connection))
+    }
+
+    /// Numbers the connection and says it opened, the first time it has something to hand on.
+    private mutating func open(_ state: inout State, into events: inout [TCPStreamEvent]) {
+        guard state.connection == nil else { return }
+        connectionCount += 1
+        let connection = TCPConnection(index: connectionCount, client: state.client, server: state.server)
+        state.connection = connection
+        events.append(.opened(connection))
     }
 
     private static func events(_ outputs: [TCPStreamReassembler.Output], _ connection: TCPConnection, _ direction: TCPDirection) -> [TCPStreamEvent] {

@@ -3,6 +3,8 @@ public struct TCPSegment: Sendable {
     public var source: TCPEndpoint
     public var destination: TCPEndpoint
     public var sequence: UInt32
+    /// The next sequence number the sender expects from the other side (with the ACK flag).
+    public var acknowledgment: UInt32
     public var flags: Flags
     /// The payload bytes that were captured.
     public var payload: ArraySlice<UInt8>
@@ -20,10 +22,12 @@ public struct TCPSegment: Sendable {
         public static let ack = Flags(rawValue: 0x10)
     }
 
-    public init(source: TCPEndpoint, destination: TCPEndpoint, sequence: UInt32, flags: Flags, payload: ArraySlice<UInt8>, missingPayload: Int = 0) {
+    public init(source: TCPEndpoint, destination: TCPEndpoint, sequence: UInt32, acknowledgment: UInt32 = 0, flags: Flags, payload: ArraySlice<UInt8>,
+                missingPayload: Int = 0) {
         self.source = source
         self.destination = destination
         self.sequence = sequence
+        self.acknowledgment = acknowledgment
         self.flags = flags
         self.payload = payload
         self.missingPayload = missingPayload

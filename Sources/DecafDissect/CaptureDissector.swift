@@ -20,6 +20,9 @@ public struct CaptureDissector {
     private var connections: [Int: ConnectionState] = [:]
     private var frameCount = 0
     private var failed = false
+    /// Set once `finishNext` has begun; `endError` is how the file ended, when it ended badly.
+    private var finishing = false
+    private var endError: CaptureError?
 
     private struct ConnectionState {
         var connection: TCPConnection
@@ -70,17 +73,30 @@ public struct CaptureDissector {
     /// The events the end of the file brings: connections flushed, and an error if the file
     /// ended inside a record.
     public mutating func finish() -> [CaptureEvent] {
-        guard !failed else { return [] }
         var events: [CaptureEvent] = []
-        failed = true
-        do {
-            try reader.finish()
-            end(into: &events)
-        } catch {
-            end(into: &events)
-            events.append(.captureError(error))
-        }
+        while let next = finishNext() { events += next }
         return events
+    }
+
+    /// The end of the file a connection at a time: the events of flushing the next connection
+    /// still open (then the error, if the file ended inside a record), nil when all are out. Handle
+    /// each before asking for the next, and memory holds one connection's frames, not every open
+    /// one's (connections waiting for lost bytes hold up to `TCPStreamReassembler.maximumHeldBytes`).
+    public mutating func finishNext() -> [CaptureEvent]? {
+        if !finishing {
+            guard !failed else { return nil }
+            failed = true
+            finishing = true
+            do { try reader.finish() } catch { endError = error }
+        }
+        if let flushed = tracker.finishNext() {
+            var events: [CaptureEvent] = []
+            for event in flushed { handle(event, into: &events) }
+            return events
+        }
+        guard let error = endError else { return nil }
+        endError = nil
+        return [.captureError(error)]
     }
 
     private mutating func end(into events: inout [CaptureEvent]) {

@@ -174,7 +174,7 @@ struct DissectCommand: ParsableCommand {
             show(dissector.append(chunk[...]))
             progress.update(input.bytesRead)
         }
-        show(dissector.finish())
+        while let events = dissector.finishNext() { show(events) }
         progress.clear()
         if stats {
             let lines = json ? [CaptureStatisticsRenderer.json(for: statistics, of: dissector)]

@@ -102,4 +102,33 @@ struct ReassemblyTests {
         }
         #expect(connection.client == Self.client && connection.server == Self.server)
     }
+
+    @Test("a connection missing bytes the capture lost closes once each side acknowledged the other's FIN, not at the end of the capture")
+    func lostBytesAcknowledged() {
+        var tracker = TCPConnectionTracker()
+        func from(_ client: Bool, _ sequence: UInt32, ack: UInt32, _ flags: TCPSegment.Flags, _ payload: [UInt8] = []) -> TCPSegment {
+            TCPSegment(source: client ? Self.client : Self.server, destination: client ? Self.server : Self.client, sequence: sequence,
+                       acknowledgment: ack, flags: flags, payload: payload[...])
+        }
+        var events: [TCPStreamEvent] = []
+        for (number, segment) in [
+            from(true, 99, ack: 0, .syn), from(false, 499, ack: 100, [.syn, .ack]), from(true, 100, ack: 500, .ack),
+            // Bytes 100..<104 were sent and received, but the capture lost them.
+            from(true, 104, ack: 500, .ack, [0x45, 0x46, 0x47, 0x48]),
+            from(true, 108, ack: 500, [.fin, .ack]), from(false, 500, ack: 109, [.fin, .ack]), from(true, 109, ack: 501, .ack),
+        ].enumerated() {
+            events += tracker.add(segment, packet: number + 1, time: Self.time)
+        }
+        let kinds = events.map { event -> String in
+            switch event {
+            case .opened: "opened"
+            case let .gap(_, _, count, _, _): "gap \(count)"
+            case let .data(_, _, bytes, _, _, _): "data \(bytes.count)"
+            case .closed: "closed"
+            case .joinedMidStream: "joined"
+            }
+        }
+        #expect(kinds == ["opened", "gap 4", "data 4", "closed"], "closed by the last ACK, before finish(): \(kinds)")
+        #expect(tracker.finish().isEmpty)
+    }
 }
