@@ -9,7 +9,7 @@ public struct IPAddress: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// Dotted quad for IPv4; RFC 5952 text (longest zero run as `::`) for IPv6.
     public var description: String {
-        guard isIPv6 else { return bytes.map(String.init).joined(separator: ".") }
+        guard isIPv6 else { return dottedQuad }
         let groups = stride(from: 0, to: 16, by: 2).map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
         var best = (start: -1, length: 0)
         var run = (start: -1, length: 0)
@@ -26,6 +26,20 @@ public struct IPAddress: Sendable, Hashable, Comparable, CustomStringConvertible
         let head = text[..<best.start].joined(separator: ":")
         let tail = text[(best.start + best.length)...].joined(separator: ":")
         return head + "::" + tail
+    }
+
+    /// The bytes in decimal joined by dots, written digit by digit (records name their
+    /// connection's endpoints once per frame).
+    private var dottedQuad: String {
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * 4)
+        for byte in bytes {
+            if !text.isEmpty { text.append(UInt8(ascii: ".")) }
+            if byte >= 100 { text.append(UInt8(ascii: "0") + byte / 100) }
+            if byte >= 10 { text.append(UInt8(ascii: "0") + byte / 10 % 10) }
+            text.append(UInt8(ascii: "0") + byte % 10)
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     public static func < (lhs: IPAddress, rhs: IPAddress) -> Bool {

@@ -9,6 +9,14 @@ public struct TCPConnectionTracker {
     /// Bytes seen again after they had been passed on, over every connection.
     public private(set) var retransmittedBytes = 0
 
+    /// Out-of-order bytes all connections together may hold while they wait for missing ones;
+    /// past it, the direction holding the most gives up waiting (its gap is reported at once).
+    public let heldBytesBudget: Int
+    /// How many times a direction gave up waiting because of `heldBytesBudget`.
+    public private(set) var budgetReleases = 0
+    /// Out-of-order bytes held now, over every connection.
+    private var heldBytes = 0
+
     private var connections: [Key: State] = [:]
     private var connectionCount = 0
     /// The connections `finishNext` has still to close, the next one last.
@@ -54,7 +62,9 @@ public struct TCPConnectionTracker {
         }
     }
 
-    public init() {}
+    public init(heldBytesBudget: Int = 16 << 20) {
+        self.heldBytesBudget = heldBytesBudget
+    }
 
     /// The events captured packet `packet` brings.
     public mutating func add(_ packet: CapturedPacket) -> [TCPStreamEvent] {
@@ -86,7 +96,9 @@ public struct TCPConnectionTracker {
         }
         let direction = state.direction(of: segment)
         let wasStarted = state.streams[direction].hasStarted
+        let heldBefore = state.streams[direction].heldByteCount
         let outputs = state.streams[direction].add(segment, packet: packet, time: time)
+        heldBytes += state.streams[direction].heldByteCount - heldBefore
         if !outputs.isEmpty { open(&state, into: &events) }
         if let connection = state.connection {
             if !wasStarted && state.streams[direction].startedMidStream {
@@ -106,7 +118,29 @@ public struct TCPConnectionTracker {
         if segment.flags.contains(.rst) || (state.finished.count == 2 && (allDelivered || state.acknowledgedFIN.count == 2)) {
             close(key, into: &events)
         }
+        if heldBytes > heldBytesBudget { keepHeldBytesInBudget(packet: packet, time: time, into: &events) }
         return events
+    }
+
+    /// While all connections together hold more than `heldBytesBudget` out-of-order bytes, the
+    /// direction holding the most stops waiting for what it misses: its gaps are reported now
+    /// (noticed at `packet`) and what it held is passed on.
+    private mutating func keepHeldBytesInBudget(packet: Int, time: CaptureTime, into events: inout [TCPStreamEvent]) {
+        while heldBytes > heldBytesBudget {
+            var largest: (key: Key, direction: TCPDirection, bytes: Int)?
+            for (key, state) in connections {
+                for direction in TCPDirection.allCases where state.streams[direction].heldByteCount > largest?.bytes ?? 0 {
+                    largest = (key, direction, state.streams[direction].heldByteCount)
+                }
+            }
+            guard let largest, var state = connections.removeValue(forKey: largest.key) else { return }
+            heldBytes -= largest.bytes
+            budgetReleases += 1
+            let outputs = state.streams[largest.direction].stopWaiting(packet: packet, time: time)
+            if !outputs.isEmpty { open(&state, into: &events) }
+            if let connection = state.connection { events += Self.events(outputs, connection, largest.direction) }
+            connections[largest.key] = state
+        }
     }
 
     /// The end of the capture: every connection still open is flushed and closed, in the order
@@ -137,6 +171,7 @@ public struct TCPConnectionTracker {
         guard var state = connections.removeValue(forKey: key) else { return }
         var outputs = PerDirection<[TCPStreamReassembler.Output]>(both: [])
         for direction in TCPDirection.allCases {
+            heldBytes -= state.streams[direction].heldByteCount
             outputs[direction] = state.streams[direction].finish()
             retransmittedBytes += state.streams[direction].retransmittedBytes
         }

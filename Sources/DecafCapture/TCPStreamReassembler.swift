@@ -58,7 +58,10 @@ public struct TCPStreamReassembler {
         }
         let nextSequence = baseSequence &+ UInt32(truncatingIfNeeded: streamOffset)
         let start = streamOffset + Int(Int32(bitPattern: sequence &- nextSequence))
-        let piece = Piece(start: start, payload: segment.payload, missing: segment.missingPayload, packet: packet, time: time)
+        // A piece that must wait for earlier bytes gets bytes of its own: a slice would keep the
+        // whole buffer it was read in alive while it waits.
+        let payload = start > streamOffset ? ArraySlice(Array(segment.payload)) : segment.payload
+        let piece = Piece(start: start, payload: payload, missing: segment.missingPayload, packet: packet, time: time)
         guard piece.end > streamOffset else {
             retransmittedBytes += length
             return []
@@ -81,6 +84,18 @@ public struct TCPStreamReassembler {
         while let first = held.first {
             skip(to: first.start, packet: first.packet, time: first.time, into: &outputs)
             drain(completedBy: first.packet, time: first.time, into: &outputs)
+        }
+        return outputs
+    }
+
+    /// Stops waiting for the bytes missing before what is held: each gap is reported, noticed at
+    /// `packet`, and what was held is passed on. Bytes that arrive later for those gaps count as
+    /// retransmitted. The tracker calls it when all connections together hold too much.
+    public mutating func stopWaiting(packet: Int, time: CaptureTime) -> [Output] {
+        var outputs: [Output] = []
+        while let first = held.first {
+            skip(to: first.start, packet: packet, time: time, into: &outputs)
+            drain(completedBy: packet, time: time, into: &outputs)
         }
         return outputs
     }

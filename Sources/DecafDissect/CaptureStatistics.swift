@@ -72,7 +72,17 @@ public struct CaptureStatistics: Sendable {
     public private(set) var roundTripCount = 0
     private var roundTripDistribution = RoundTripDistribution()
     public private(set) var handshakes: [Int: Handshake] = [:]
+    /// The first `listLimit` errors, in capture order.
     public private(set) var errors: [ErrorSeen] = []
+    /// Errors after the first `listLimit`, counted but not kept.
+    public private(set) var errorsLeftOut = 0
+    /// How many errors `errors` keeps at most.
+    public let listLimit: Int
+    /// How many frames may wait for their ACK at once; past it the one waiting longest is given up.
+    public let awaitingLimit: Int
+    /// Frames given up waiting for their ACK because `awaitingLimit` frames were waiting: neither
+    /// listed as unacknowledged nor timed if their ACK comes later.
+    public private(set) var unacknowledgedLeftOut = 0
     public private(set) var gaps = 0
     public private(set) var missingBytes = 0
     public private(set) var resynchronizations = 0
@@ -85,16 +95,32 @@ public struct CaptureStatistics: Sendable {
         var sequence: UInt32
     }
 
-    /// Frames waiting for their ACK: when the first copy was seen, its type and packet, and whether
-    /// the filter reports it.
-    private var awaiting: [Awaiting: (time: CaptureTime, type: MessageType, packet: Int, reported: Bool)] = [:]
+    /// A frame waiting for its ACK: when the first copy was seen, its type and packet, whether the
+    /// filter reports it, and its place in `awaitingOrder`.
+    private struct Sent {
+        var time: CaptureTime
+        var type: MessageType
+        var packet: Int
+        var reported: Bool
+        var serial: Int
+    }
+
+    private var awaiting: [Awaiting: Sent] = [:]
+    /// The frames that started waiting, oldest first from `awaitingOrderStart`; an entry whose
+    /// serial no longer matches `awaiting` was acknowledged and is passed over.
+    private var awaitingOrder: [(key: Awaiting, serial: Int)] = []
+    private var awaitingOrderStart = 0
+    private var nextSerial = 0
 
     /// What is counted and reported.
     public let filter: FrameFilter
 
-    public init(keepsEachRoundTrip: Bool = false, roundTripLimit: Int = 10_000, filter: FrameFilter = FrameFilter()) {
+    public init(keepsEachRoundTrip: Bool = false, roundTripLimit: Int = 10_000, listLimit: Int = 10_000, awaitingLimit: Int = 100_000,
+                filter: FrameFilter = FrameFilter()) {
         self.keepsEachRoundTrip = keepsEachRoundTrip
         self.roundTripLimit = roundTripLimit
+        self.listLimit = listLimit
+        self.awaitingLimit = awaitingLimit
         self.filter = filter
     }
 
@@ -142,9 +168,13 @@ public struct CaptureStatistics: Sendable {
             byConnection[index, default: Count()].frames += 1
             byConnection[index, default: Count()].bytes += record.bytes.count
             if let error = record.error {
-                errors.append(ErrorSeen(connection: index, direction: frame.direction, name: error.code.name,
-                                        requirement: error.requirement.rawValue, packet: frame.completedBy,
-                                        streamOffset: record.streamOffset))
+                if errors.count < listLimit {
+                    errors.append(ErrorSeen(connection: index, direction: frame.direction, name: error.code.name,
+                                            requirement: error.requirement.rawValue, packet: frame.completedBy,
+                                            streamOffset: record.streamOffset))
+                } else {
+                    errorsLeftOut += 1
+                }
             }
         }
         guard record.error == nil, let header = record.header else { return }
@@ -156,7 +186,7 @@ public struct CaptureStatistics: Sendable {
         } else if header.messageType.isAcknowledged {
             let key = Awaiting(connection: index, direction: frame.direction, sequence: header.sequence.rawValue)
             if awaiting[key] == nil {
-                awaiting[key] = (frame.time, header.messageType, frame.completedBy, reported)
+                startWaiting(key, Sent(time: frame.time, type: header.messageType, packet: frame.completedBy, reported: reported, serial: nextSerial))
             }
         }
         guard filter.matchesConnection(of: frame) else { return }
@@ -172,6 +202,26 @@ public struct CaptureStatistics: Sendable {
             default:
                 continue
             }
+        }
+    }
+
+    /// Starts waiting for `key`'s ACK; past `awaitingLimit`, gives up the frame waiting longest.
+    private mutating func startWaiting(_ key: Awaiting, _ sent: Sent) {
+        awaiting[key] = sent
+        awaitingOrder.append((key, sent.serial))
+        nextSerial += 1
+        while awaiting.count > awaitingLimit, awaitingOrderStart < awaitingOrder.count {
+            let (oldest, serial) = awaitingOrder[awaitingOrderStart]
+            awaitingOrderStart += 1
+            if let given = awaiting[oldest], given.serial == serial {
+                awaiting[oldest] = nil
+                if given.reported { unacknowledgedLeftOut += 1 }
+            }
+        }
+        // Entries of acknowledged frames are dropped once they outnumber the frames still waiting.
+        if awaitingOrder.count - awaitingOrderStart > 2 * awaiting.count + 1024 {
+            awaitingOrder = awaitingOrder[awaitingOrderStart...].filter { awaiting[$0.key]?.serial == $0.serial }
+            awaitingOrderStart = 0
         }
     }
 

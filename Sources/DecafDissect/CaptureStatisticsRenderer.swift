@@ -15,6 +15,10 @@ public enum CaptureStatisticsRenderer {
             "\(capture.reader.packetCount) packet(s) read, \(capture.tracker.truncatedPackets) cut short by the snapshot length; "
             + "\(capture.tracker.retransmittedBytes) TCP byte(s) retransmitted; packets without a usable TCP segment: "
             + (skipped.isEmpty ? "none" : skipped.joined(separator: ", "))]
+        if capture.tracker.budgetReleases > 0 {
+            lines.append("\(capture.tracker.budgetReleases) time(s) a stream stopped waiting for missing bytes early: connections together held "
+                + "more than \(capture.tracker.heldBytesBudget >> 20) MiB out of order")
+        }
         lines.append("By message type:")
         for (type, count) in stats.byType.sorted(by: { $0.key < $1.key }) {
             lines.append("  \(type.padding(toLength: 14, withPad: " ", startingAt: 0)) \(count.frames) frame(s), \(count.bytes) bytes")
@@ -36,16 +40,22 @@ public enum CaptureStatisticsRenderer {
             lines.append("  conn \(frame.connection) \(frame.direction.arrow) \(frame.messageType) seq \(Hex.word(frame.sequence)) (packet \(frame.packet))")
         }
         if unacknowledged.count > 20 { lines.append("  ... and \(unacknowledged.count - 20) more") }
+        if stats.unacknowledgedLeftOut > 0 {
+            lines.append("  \(stats.unacknowledgedLeftOut) more frame(s) given up waiting for an ACK (over \(stats.awaitingLimit) waiting at once): "
+                + "not listed, and not timed if their ACK came")
+        }
         lines.append("Handshakes: \(stats.handshakes.count)")
         for handshake in stats.handshakes.values.sorted(by: { $0.connection < $1.connection }) {
             let offered = handshake.requestedVersion.map { "\($0) [\((handshake.requestedFeatures ?? []).joined(separator: ", "))]" } ?? "nothing seen"
             let answered = handshake.negotiatedVersion.map { "\($0) [\((handshake.negotiatedFeatures ?? []).joined(separator: ", "))]" } ?? "no response seen"
             lines.append("  conn \(handshake.connection): client offered \(offered); negotiated \(answered)")
         }
-        lines.append("Errors: \(stats.errors.count)")
+        let errorCount = stats.errors.count + stats.errorsLeftOut
+        lines.append("Errors: \(errorCount)")
         for error in stats.errors.prefix(20) {
             lines.append("  conn \(error.connection) \(error.direction.arrow) \(error.name) (\(error.requirement)) at stream offset \(error.streamOffset), packet \(error.packet)")
         }
+        if errorCount > 20 { lines.append("  ... and \(errorCount - 20) more") }
         if let captureError = stats.captureError { lines.append("Capture file damaged: \(captureError)") }
         return lines
     }
@@ -72,14 +82,23 @@ struct CaptureStatisticsJSON: Encodable {
     var truncatedPackets: Int
     var retransmittedBytes: Int
     var skippedPackets: [String: Int]
+    /// Times a stream stopped waiting for missing bytes because all connections together held too
+    /// many out of order (`TCPConnectionTracker.heldBytesBudget`); absent when none did.
+    var budgetReleases: Int?
     var roundTrip: RoundTripSummary?
     /// The first round trips (`CaptureStatistics.roundTripLimit`, 10,000); the summary covers them all.
     var roundTrips: [CaptureStatistics.RoundTrip]
     /// Round trips after those, counted in the summary but not listed.
     var roundTripsLeftOut: Int
     var unacknowledged: [CaptureStatistics.Unacknowledged]
+    /// Frames given up waiting for their ACK (over `CaptureStatistics.awaitingLimit` waiting at
+    /// once); absent when none was.
+    var unacknowledgedLeftOut: Int?
     var handshakes: [CaptureStatistics.Handshake]
+    /// The first errors (`CaptureStatistics.listLimit`, 10,000).
     var errors: [CaptureStatistics.ErrorSeen]
+    /// Errors after those; absent when none was left out.
+    var errorsLeftOut: Int?
     var gaps: Int
     var missingBytes: Int
     var resynchronizations: Int
@@ -95,12 +114,15 @@ struct CaptureStatisticsJSON: Encodable {
         truncatedPackets = capture.tracker.truncatedPackets
         retransmittedBytes = capture.tracker.retransmittedBytes
         skippedPackets = capture.tracker.skippedPackets
+        budgetReleases = capture.tracker.budgetReleases > 0 ? capture.tracker.budgetReleases : nil
         roundTrip = stats.roundTripSummary
         roundTrips = stats.roundTrips
         roundTripsLeftOut = stats.roundTripsLeftOut
         unacknowledged = stats.unacknowledged
+        unacknowledgedLeftOut = stats.unacknowledgedLeftOut > 0 ? stats.unacknowledgedLeftOut : nil
         handshakes = stats.handshakes.values.sorted { $0.connection < $1.connection }
         errors = stats.errors
+        errorsLeftOut = stats.errorsLeftOut > 0 ? stats.errorsLeftOut : nil
         gaps = stats.gaps
         missingBytes = stats.missingBytes
         resynchronizations = stats.resynchronizations

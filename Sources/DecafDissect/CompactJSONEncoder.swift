@@ -17,7 +17,7 @@ enum CompactJSONEncoder {
         case .null: out += "null".utf8
         case let .bool(value): out += (value ? "true" : "false").utf8
         case let .number(text): out += text.utf8
-        case let .string(text): writeString(text, to: &out)
+        case let .string(text): JSONWriter.appendString(text, to: &out)
         case let .array(array):
             out.append(UInt8(ascii: "["))
             for (index, element) in array.elements.enumerated() {
@@ -31,44 +31,13 @@ enum CompactJSONEncoder {
             let order = entries.indices.sorted { precedes(entries[$0].key, entries[$1].key) }
             for (position, index) in order.enumerated() {
                 if position > 0 { out.append(UInt8(ascii: ",")) }
-                writeString(entries[index].key, to: &out)
+                JSONWriter.appendString(entries[index].key, to: &out)
                 out.append(UInt8(ascii: ":"))
                 write(entries[index].value, to: &out)
             }
             out.append(UInt8(ascii: "}"))
         case let .deferred(encoder):
             write(encoder.result, to: &out)
-        }
-    }
-
-    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
-
-    /// Whether `byte` cannot stand in a JSON string as it is.
-    private static func needsEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-    }
-
-    private static func writeString(_ text: String, to out: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { bytes in
-            out.append(UInt8(ascii: "\""))
-            var plainStart = 0
-            for (index, byte) in bytes.enumerated() where needsEscape(byte) {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart..<index]))
-                plainStart = index + 1
-                switch byte {
-                case UInt8(ascii: "\""): out += #"\""#.utf8
-                case UInt8(ascii: "\\"): out += #"\\"#.utf8
-                case 0x0A: out += #"\n"#.utf8
-                case 0x0D: out += #"\r"#.utf8
-                case 0x09: out += #"\t"#.utf8
-                case 0x08: out += #"\b"#.utf8
-                case 0x0C: out += #"\f"#.utf8
-                default: out += #"\u00"#.utf8 + [hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-                }
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart...]))
-            out.append(UInt8(ascii: "\""))
         }
     }
 

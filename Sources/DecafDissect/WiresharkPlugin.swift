@@ -160,13 +160,14 @@ local function field_range(tvb, name)
     return tvb(fields[name].offset, fields[name].size)
 end
 
--- The frame's first error, as DecafWire names it: "NAME (REQ) at offset N: why".
+-- An error, as DecafWire names it: "NAME (REQ) at offset N: why". A frame has one error, its first,
+-- as in `decaf dissect`; a later one (a TLV error after a checksum mismatch) only ends the walk.
 local function report(state, item, expert_field, kind, offset, why)
-    local error = errors[kind]
-    local text = error.name .. " (" .. error.requirement .. ") at offset " .. offset .. ": " .. why
-    item:add_proto_expert_info(expert_field, text)
-    if not state.error then state.error = string.format("%s(%s)@%d", error.name, error.requirement, offset) end
     state.failed = true
+    if state.error then return end
+    local error = errors[kind]
+    item:add_proto_expert_info(expert_field, error.name .. " (" .. error.requirement .. ") at offset " .. offset .. ": " .. why)
+    state.error = string.format("%s(%s)@%d", error.name, error.requirement, offset)
 end
 
 -- Adds the TLV fields of `range` (at body offset `base`) to `tree` at nesting `depth`; appends
@@ -190,23 +191,25 @@ local function dissect_tlv(range, base, tree, depth, state)
         item:set_text(name .. " (" .. string.format("0x%04X", tag) .. "), " .. value_length .. " bytes")
         item:add(f.tlv_tag, range(offset, 2))
         item:add(f.tlv_length, range(offset + 2, 4))
-        if seen[tag] then
-            return report(state, item, e.tlv, "tlv_duplicate", base + offset, string.format("tag 0x%04X already at offset %d", tag, seen[tag]))
-        end
-        seen[tag] = base + offset
-        if tag == CONTAINER_TAG and depth + 1 > DEPTH_LIMIT then
+        local first = seen[tag]
+        seen[tag] = first or (base + offset)
+        if not first and tag == CONTAINER_TAG and depth + 1 > DEPTH_LIMIT then
             return report(state, item, e.tlv, "tlv_too_deep", base + offset, "a container at depth " .. (depth + 1) .. ", deeper than " .. DEPTH_LIMIT)
         end
         if value_length > 0 then
             local value = range(offset + 6, value_length)
             if tag == CONTAINER_TAG then
-                dissect_tlv(value, base + offset + 6, item, depth + 1, state)
+                -- A repeated container is shown without its fields: parsing stops at it.
+                if not first then dissect_tlv(value, base + offset + 6, item, depth + 1, state) end
             elseif text_tags[tag] then
                 item:add(f.tlv_text, value)
                 item:append_text(": \"" .. value:string(ENC_UTF_8) .. "\"")
             else
                 item:add(f.tlv_value, value)
             end
+        end
+        if first then
+            return report(state, item, e.tlv, "tlv_duplicate", base + offset, string.format("tag 0x%04X already at offset %d", tag, first))
         end
         offset = offset + 6 + value_length
     end

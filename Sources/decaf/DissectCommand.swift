@@ -161,10 +161,11 @@ struct DissectCommand: ParsableCommand {
                 if case let .captureError(error) = event {
                     FileHandleOutput.standardError.write("Error: \(error)\n")
                 }
-            }
-            if output.utf8.count > 1 << 16 {
-                FileHandleOutput.standardOutput.write(output)
-                output = ""
+                // Written out every 64 KiB, not once per chunk read: a chunk's JSON is many times its size.
+                if output.utf8.count > 1 << 16 {
+                    FileHandleOutput.standardOutput.write(output)
+                    output = ""
+                }
             }
         }
         show(dissector.append(first[...]))

@@ -131,4 +131,39 @@ struct ReassemblyTests {
         #expect(kinds == ["opened", "gap 4", "data 4", "closed"], "closed by the last ACK, before finish(): \(kinds)")
         #expect(tracker.finish().isEmpty)
     }
+
+    @Test("out-of-order bytes held across connections stay in a budget: the connection holding the most gives up waiting first")
+    func heldBytesBudget() {
+        var tracker = TCPConnectionTracker(heldBytesBudget: 100)
+        func segment(_ clientPort: UInt16, _ sequence: UInt32, _ flags: TCPSegment.Flags, _ count: Int = 0) -> TCPSegment {
+            TCPSegment(source: TCPEndpoint(address: Self.client.address, port: clientPort), destination: Self.server, sequence: sequence,
+                       flags: flags, payload: [UInt8](repeating: 0xDE, count: count)[...])
+        }
+        var events: [TCPStreamEvent] = []
+        var packet = 0
+        func add(_ segment: TCPSegment) {
+            packet += 1
+            events += tracker.add(segment, packet: packet, time: Self.time)
+        }
+        // Two connections each lose their first 10 bytes; the first then holds 60, the second 30.
+        add(segment(1001, 99, .syn))
+        add(segment(1002, 99, .syn))
+        add(segment(1001, 110, .ack, 60))
+        add(segment(1002, 110, .ack, 30))
+        #expect(events.isEmpty && tracker.budgetReleases == 0)
+        // 20 more for the second: 110 held in all, over the budget; the first (60) stops waiting.
+        add(segment(1002, 140, .ack, 20))
+        let gaps = events.compactMap { event -> (Int, Int)? in
+            guard case let .gap(connection, _, count, packet, _) = event else { return nil }
+            #expect(packet == 5, "the gap is noticed at the packet that went over the budget")
+            return (Int(connection.client.port), count)
+        }
+        #expect(gaps.count == 1 && gaps.first?.0 == 1001 && gaps.first?.1 == 10)
+        #expect(tracker.budgetReleases == 1)
+        let data = events.compactMap { event -> Int? in
+            guard case let .data(_, _, bytes, _, _, _) = event else { return nil }
+            return bytes.count
+        }
+        #expect(data == [60], "what the first connection held is passed on")
+    }
 }

@@ -14,66 +14,131 @@ struct WiresharkPluginTests {
         return url
     }()
 
-    /// What the plugin's `decaf.summary` says of a frame, computed from Decaf's own dissection.
-    static func summary(_ record: FrameRecord) -> String? {
-        guard let header = record.header else { return nil }
-        var tags: [String] = []
-        func walk(_ fields: [TLVElement]) {
-            for field in fields {
-                tags.append(Hex.format(field.tag.rawValue, width: 4).dropFirst(2).lowercased())
-                if field.isContainer { walk(record.visible(field.children)) }
+    /// What a dissector shows of a capture: frames by the packet that completed them (where
+    /// Wireshark shows them), and bytes skipped at the end of a stream, by stream.
+    struct ShownCapture {
+        var frames: [Int: [ShownFrame]] = [:]
+        var skippedAtEnd: [String: Int] = [:]
+    }
+
+    /// What tshark with `plugin` shows of `capture`, frame by frame.
+    static func wiresharkFrames(_ capture: String, plugin: URL = plugin, packets: (Int) -> Bool = { _ in true }) async throws -> ShownCapture {
+        let run = try await Tshark.run(["-o", "tcp.reassemble_out_of_order:TRUE", "-X", "lua_script:\(plugin.path)", "-r", capture, "-T", "pdml"])
+        #expect(!run.error.contains("Lua:"), "the plugin failed: \(run.error)")
+        var shown = ShownCapture()
+        for (index, packet) in PDMLNode.packets(run.output).enumerated() where packets(index + 1) {
+            let (frames, skippedAfter) = ShownFrame.frames(inPacket: packet)
+            if !frames.isEmpty { shown.frames[index + 1] = frames }
+            let stream = ShownFrame.stream(ofPacket: packet)
+            // Bytes skipped before a later frame of the stream go with that frame.
+            if !frames.isEmpty { shown.skippedAtEnd[stream] = nil }
+            if let skippedAfter { shown.skippedAtEnd[stream, default: 0] += skippedAfter }
+        }
+        return shown
+    }
+
+    /// A `--json` record's kind and where it comes from.
+    private struct Note: Decodable {
+        var record: String
+        var connection: ConnectionJSON?
+        var direction: TCPDirection?
+        var skipped: Int?
+        var resumedAt: Int?
+    }
+
+    /// What `decaf dissect --json --port P` shows of `capture` (the connections in `connections`,
+    /// or all), P being the plugin's port. Where the two tools cut bytes differently, Wireshark's
+    /// way is taken: a frame cut short by the end of the capture, and fewer than 4 bytes left at
+    /// the end, are left out (Wireshark waits for the rest of a PDU, or for a whole magic, and never
+    /// shows them); a frame refused from its header is its header alone, with the rest skipped
+    /// (Decaf counts the refused header in the bytes it skips); bytes without the magic are
+    /// skipped bytes, not a frame.
+    static func decafFrames(_ capture: String, connections: Set<Int>? = nil) async throws -> ShownCapture {
+        let run = try await DecafProcess.run(["dissect", "--json", "--port", "\(SampleCapture.serverPort)", capture])
+        #expect(!run.output.isEmpty, "decaf dissect --json printed nothing: \(run.error)")
+        let decoder = JSONDecoder()
+        var shown = ShownCapture()
+        var skipped: [String: Int] = [:]
+        var refusedHeader: [String: Int] = [:]
+        for line in run.output.split(separator: "\n") {
+            let data = Data(line.utf8)
+            let note = try decoder.decode(Note.self, from: data)
+            guard let connection = note.connection, let direction = note.direction,
+                  connections?.contains(connection.index) ?? true else { continue }
+            let stream = direction == .clientToServer ? "\(endpoint(connection.client)) > \(endpoint(connection.server))"
+                : "\(endpoint(connection.server)) > \(endpoint(connection.client))"
+            if note.record == "resync", let count = note.skipped.map({ $0 - (refusedHeader.removeValue(forKey: stream) ?? 0) }) {
+                if note.resumedAt != nil { skipped[stream] = count } else if count >= 4 { shown.skippedAtEnd[stream, default: 0] += count }
+            }
+            guard note.record == "frame" else { continue }
+            let record = try decoder.decode(FrameRecordJSON.self, from: data)
+            // Bytes without the magic: Wireshark shows them skipped, which the resync after them counts.
+            if record.header == nil, record.error?.code == ErrorCode.badMagic.rawValue { continue }
+            refusedHeader[stream] = record.error.map { $0.offset < FrameHeader.Field.checksum.offset } == true ? record.length : nil
+            defer { skipped[stream] = nil }
+            guard record.error?.code != ErrorCode.truncatedFrame.rawValue, let packet = record.packet else { continue }
+            shown.frames[packet, default: []].append(ShownFrame(record, skipped: skipped[stream]))
+        }
+        return shown
+    }
+
+    /// "address port" of an `address:port` (IPv6 in brackets), as tshark's fields give them.
+    private static func endpoint(_ text: String) -> String {
+        let colon = text.lastIndex(of: ":") ?? text.endIndex
+        let address = text[..<colon].trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        return "\(address) \(text[colon...].dropFirst())"
+    }
+
+    /// Each packet where the two readings differ (the first field that differs in each frame, or
+    /// the errors), and each stream whose last skipped bytes differ.
+    static func differences(wireshark: ShownCapture, decaf: ShownCapture) -> [String] {
+        var lines: [String] = []
+        for packet in Set(wireshark.frames.keys).union(decaf.frames.keys).sorted() {
+            let seen = wireshark.frames[packet] ?? [], expected = decaf.frames[packet] ?? []
+            guard seen.count == expected.count else {
+                lines.append("packet \(packet): tshark shows \(seen.count) frame(s), decaf dissect \(expected.count)")
+                continue
+            }
+            for (index, (shown, wanted)) in zip(seen, expected).enumerated() where shown != wanted {
+                let place = "packet \(packet), frame \(index + 1)"
+                let described = { (fields: [ShownField], index: Int) in fields.indices.contains(index) ? fields[index].description : "nothing" }
+                let count = max(shown.fields.count, wanted.fields.count)
+                if let first = (0..<count).first(where: { described(shown.fields, $0) != described(wanted.fields, $0) }) {
+                    lines.append("\(place): tshark \(described(shown.fields, first)); decaf \(described(wanted.fields, first))")
+                }
+                if shown.experts != wanted.experts {
+                    lines.append("\(place): tshark's errors \(shown.experts); decaf \(wanted.experts)")
+                }
             }
         }
-        walk(record.fields ?? [])
-        let status = record.computedChecksum.map { $0 == header.checksum ? "correct" : "mismatch" } ?? "unchecked"
-        let error = record.error.map { " error=\($0.code.name)(\($0.requirement.rawValue))@\($0.offset)" } ?? ""
-        return "type=\(header.messageType.rawValue) seq=\(Hex.word(header.sequence.rawValue).dropFirst(2).lowercased()) "
-            + "session=\(Hex.format(header.sessionID.rawValue, width: 4).dropFirst(2).lowercased()) length=\(header.bodyLength) "
-            + "checksum=\(status) tags=\(tags.joined(separator: ","))" + error
-    }
-
-    /// The summaries tshark with the plugin gives, by packet number (frames completed by one
-    /// packet joined with commas).
-    static func tsharkSummaries(_ path: String) async throws -> [Int: String] {
-        let run = try await Tshark.run(["-o", "tcp.reassemble_out_of_order:TRUE", "-X", "lua_script:\(plugin.path)", "-r", path,
-                                  "-T", "fields", "-e", "frame.number", "-e", "decaf.summary"])
-        #expect(!run.error.contains("Lua:"), "the plugin failed: \(run.error)")
-        var seen: [Int: String] = [:]
-        for line in run.output.split(separator: "\n") {
-            let columns = line.split(separator: "\t", omittingEmptySubsequences: false)
-            if columns.count == 2, !columns[1].isEmpty, let number = Int(columns[0]) { seen[number] = String(columns[1]) }
+        for stream in Set(wireshark.skippedAtEnd.keys).union(decaf.skippedAtEnd.keys).sorted()
+        where wireshark.skippedAtEnd[stream] != decaf.skippedAtEnd[stream] {
+            lines.append("\(stream): tshark skips \(wireshark.skippedAtEnd[stream] ?? 0) byte(s) at the end, decaf \(decaf.skippedAtEnd[stream] ?? 0)")
         }
-        return seen
+        return lines
     }
 
-    /// What Decaf's own dissection of `frames` says the summaries are, by the packet that completed
-    /// each frame. A frame cut short by the end of the capture is left out: Wireshark waits for the
-    /// rest of a PDU and never shows it.
-    static func expectedSummaries(_ frames: [CapturedFrame]) -> [Int: String] {
-        var expected: [Int: String] = [:]
-        for frame in frames where frame.record.error?.code != .truncatedFrame {
-            guard let summary = summary(frame.record) else { continue }
-            let packet = frame.completedBy
-            expected[packet] = expected[packet].map { $0 + "," + summary } ?? summary
-        }
-        return expected
+    /// The sample capture `name`, and the part of it Wireshark can follow: it cannot reassemble
+    /// past bytes the capture lost, so of `damaged.pcap` only the connection without a gap.
+    static func sample(_ name: String) -> (path: String, connections: Set<Int>?, packets: (Int) -> Bool) {
+        let path = FixturePaths.fixtures.appending(path: "captures/\(name)").path
+        return name == "damaged.pcap" ? (path, [1], { $0 < 10 }) : (path, nil, { _ in true })
     }
 
-    @Test("tshark with the plugin finds the frames and fields `decaf dissect --json` finds",
+    @Test("tshark with the plugin shows every field of every frame as `decaf dissect --json` does",
           arguments: SampleCapture.all.map(\.name))
     func agreesWithDissect(_ name: String) async throws {
-        let sample = try #require(SampleCapture.all.first { $0.name == name })
-        var seen = try await Self.tsharkSummaries(FixturePaths.fixtures.appending(path: "captures/\(name)").path)
-        // Wireshark cannot reassemble past bytes the capture lost; compare the connection without a gap.
-        let expected = Self.expectedSummaries(CaptureDissection(sample.bytes).frames.filter { name != "damaged.pcap" || $0.connection.index == 1 })
-        if name == "damaged.pcap" { seen = seen.filter { $0.key < 10 } }
-        #expect(!expected.isEmpty)
-        #expect(seen == expected)
+        let (path, connections, packets) = Self.sample(name)
+        let seen = try await Self.wiresharkFrames(path, packets: packets)
+        let expected = try await Self.decafFrames(path, connections: connections)
+        #expect(!expected.frames.isEmpty)
+        #expect(Self.differences(wireshark: seen, decaf: expected) == [])
     }
 
-    /// Every golden frame vector on a connection of its own, in one capture: the plugin must name
-    /// each frame's fields, checksum status and first error (code, requirement, offset) as Decaf does.
-    @Test("tshark with the plugin reads every golden vector as decaf dissect does, errors included")
+    /// Every golden frame vector on a connection of its own, in one capture: the plugin must show
+    /// each frame's fields (names, values, offsets, lengths), checksum status and first error
+    /// (code, requirement, offset, why) as Decaf does.
+    @Test("tshark with the plugin shows every golden vector field by field as decaf dissect does, errors included")
     func agreesOnEveryVector() async throws {
         var records: [CaptureRecord] = []
         var time = CaptureTime(seconds: 1_700_000_000, nanoseconds: 0)
@@ -92,15 +157,32 @@ struct WiresharkPluginTests {
             records += conversation.records
             time = CaptureTime(seconds: time.seconds + 1, nanoseconds: 0)
         }
-        let capture = CaptureWriter.pcap(records, linkType: .ethernet)
         let path = FileManager.default.temporaryDirectory.appending(path: "decaf-vectors-\(ProcessInfo.processInfo.processIdentifier).pcap")
-        try Data(capture).write(to: path)
+        try Data(CaptureWriter.pcap(records, linkType: .ethernet)).write(to: path)
         defer { try? FileManager.default.removeItem(at: path) }
-        let seen = try await Self.tsharkSummaries(path.path)
-        let expected = Self.expectedSummaries(CaptureDissection(capture).frames)
-        #expect(expected.count > 150)
-        let differing = Set(seen.keys).union(expected.keys).sorted().filter { seen[$0] != expected[$0] }
-        #expect(differing.map { "packet \($0): tshark \(seen[$0] ?? "nothing"), decaf \(expected[$0] ?? "nothing")" } == [])
+        let seen = try await Self.wiresharkFrames(path.path)
+        let expected = try await Self.decafFrames(path.path)
+        #expect(expected.frames.values.joined().count > 150)
+        #expect(Self.differences(wireshark: seen, decaf: expected) == [])
+    }
+
+    /// The comparison is only worth something if it catches a plugin that is wrong in one place.
+    @Test("a plugin wrong in a single label, offset, value or requirement is caught", arguments: [
+        ("a tag's name", #"[4097] = "TEXT""#, #"[4097] = "TXT""#, "decaf.tlv"),
+        ("a TLV length's offset", "item:add(f.tlv_length, range(offset + 2, 4))", "item:add(f.tlv_length, range(offset + 1, 4))", "decaf.tlv.length"),
+        ("a header field's offset", "session_id = { offset = 18, size = 2 }", "session_id = { offset = 19, size = 2 }", "decaf.session_id"),
+        ("an error's requirement", #"requirement = "CRC-2""#, #"requirement = "CRC-3""#, "decaf.error"),
+    ])
+    func catchesOneDifference(what: String, original: String, replacement: String, field: String) async throws {
+        let lua = WiresharkPlugin.lua(version: "test")
+        #expect(lua.contains(original), "the plugin no longer has \(original)")
+        let wrong = FileManager.default.temporaryDirectory.appending(path: "decaf-wrong-\(ProcessInfo.processInfo.processIdentifier)-\(field).lua")
+        try Data(lua.replacingOccurrences(of: original, with: replacement).utf8).write(to: wrong)
+        defer { try? FileManager.default.removeItem(at: wrong) }
+        let (path, connections, packets) = Self.sample("damaged.pcap")
+        let seen = try await Self.wiresharkFrames(path, plugin: wrong, packets: packets)
+        let differences = Self.differences(wireshark: seen, decaf: try await Self.decafFrames(path, connections: connections))
+        #expect(differences.contains { $0.contains("tshark \(field) ") }, "\(what): \(differences)")
     }
 
     @Test("a checksum mismatch is an expert error in Wireshark")

@@ -1,0 +1,156 @@
+/// Writes JSON straight to bytes, with the keys of each object in the order they are given, which
+/// must be sorted (debug builds check it). A record that writes itself with it gives the line
+/// `CompactJSONEncoder` gives, without the tree of nodes and the sorting behind it: `--json` writes a
+/// record per frame, so the writer's cost is most of what `--json` costs.
+struct JSONWriter {
+    private(set) var bytes: [UInt8] = []
+    /// Whether the next key or element needs a comma before it.
+    private var needsComma = false
+    #if DEBUG
+    /// The last key of each object being written, innermost last.
+    private var lastKeys: [String] = []
+    #endif
+
+    init(capacity: Int = 512) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    mutating func object(_ body: (inout JSONWriter) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "{"))
+        needsComma = false
+        #if DEBUG
+        lastKeys.append("")
+        #endif
+        body(&self)
+        #if DEBUG
+        lastKeys.removeLast()
+        #endif
+        bytes.append(UInt8(ascii: "}"))
+        needsComma = true
+    }
+
+    mutating func array<Elements: Sequence>(_ elements: Elements, _ element: (inout JSONWriter, Elements.Element) -> Void) {
+        separate()
+        bytes.append(UInt8(ascii: "["))
+        needsComma = false
+        for each in elements { element(&self, each) }
+        bytes.append(UInt8(ascii: "]"))
+        needsComma = true
+    }
+
+    /// Starts the member `name`; its value follows.
+    mutating func key(_ name: StaticString) {
+        #if DEBUG
+        let text = name.description
+        assert(lastKeys.last.map { $0.utf8.lexicographicallyPrecedes(text.utf8) } ?? true, "JSON key \(text) is out of sorted order")
+        if !lastKeys.isEmpty { lastKeys[lastKeys.count - 1] = text }
+        #endif
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    mutating func string(_ text: String) {
+        separate()
+        Self.appendString(text, to: &bytes)
+        needsComma = true
+    }
+
+    /// An integer in decimal, written digit by digit without making a string.
+    mutating func number(_ value: some BinaryInteger) {
+        separate()
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = UInt64(value.magnitude)
+        var count = 1
+        var probe = magnitude
+        while probe >= 10 {
+            probe /= 10
+            count += 1
+        }
+        var index = bytes.count + count - 1
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            repeat {
+                buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                index -= 1
+            } while magnitude > 0
+        }
+        needsComma = true
+    }
+
+    mutating func bool(_ value: Bool) {
+        separate()
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        needsComma = true
+    }
+
+    mutating func member(_ name: StaticString, _ value: String) {
+        key(name)
+        string(value)
+    }
+
+    mutating func member(_ name: StaticString, _ value: some BinaryInteger) {
+        key(name)
+        number(value)
+    }
+
+    mutating func member(_ name: StaticString, _ value: Bool) {
+        key(name)
+        bool(value)
+    }
+
+    /// A member left out when its value is nil, as synthesized `Encodable` does.
+    mutating func member(_ name: StaticString, _ value: String?) {
+        if let value { member(name, value) }
+    }
+
+    mutating func member<Integer: BinaryInteger>(_ name: StaticString, _ value: Integer?) {
+        if let value { member(name, value) }
+    }
+
+    private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Whether `byte` cannot stand in a JSON string as it is.
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+    }
+
+    /// `text` as a JSON string, escaped as Foundation escapes it (slashes left alone).
+    static func appendString(_ text: String, to out: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            out.append(UInt8(ascii: "\""))
+            var plainStart = 0
+            for (index, byte) in bytes.enumerated() where needsEscape(byte) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart..<index]))
+                plainStart = index + 1
+                switch byte {
+                case UInt8(ascii: "\""): out += #"\""#.utf8
+                case UInt8(ascii: "\\"): out += #"\\"#.utf8
+                case 0x0A: out += #"\n"#.utf8
+                case 0x0D: out += #"\r"#.utf8
+                case 0x09: out += #"\t"#.utf8
+                case 0x08: out += #"\b"#.utf8
+                case 0x0C: out += #"\f"#.utf8
+                default: out += #"\u00"#.utf8 + [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+                }
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart...]))
+            out.append(UInt8(ascii: "\""))
+        }
+    }
+}
+
+/// A record that writes its own JSON object with `JSONWriter`; `JSONLine.encode` takes that path.
+protocol JSONObjectWritable {
+    func write(to writer: inout JSONWriter)
+}
