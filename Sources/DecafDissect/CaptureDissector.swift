@@ -55,19 +55,34 @@ public struct CaptureDissector {
 
     /// The events the next chunk of the file completes.
     public mutating func append(_ chunk: ArraySlice<UInt8>) -> [CaptureEvent] {
-        guard !failed else { return [] }
+        var all: [CaptureEvent] = []
+        append(chunk) { all += $0 }
+        return all
+    }
+
+    /// The events the next chunk of the file completes, handed to `handle` a few at a time (those
+    /// of one segment's bytes): a stream that stops waiting for lost bytes passes on megabytes at
+    /// once, and its frames need not all be held before any is shown.
+    public mutating func append(_ chunk: ArraySlice<UInt8>, each handle: ([CaptureEvent]) -> Void) {
+        guard !failed else { return }
         reader.append(chunk)
         var events: [CaptureEvent] = []
         do {
             while let packet = try reader.nextPacket() {
-                for event in tracker.add(packet) { handle(event, into: &events) }
+                for event in tracker.add(packet) {
+                    self.handle(event, into: &events)
+                    if !events.isEmpty {
+                        handle(events)
+                        events.removeAll(keepingCapacity: true)
+                    }
+                }
             }
         } catch {
             failed = true
             end(into: &events)
             events.append(.captureError(error))
+            handle(events)
         }
-        return events
     }
 
     /// The events the end of the file brings: connections flushed, and an error if the file

@@ -168,11 +168,11 @@ struct DissectCommand: ParsableCommand {
                 }
             }
         }
-        show(dissector.append(first[...]))
+        dissector.append(first[...]) { show($0) }
         while true {
             let chunk = try input.next()
             if chunk.isEmpty { break }
-            show(dissector.append(chunk[...]))
+            dissector.append(chunk[...]) { show($0) }
             progress.update(input.bytesRead)
         }
         while let events = dissector.finishNext() { show(events) }
