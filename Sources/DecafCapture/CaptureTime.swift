@@ -75,13 +75,7 @@ public struct CaptureTime: Sendable, Hashable, Comparable, CustomStringConvertib
         let year = Int(yearOfEra + era * 400) + (month <= 2 ? 1 : 0)
         let length = microseconds == nil ? 20 : 27
         return String(unsafeUninitializedCapacity: length) { buffer in
-            func put(_ value: Int, width: Int, at start: Int) {
-                var rest = value
-                for index in stride(from: start + width - 1, through: start, by: -1) {
-                    buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-                    rest /= 10
-                }
-            }
+            func put(_ value: Int, width: Int, at start: Int) { putDigits(value, width: width, at: start, in: buffer) }
             put(year, width: 4, at: 0)
             buffer[4] = UInt8(ascii: "-")
             put(month, width: 2, at: 5)
@@ -108,13 +102,7 @@ public struct CaptureTime: Sendable, Hashable, Comparable, CustomStringConvertib
         let daySeconds = Int(((seconds % 86_400) + 86_400) % 86_400)
         let micro = Int(nanoseconds / 1000) % 1_000_000
         return String(unsafeUninitializedCapacity: 15) { buffer in
-            func put(_ value: Int, width: Int, at start: Int) {
-                var rest = value
-                for index in stride(from: start + width - 1, through: start, by: -1) {
-                    buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-                    rest /= 10
-                }
-            }
+            func put(_ value: Int, width: Int, at start: Int) { Self.putDigits(value, width: width, at: start, in: buffer) }
             put(daySeconds / 3600, width: 2, at: 0)
             buffer[2] = UInt8(ascii: ":")
             put(daySeconds / 60 % 60, width: 2, at: 3)
@@ -123,6 +111,15 @@ public struct CaptureTime: Sendable, Hashable, Comparable, CustomStringConvertib
             buffer[8] = UInt8(ascii: ".")
             put(micro, width: 6, at: 9)
             return 15
+        }
+    }
+
+    /// Writes `value` in decimal, zero-padded to `width` digits, at `start` of `buffer`.
+    private static func putDigits(_ value: Int, width: Int, at start: Int, in buffer: UnsafeMutableBufferPointer<UInt8>) {
+        var rest = value
+        for index in stride(from: start + width - 1, through: start, by: -1) {
+            buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
         }
     }
 

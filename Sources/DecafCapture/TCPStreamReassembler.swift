@@ -80,20 +80,22 @@ public struct TCPStreamReassembler {
 
     /// The end of the capture: whatever is still held follows a gap that will not fill.
     public mutating func finish() -> [Output] {
-        var outputs: [Output] = []
-        while let first = held.first {
-            skip(to: first.start, packet: first.packet, time: first.time, into: &outputs)
-            drain(completedBy: first.packet, time: first.time, into: &outputs)
-        }
-        return outputs
+        releaseHeld(noticedAt: nil)
     }
 
     /// Stops waiting for the bytes missing before what is held: each gap is reported, noticed at
     /// `packet`, and what was held is passed on. Bytes that arrive later for those gaps count as
     /// retransmitted. The tracker calls it when all connections together hold too much.
     public mutating func stopWaiting(packet: Int, time: CaptureTime) -> [Output] {
+        releaseHeld(noticedAt: (packet, time))
+    }
+
+    /// Every gap before held bytes reported and the held bytes passed on, as noticed at `moment`,
+    /// or, without one, at each held piece's own packet.
+    private mutating func releaseHeld(noticedAt moment: (packet: Int, time: CaptureTime)?) -> [Output] {
         var outputs: [Output] = []
         while let first = held.first {
+            let (packet, time) = moment ?? (first.packet, first.time)
             skip(to: first.start, packet: packet, time: time, into: &outputs)
             drain(completedBy: packet, time: time, into: &outputs)
         }

@@ -60,19 +60,19 @@ public struct CaptureDissector {
         return all
     }
 
-    /// The events the next chunk of the file completes, handed to `handle` a few at a time (those
+    /// The events the next chunk of the file completes, handed to `deliver` a few at a time (those
     /// of one segment's bytes): a stream that stops waiting for lost bytes passes on megabytes at
     /// once, and its frames need not all be held before any is shown.
-    public mutating func append(_ chunk: ArraySlice<UInt8>, each handle: ([CaptureEvent]) -> Void) {
+    public mutating func append(_ chunk: ArraySlice<UInt8>, each deliver: ([CaptureEvent]) -> Void) {
         guard !failed else { return }
         reader.append(chunk)
         var events: [CaptureEvent] = []
         do {
             while let packet = try reader.nextPacket() {
                 for event in tracker.add(packet) {
-                    self.handle(event, into: &events)
+                    handle(event, into: &events)
                     if !events.isEmpty {
-                        handle(events)
+                        deliver(events)
                         events.removeAll(keepingCapacity: true)
                     }
                 }
@@ -81,7 +81,7 @@ public struct CaptureDissector {
             failed = true
             end(into: &events)
             events.append(.captureError(error))
-            handle(events)
+            deliver(events)
         }
     }
 

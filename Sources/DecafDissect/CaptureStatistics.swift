@@ -186,7 +186,7 @@ public struct CaptureStatistics: Sendable {
         } else if header.messageType.isAcknowledged {
             let key = Awaiting(connection: index, direction: frame.direction, sequence: header.sequence.rawValue)
             if awaiting[key] == nil {
-                startWaiting(key, Sent(time: frame.time, type: header.messageType, packet: frame.completedBy, reported: reported, serial: nextSerial))
+                startWaiting(key, time: frame.time, type: header.messageType, packet: frame.completedBy, reported: reported)
             }
         }
         guard filter.matchesConnection(of: frame) else { return }
@@ -206,9 +206,9 @@ public struct CaptureStatistics: Sendable {
     }
 
     /// Starts waiting for `key`'s ACK; past `awaitingLimit`, gives up the frame waiting longest.
-    private mutating func startWaiting(_ key: Awaiting, _ sent: Sent) {
-        awaiting[key] = sent
-        awaitingOrder.append((key, sent.serial))
+    private mutating func startWaiting(_ key: Awaiting, time: CaptureTime, type: MessageType, packet: Int, reported: Bool) {
+        awaiting[key] = Sent(time: time, type: type, packet: packet, reported: reported, serial: nextSerial)
+        awaitingOrder.append((key, nextSerial))
         nextSerial += 1
         while awaiting.count > awaitingLimit, awaitingOrderStart < awaitingOrder.count {
             let (oldest, serial) = awaitingOrder[awaitingOrderStart]

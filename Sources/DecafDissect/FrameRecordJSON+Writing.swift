@@ -7,13 +7,13 @@ import DecafCapture
 extension FrameRecordJSON: JSONObjectWritable {
     func write(to writer: inout JSONWriter) {
         writer.object { writer in
-            if let body { writer.key("body"); body.write(to: &writer) }
+            writer.member("body", body)
             writer.member("captureTime", captureTime)
-            if let checksum { writer.key("checksum"); checksum.write(to: &writer) }
-            if let connection { writer.key("connection"); connection.write(to: &writer) }
+            writer.member("checksum", checksum)
+            writer.member("connection", connection)
             writer.member("direction", direction?.rawValue)
-            if let error { writer.key("error"); error.write(to: &writer) }
-            if let header { writer.key("header"); header.write(to: &writer) }
+            writer.member("error", error)
+            writer.member("header", header)
             writer.member("hex", hex)
             writer.member("index", index)
             writer.member("length", length)
@@ -22,9 +22,8 @@ extension FrameRecordJSON: JSONObjectWritable {
             writer.member("record", record)
             writer.member("status", status)
             writer.member("streamOffset", streamOffset)
-            if let tlv { writer.key("tlv"); writer.array(tlv) { $1.write(to: &$0) } }
-            writer.key("warnings")
-            writer.array(warnings) { $1.write(to: &$0) }
+            writer.member("tlv", tlv)
+            writer.member("warnings", warnings)
         }
     }
 }
@@ -112,8 +111,8 @@ extension FrameHeaderJSON: JSONObjectWritable {
 extension TLVFieldJSON: JSONObjectWritable {
     func write(to writer: inout JSONWriter) {
         writer.object { writer in
-            if let decoded { writer.key("decoded"); decoded.write(to: &writer) }
-            if let fields { writer.key("fields"); writer.array(fields) { $1.write(to: &$0) } }
+            writer.member("decoded", decoded)
+            writer.member("fields", fields)
             writer.member("length", length)
             writer.member("name", name)
             writer.member("offset", offset)

@@ -1,3 +1,5 @@
+import DecafWire
+
 /// Writes JSON straight to bytes, with the keys of each object in the order they are given, which
 /// must be sorted (debug builds check it). A record that writes itself with it gives the line
 /// `CompactJSONEncoder` gives, without the tree of nodes and the sorting behind it: `--json` writes a
@@ -11,8 +13,8 @@ struct JSONWriter {
     private var lastKeys: [String] = []
     #endif
 
-    init(capacity: Int = 512) {
-        bytes.reserveCapacity(capacity)
+    init() {
+        bytes.reserveCapacity(512)
     }
 
     mutating func object(_ body: (inout JSONWriter) -> Void) {
@@ -113,11 +115,23 @@ struct JSONWriter {
         if let value { member(name, value) }
     }
 
+    /// An object member, left out when nil.
+    mutating func member(_ name: StaticString, _ value: (some JSONObjectWritable)?) {
+        guard let value else { return }
+        key(name)
+        value.write(to: &self)
+    }
+
+    /// An array of objects, left out when nil.
+    mutating func member(_ name: StaticString, _ values: [some JSONObjectWritable]?) {
+        guard let values else { return }
+        key(name)
+        array(values) { $1.write(to: &$0) }
+    }
+
     private mutating func separate() {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
     }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Whether `byte` cannot stand in a JSON string as it is.
     private static func needsEscape(_ byte: UInt8) -> Bool {
@@ -141,7 +155,7 @@ struct JSONWriter {
                 case 0x09: out += #"\t"#.utf8
                 case 0x08: out += #"\b"#.utf8
                 case 0x0C: out += #"\f"#.utf8
-                default: out += #"\u00"#.utf8 + [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+                default: out += ("\\u00" + Hex.string(CollectionOfOne(byte))).utf8
                 }
             }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart...]))

@@ -11,9 +11,10 @@ import DecafWire
 /// compression), checks the CRC-32 (naming CRC-3 when the stored value is little-endian), inflates
 /// zlib bodies (`TvbRange:uncompress`, Wireshark 4.0) within the body limit, and walks the TLV tree
 /// with the depth and duplicate-tag rules. Each frame's first error is an expert item and a
-/// `decaf.error` field named as DecafWire names it: code, requirement, offset. A hidden
-/// `decaf.summary` field per frame (type, sequence, session, length, checksum status, tags in tree
-/// order, error) lets tools compare Wireshark's reading with `decaf dissect --json`.
+/// `decaf.error` field named as DecafWire names it: code, requirement, offset; a frame has one
+/// error, its first, as in `decaf dissect`. A hidden `decaf.summary` field per frame (type,
+/// sequence, session, length, checksum status, tags in tree order, error) gives a frame in one
+/// field, for `tshark -T fields` (the dissector benchmark prints it).
 public enum WiresharkPlugin {
     /// The Lua source; `port` is the default of the port preference.
     public static func lua(port: UInt16 = SyntheticConversation.defaultServer.port, version: String) -> String {

@@ -175,8 +175,8 @@ extension ShownFrame {
         }
     }
 
+    /// `value` as tshark shows a field's bytes: lower-case hex, two digits per byte.
     private static func hex(_ value: UInt32, bytes: Int) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: max(0, bytes * 2 - digits.count)) + digits
+        Hex.format(value, width: bytes * 2).dropFirst(2).lowercased()
     }
 }
