@@ -4,16 +4,18 @@ public enum ByteOrder: Sendable, Hashable {
     case bigEndian
     case littleEndian
 
-    func uint16(_ bytes: ArraySlice<UInt8>, at offset: Int) -> UInt16 {
-        let i = bytes.startIndex + offset
-        let (first, second) = (UInt16(bytes[i]), UInt16(bytes[i + 1]))
-        return self == .bigEndian ? first << 8 | second : second << 8 | first
+    /// The u16 at `offset` of `bytes`, which the caller has counted.
+    @inline(__always)
+    func uint16(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt16 {
+        let stored = bytes.loadUnaligned(fromByteOffset: offset, as: UInt16.self)
+        return self == .bigEndian ? UInt16(bigEndian: stored) : UInt16(littleEndian: stored)
     }
 
-    func uint32(_ bytes: ArraySlice<UInt8>, at offset: Int) -> UInt32 {
-        let high = UInt32(uint16(bytes, at: self == .bigEndian ? offset : offset + 2))
-        let low = UInt32(uint16(bytes, at: self == .bigEndian ? offset + 2 : offset))
-        return high << 16 | low
+    /// The u32 at `offset` of `bytes`, which the caller has counted.
+    @inline(__always)
+    func uint32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {
+        let stored = bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+        return self == .bigEndian ? UInt32(bigEndian: stored) : UInt32(littleEndian: stored)
     }
 
     func append(_ value: some FixedWidthInteger, to bytes: inout [UInt8]) {
@@ -22,15 +24,18 @@ public enum ByteOrder: Sendable, Hashable {
     }
 }
 
-extension ArraySlice where Element == UInt8 {
-    /// Network-order (big-endian) u16 at `offset` from the slice's start.
+extension UnsafeRawBufferPointer {
+    /// Network-order (big-endian) u16 at `offset`, which the caller has counted.
+    @inline(__always)
     func networkUInt16(at offset: Int) -> UInt16 { ByteOrder.bigEndian.uint16(self, at: offset) }
 
-    /// Network-order (big-endian) u32 at `offset` from the slice's start.
+    /// Network-order (big-endian) u32 at `offset`, which the caller has counted.
+    @inline(__always)
     func networkUInt32(at offset: Int) -> UInt32 { ByteOrder.bigEndian.uint32(self, at: offset) }
 
-    /// The `count` bytes from `offset` on, counted from the slice's start.
-    func bytes(at offset: Int, count: Int) -> ArraySlice<UInt8> {
-        self[(startIndex + offset)..<(startIndex + offset + count)]
+    /// The `count` bytes from `offset` on.
+    @inline(__always)
+    func bytes(at offset: Int, count: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: self[offset..<(offset + count)])
     }
 }

@@ -9,8 +9,14 @@ public enum CaptureFormat: String, Sendable, Hashable {
     public static func detect(_ prefix: some Collection<UInt8>) -> CaptureFormat? {
         let magic = Array(prefix.prefix(4))
         guard magic.count == 4 else { return nil }
-        if ByteOrder.bigEndian.uint32(magic[...], at: 0) == PcapngBlock.sectionHeader { return .pcapng }
-        if PcapMagic(magic[...]) != nil { return .pcap }
+        return magic.withUnsafeBytes(detect(raw:))
+    }
+
+    /// The format whose magic the first four of `bytes` are, if any.
+    static func detect(raw bytes: UnsafeRawBufferPointer) -> CaptureFormat? {
+        guard bytes.count >= 4 else { return nil }
+        if bytes.networkUInt32(at: 0) == PcapngBlock.sectionHeader { return .pcapng }
+        if PcapMagic(bytes) != nil { return .pcap }
         return nil
     }
 }
@@ -23,7 +29,8 @@ struct PcapMagic {
     var byteOrder: ByteOrder
     var decimalExponent: Int
 
-    init?(_ bytes: ArraySlice<UInt8>) {
+    /// The magic the first four of `bytes` (which the caller has counted) hold, if they are one.
+    init?(_ bytes: UnsafeRawBufferPointer) {
         for order in [ByteOrder.bigEndian, .littleEndian] {
             switch order.uint32(bytes, at: 0) {
             case Self.microseconds: (byteOrder, decimalExponent) = (order, 6); return

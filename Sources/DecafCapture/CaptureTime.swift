@@ -15,9 +15,9 @@ public struct CaptureTime: Sendable, Hashable, Comparable, CustomStringConvertib
     /// whole second or more, as a damaged file may hold, carry into the seconds.
     init(seconds: UInt64 = 0, ticks: UInt64, decimalExponent exponent: Int) {
         let exponent = min(exponent, 19)
-        let unit = Self.powerOfTen(exponent)
+        let unit = Self.powersOfTen[exponent]
         let rest = ticks % unit
-        let nanoseconds = exponent <= 9 ? rest * Self.powerOfTen(9 - exponent) : rest / Self.powerOfTen(exponent - 9)
+        let nanoseconds = exponent <= 9 ? rest * Self.powersOfTen[9 - exponent] : rest / Self.powersOfTen[exponent - 9]
         let (whole, overflow) = seconds.addingReportingOverflow(ticks / unit)
         self.init(seconds: overflow ? .max : Int64(clamping: whole), nanoseconds: UInt32(nanoseconds))
     }
@@ -31,9 +31,8 @@ public struct CaptureTime: Sendable, Hashable, Comparable, CustomStringConvertib
         self.init(seconds: Int64(clamping: ticks >> UInt64(exponent)), nanoseconds: UInt32(truncatingIfNeeded: scaled))
     }
 
-    private static func powerOfTen(_ exponent: Int) -> UInt64 {
-        (0..<exponent).reduce(1) { value, _ in value * 10 }
-    }
+    /// 10^0 through 10^19, the powers a timestamp resolution can name.
+    private static let powersOfTen: [UInt64] = (0...19).map { exponent in (0..<exponent).reduce(1) { value, _ in value * 10 } }
 
     /// Nanoseconds since `earlier`, for durations such as ACK round trips; saturates rather than
     /// overflows on the absurd spans a damaged capture can hold.

@@ -22,36 +22,37 @@ public enum PacketDecoder {
         }
     }
 
-    /// The packet's TCP segment, or why there is none.
+    /// The packet's TCP segment, or why there is none. The segment's payload lies in the packet's
+    /// bytes, valid as long as they are.
     public static func segment(of packet: CapturedPacket) throws(Skip) -> TCPSegment {
-        try ip(networkLayer(packet.bytes[...], linkType: packet.linkType))
+        try ip(networkLayer(packet.bytes, linkType: packet.linkType))
     }
 
     /// The IP packet inside a link-layer frame.
-    static func networkLayer(_ bytes: ArraySlice<UInt8>, linkType: LinkType) throws(Skip) -> ArraySlice<UInt8> {
+    static func networkLayer(_ bytes: UnsafeRawBufferPointer, linkType: LinkType) throws(Skip) -> UnsafeRawBufferPointer {
         switch linkType {
         case .ethernet:
             var offset = 12
             guard bytes.count >= 14 else { throw .malformed("Ethernet header cut short") }
             var etherType = bytes.networkUInt16(at: offset)
-            while [0x8100, 0x88A8, 0x9100].contains(etherType) {
+            while etherType == 0x8100 || etherType == 0x88A8 || etherType == 0x9100 {
                 offset += 4
                 guard bytes.count >= offset + 2 else { throw .malformed("802.1Q tag cut short") }
                 etherType = bytes.networkUInt16(at: offset)
             }
             guard etherType == 0x0800 || etherType == 0x86DD else { throw .notIP }
-            return bytes.dropFirst(offset + 2)
+            return UnsafeRawBufferPointer(rebasing: bytes[(offset + 2)...])
         case .linuxSLL:
             guard bytes.count >= 16 else { throw .malformed("Linux cooked header cut short") }
-            return try ipOnly(bytes.dropFirst(16), protocol: bytes.networkUInt16(at: 14))
+            return try ipOnly(UnsafeRawBufferPointer(rebasing: bytes[16...]), protocol: bytes.networkUInt16(at: 14))
         case .linuxSLL2:
             guard bytes.count >= 20 else { throw .malformed("Linux cooked v2 header cut short") }
-            return try ipOnly(bytes.dropFirst(20), protocol: bytes.networkUInt16(at: 0))
+            return try ipOnly(UnsafeRawBufferPointer(rebasing: bytes[20...]), protocol: bytes.networkUInt16(at: 0))
         case .null, .loop:
             guard bytes.count >= 4 else { throw .malformed("loopback header cut short") }
             let family = linkType == .loop ? ByteOrder.bigEndian.uint32(bytes, at: 0) : hostFamily(bytes)
             guard [2, 24, 28, 30].contains(family) else { throw .notIP }
-            return bytes.dropFirst(4)
+            return UnsafeRawBufferPointer(rebasing: bytes[4...])
         case .raw, .rawAlternative, .ipv4, .ipv6:
             return bytes
         default:
@@ -61,17 +62,17 @@ public enum PacketDecoder {
 
     /// NULL's address family is in the capturing host's byte order: read it whichever way gives
     /// a family (AF_INET is 2 everywhere; AF_INET6 is 24, 28 or 30 depending on the system).
-    private static func hostFamily(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+    private static func hostFamily(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         let little = ByteOrder.littleEndian.uint32(bytes, at: 0)
         return little <= 0xFFFF ? little : ByteOrder.bigEndian.uint32(bytes, at: 0)
     }
 
-    private static func ipOnly(_ bytes: ArraySlice<UInt8>, protocol etherType: UInt16) throws(Skip) -> ArraySlice<UInt8> {
+    private static func ipOnly(_ bytes: UnsafeRawBufferPointer, protocol etherType: UInt16) throws(Skip) -> UnsafeRawBufferPointer {
         guard etherType == 0x0800 || etherType == 0x86DD else { throw .notIP }
         return bytes
     }
 
-    static func ip(_ bytes: ArraySlice<UInt8>) throws(Skip) -> TCPSegment {
+    static func ip(_ bytes: UnsafeRawBufferPointer) throws(Skip) -> TCPSegment {
         guard let first = bytes.first else { throw .malformed("empty IP packet") }
         switch first >> 4 {
         case 4:
@@ -82,32 +83,32 @@ public enum PacketDecoder {
                 throw .malformed("IPv4 header length \(headerLength), total length \(totalLength)")
             }
             guard bytes.networkUInt16(at: 6) & 0x3FFF == 0 else { throw .fragment }
-            guard bytes[bytes.startIndex + 9] == 6 else { throw .notTCP }
-            let source = IPAddress(bytes.bytes(at: 12, count: 4))
-            let destination = IPAddress(bytes.bytes(at: 16, count: 4))
+            guard bytes[9] == 6 else { throw .notTCP }
+            let source = IPAddress(ipv4: bytes, at: 12)
+            let destination = IPAddress(ipv4: bytes, at: 16)
             return try tcp(bytes, from: headerLength, to: totalLength, source: source, destination: destination)
         case 6:
             guard bytes.count >= 40 else { throw .malformed("IPv6 header cut short") }
             let end = 40 + Int(bytes.networkUInt16(at: 4))
-            var next = bytes[bytes.startIndex + 6]
+            var next = bytes[6]
             var offset = 40
             while next != 6 {
                 guard [0, 43, 44, 60, 51].contains(next) else { throw .notTCP }
                 guard bytes.count >= offset + 8 else { throw .malformed("IPv6 extension header cut short") }
-                let header = bytes.dropFirst(offset)
+                let header = UnsafeRawBufferPointer(rebasing: bytes[offset...])
                 if next == 44 {
                     guard header.networkUInt16(at: 2) & 0xFFF9 == 0 else { throw .fragment }
                 }
                 let length = switch next {
                 case 44: 8
-                case 51: (Int(header[header.startIndex + 1]) + 2) * 4
-                default: (Int(header[header.startIndex + 1]) + 1) * 8
+                case 51: (Int(header[1]) + 2) * 4
+                default: (Int(header[1]) + 1) * 8
                 }
-                next = header[header.startIndex]
+                next = header[0]
                 offset += length
             }
-            let source = IPAddress(bytes.bytes(at: 8, count: 16))
-            let destination = IPAddress(bytes.bytes(at: 24, count: 16))
+            let source = IPAddress(ipv6: bytes, at: 8)
+            let destination = IPAddress(ipv6: bytes, at: 24)
             return try tcp(bytes, from: offset, to: end, source: source, destination: destination)
         default:
             throw .notIP
@@ -116,10 +117,10 @@ public enum PacketDecoder {
 
     /// The TCP segment between `start` and `end` (the IP length) of `packet`, of which only
     /// `packet.count` bytes were captured.
-    private static func tcp(_ packet: ArraySlice<UInt8>, from start: Int, to end: Int, source: IPAddress, destination: IPAddress) throws(Skip) -> TCPSegment {
+    private static func tcp(_ packet: UnsafeRawBufferPointer, from start: Int, to end: Int, source: IPAddress, destination: IPAddress) throws(Skip) -> TCPSegment {
         guard packet.count >= start + 20 else { throw .malformed("TCP header cut short") }
-        let header = packet.dropFirst(start)
-        let headerLength = Int(header[header.startIndex + 12] >> 4) * 4
+        let header = UnsafeRawBufferPointer(rebasing: packet[start...])
+        let headerLength = Int(header[12] >> 4) * 4
         guard headerLength >= 20, start + headerLength <= end, packet.count >= start + headerLength else {
             throw .malformed("TCP data offset \(headerLength) does not fit the packet")
         }
@@ -129,8 +130,8 @@ public enum PacketDecoder {
             destination: TCPEndpoint(address: destination, port: header.networkUInt16(at: 2)),
             sequence: header.networkUInt32(at: 4),
             acknowledgment: header.networkUInt32(at: 8),
-            flags: TCPSegment.Flags(rawValue: header[header.startIndex + 13]),
-            payload: packet[(packet.startIndex + start + headerLength)..<(packet.startIndex + captured)],
+            flags: TCPSegment.Flags(rawValue: header[13]),
+            payload: UnsafeRawBufferPointer(rebasing: packet[(start + headerLength)..<captured]),
             missingPayload: max(0, end - captured)
         )
     }

@@ -1,6 +1,7 @@
 /// Follows every TCP connection of a capture and reassembles both directions of each. A SYN on
 /// ports already in use starts a new connection (port reuse); a connection whose start was not
-/// captured is joined mid-stream.
+/// captured is joined mid-stream. Events are handed to a closure as they happen, with the bytes of
+/// in-order segments passed on in place.
 public struct TCPConnectionTracker {
     /// Packets that carried no TCP segment Decaf could use, by kind of reason (`Skip.kind`).
     public private(set) var skippedPackets: [String: Int] = [:]
@@ -17,7 +18,10 @@ public struct TCPConnectionTracker {
     /// Out-of-order bytes held now, over every connection.
     private var heldBytes = 0
 
-    private var connections: [Key: State] = [:]
+    /// Each open connection's state, in the slot `slots` gives it; nil in a slot no connection uses.
+    private var slots: [Key: Int] = [:]
+    private var states: [State?] = []
+    private var freeSlots: [Int] = []
     private var connectionCount = 0
     /// The connections `finishNext` has still to close, the next one last.
     private var closingOrder: [Key] = []
@@ -33,7 +37,9 @@ public struct TCPConnectionTracker {
         }
     }
 
-    private struct State {
+    /// A connection's state, shared rather than copied as its packets come and go.
+    private final class State {
+        let key: Key
         var client: TCPEndpoint
         var server: TCPEndpoint
         /// The client's initial sequence number, when its SYN was captured.
@@ -50,7 +56,8 @@ public struct TCPConnectionTracker {
         var acknowledgedFIN: Set<TCPDirection> = []
 
         /// A connection first seen in `segment`: a SYN's sender is the client, a SYN-ACK's receiver is.
-        init(_ segment: TCPSegment) {
+        init(_ segment: TCPSegment, key: Key) {
+            self.key = key
             let synAck = segment.flags.isSuperset(of: [.syn, .ack])
             client = synAck ? segment.destination : segment.source
             server = synAck ? segment.source : segment.destination
@@ -66,46 +73,41 @@ public struct TCPConnectionTracker {
         self.heldBytesBudget = heldBytesBudget
     }
 
-    /// The events captured packet `packet` brings.
-    public mutating func add(_ packet: CapturedPacket) -> [TCPStreamEvent] {
+    /// Hands `deliver` the events captured packet `packet` brings.
+    public mutating func add(_ packet: CapturedPacket, _ deliver: (TCPStreamEvent) -> Void) {
         if packet.originalLength > packet.bytes.count { truncatedPackets += 1 }
         let segment: TCPSegment
         do {
             segment = try PacketDecoder.segment(of: packet)
         } catch {
             skippedPackets[error.kind, default: 0] += 1
-            return []
+            return
         }
-        return add(segment, packet: packet.number, time: packet.time)
+        add(segment, packet: packet.number, time: packet.time, deliver)
     }
 
-    /// The events one segment brings.
-    public mutating func add(_ segment: TCPSegment, packet: Int, time: CaptureTime) -> [TCPStreamEvent] {
+    /// Hands `deliver` the events one segment brings.
+    public mutating func add(_ segment: TCPSegment, packet: Int, time: CaptureTime, _ deliver: (TCPStreamEvent) -> Void) {
         let key = Key(segment)
-        var events: [TCPStreamEvent] = []
         let opensConnection = segment.flags.contains(.syn) && !segment.flags.contains(.ack)
-        if opensConnection, let existing = connections[key], existing.clientSYN != segment.sequence {
-            close(key, into: &events)
+        var slot = slots[key]
+        if opensConnection, let existing = slot, states[existing]?.clientSYN != segment.sequence {
+            close(existing, deliver)
+            slot = nil
         }
-        // Taken out and put back, so its buffers are never copied on the way.
-        var state = connections.removeValue(forKey: key) ?? State(segment)
+        let state = slot.flatMap { states[$0] } ?? State(segment, key: key)
+        let stored = slot ?? store(state)
         if opensConnection { state.clientSYN = segment.sequence }
         if !state.isSettled && !segment.payload.isEmpty && state.connection == nil {
             (state.client, state.server) = (segment.source, segment.destination)
             state.isSettled = true
         }
         let direction = state.direction(of: segment)
-        let wasStarted = state.streams[direction].hasStarted
+        // A direction that starts without its SYN is joined mid-stream; it says so before its first bytes.
+        let joinsMidStream = !state.streams[direction].hasStarted && !segment.flags.contains(.syn)
         let heldBefore = state.streams[direction].heldByteCount
-        let outputs = state.streams[direction].add(segment, packet: packet, time: time)
+        reassemble(state, direction, .add(segment, packet: packet, time: time), joinsMidStream: joinsMidStream, deliver)
         heldBytes += state.streams[direction].heldByteCount - heldBefore
-        if !outputs.isEmpty { open(&state, into: &events) }
-        if let connection = state.connection {
-            if !wasStarted && state.streams[direction].startedMidStream {
-                events.append(.joinedMidStream(connection, direction))
-            }
-            events += Self.events(outputs, connection, direction)
-        }
         if segment.flags.contains(.fin) {
             state.finished.insert(direction)
             state.finEnd[direction] = segment.sequence &+ UInt32(truncatingIfNeeded: segment.sequenceLength)
@@ -113,91 +115,118 @@ public struct TCPConnectionTracker {
         if segment.flags.contains(.ack), let end = state.finEnd[direction.reversed], Int32(bitPattern: segment.acknowledgment &- end) >= 0 {
             state.acknowledgedFIN.insert(direction.reversed)
         }
-        connections[key] = state
         let allDelivered = state.streams.clientToServer.heldByteCount == 0 && state.streams.serverToClient.heldByteCount == 0
         if segment.flags.contains(.rst) || (state.finished.count == 2 && (allDelivered || state.acknowledgedFIN.count == 2)) {
-            close(key, into: &events)
+            close(stored, deliver)
         }
-        if heldBytes > heldBytesBudget { keepHeldBytesInBudget(packet: packet, time: time, into: &events) }
-        return events
+        if heldBytes > heldBytesBudget { keepHeldBytesInBudget(packet: packet, time: time, deliver) }
+    }
+
+    /// What a direction's reassembler is asked to do.
+    private enum Reassembly {
+        case add(TCPSegment, packet: Int, time: CaptureTime)
+        case stopWaiting(packet: Int, time: CaptureTime)
+        case finish
+    }
+
+    /// Has one direction's reassembler do `work`, handing on what it outputs as events of the
+    /// connection, which is opened (and the direction said to be joined mid-stream) first.
+    private mutating func reassemble(
+        _ state: State, _ direction: TCPDirection, _ work: Reassembly, joinsMidStream: Bool, _ deliver: (TCPStreamEvent) -> Void
+    ) {
+        // Moved out of the state while it works, so the state can be updated from its outputs.
+        var stream = TCPStreamReassembler()
+        swap(&stream, &state.streams[direction])
+        var announced = false
+        func output(_ output: TCPStreamReassembler.Output) {
+            if state.connection == nil {
+                connectionCount += 1
+                let connection = TCPConnection(index: connectionCount, client: state.client, server: state.server)
+                state.connection = connection
+                deliver(.opened(connection))
+            }
+            guard let connection = state.connection else { return }
+            if !announced {
+                announced = true
+                if joinsMidStream { deliver(.joinedMidStream(connection, direction)) }
+            }
+            switch output {
+            case let .data(bytes, packet, completedBy, time):
+                deliver(.data(connection, direction, bytes, packet: packet, completedBy: completedBy, time: time))
+            case let .gap(count, packet, time):
+                deliver(.gap(connection, direction, count: count, packet: packet, time: time))
+            }
+        }
+        switch work {
+        case let .add(segment, packet, time): stream.add(segment, packet: packet, time: time, output)
+        case let .stopWaiting(packet, time): stream.stopWaiting(packet: packet, time: time, output)
+        case .finish: stream.finish(output)
+        }
+        swap(&stream, &state.streams[direction])
+    }
+
+    /// Puts a new connection's state in a free slot; returns the slot.
+    private mutating func store(_ state: State) -> Int {
+        let fresh = freeSlots.popLast() ?? states.count
+        if fresh == states.count { states.append(nil) }
+        states[fresh] = state
+        slots[state.key] = fresh
+        return fresh
     }
 
     /// While all connections together hold more than `heldBytesBudget` out-of-order bytes, the
     /// direction holding the most stops waiting for what it misses: its gaps are reported now
     /// (noticed at `packet`) and what it held is passed on.
-    private mutating func keepHeldBytesInBudget(packet: Int, time: CaptureTime, into events: inout [TCPStreamEvent]) {
+    private mutating func keepHeldBytesInBudget(packet: Int, time: CaptureTime, _ deliver: (TCPStreamEvent) -> Void) {
         while heldBytes > heldBytesBudget {
-            var largest: (key: Key, direction: TCPDirection, bytes: Int)?
-            for (key, state) in connections {
+            var largest: (slot: Int, direction: TCPDirection, bytes: Int)?
+            for (slot, state) in states.enumerated() {
+                guard let state else { continue }
                 for direction in TCPDirection.allCases where state.streams[direction].heldByteCount > largest?.bytes ?? 0 {
-                    largest = (key, direction, state.streams[direction].heldByteCount)
+                    largest = (slot, direction, state.streams[direction].heldByteCount)
                 }
             }
-            guard let largest, var state = connections.removeValue(forKey: largest.key) else { return }
+            guard let largest, let state = states[largest.slot] else { return }
             heldBytes -= largest.bytes
             budgetReleases += 1
-            let outputs = state.streams[largest.direction].stopWaiting(packet: packet, time: time)
-            if !outputs.isEmpty { open(&state, into: &events) }
-            if let connection = state.connection { events += Self.events(outputs, connection, largest.direction) }
-            connections[largest.key] = state
+            reassemble(state, largest.direction, .stopWaiting(packet: packet, time: time), joinsMidStream: false, deliver)
         }
     }
 
     /// The end of the capture: every connection still open is flushed and closed, in the order
     /// the connections opened.
-    public mutating func finish() -> [TCPStreamEvent] {
-        var events: [TCPStreamEvent] = []
-        while let next = finishNext() { events += next }
-        return events
+    public mutating func finish(_ deliver: (TCPStreamEvent) -> Void) {
+        while finishNext(deliver) {}
     }
 
-    /// The end of the capture a connection at a time, in the order the connections opened: the
-    /// events of flushing and closing the next one still open, nil when none is left. A caller
-    /// that handles each before asking for the next holds one connection's held bytes at a time.
-    public mutating func finishNext() -> [TCPStreamEvent]? {
+    /// The end of the capture a connection at a time, in the order the connections opened: flushes
+    /// and closes the next one still open, handing `deliver` its events; false when none was left.
+    /// A caller that handles each before asking for the next holds one connection's held bytes at
+    /// a time.
+    public mutating func finishNext(_ deliver: (TCPStreamEvent) -> Void) -> Bool {
         if closingOrder.isEmpty {
-            closingOrder = connections.sorted { ($0.value.connection?.index ?? .max) > ($1.value.connection?.index ?? .max) }.map(\.key)
+            closingOrder = states.compactMap { $0 }.sorted { ($0.connection?.index ?? .max) > ($1.connection?.index ?? .max) }.map(\.key)
         }
         while let key = closingOrder.popLast() {
-            guard connections[key] != nil else { continue }
-            var events: [TCPStreamEvent] = []
-            close(key, into: &events)
-            return events
+            guard let slot = slots[key] else { continue }
+            close(slot, deliver)
+            return true
         }
-        return nil
+        return false
     }
 
-    private mutating func close(_ key: Key, into events: inout [TCPStreamEvent]) {
-        guard var state = connections.removeValue(forKey: key) else { return }
-        var outputs = PerDirection<[TCPStreamReassembler.Output]>(both: [])
+    private mutating func close(_ slot: Int, _ deliver: (TCPStreamEvent) -> Void) {
+        guard let state = states[slot] else { return }
+        states[slot] = nil
+        slots[state.key] = nil
+        freeSlots.append(slot)
         for direction in TCPDirection.allCases {
             heldBytes -= state.streams[direction].heldByteCount
-            outputs[direction] = state.streams[direction].finish()
+            // A connection whose every byte was held behind a loss is first heard of here.
+            reassemble(state, direction, .finish, joinsMidStream: false, deliver)
             retransmittedBytes += state.streams[direction].retransmittedBytes
         }
-        // A connection whose every byte was held behind a loss is first heard of here.
-        if !outputs.clientToServer.isEmpty || !outputs.serverToClient.isEmpty { open(&state, into: &events) }
         guard let connection = state.connection else { return }
-        for direction in TCPDirection.allCases { events += Self.events(outputs[direction], connection, direction) }
-        events.append(.closed(connection))
-    }
-
-    /// Numbers the connection and says it opened, the first time it has something to hand on.
-    private mutating func open(_ state: inout State, into events: inout [TCPStreamEvent]) {
-        guard state.connection == nil else { return }
-        connectionCount += 1
-        let connection = TCPConnection(index: connectionCount, client: state.client, server: state.server)
-        state.connection = connection
-        events.append(.opened(connection))
-    }
-
-    private static func events(_ outputs: [TCPStreamReassembler.Output], _ connection: TCPConnection, _ direction: TCPDirection) -> [TCPStreamEvent] {
-        outputs.map { output in
-            switch output {
-            case let .data(bytes, packet, completedBy, time): .data(connection, direction, bytes, packet: packet, completedBy: completedBy, time: time)
-            case let .gap(count, packet, time): .gap(connection, direction, count: count, packet: packet, time: time)
-            }
-        }
+        deliver(.closed(connection))
     }
 }
-

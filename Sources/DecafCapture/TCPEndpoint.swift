@@ -10,7 +10,18 @@ public struct TCPEndpoint: Sendable, Hashable, Comparable, CustomStringConvertib
 
     /// `10.0.0.1:9000`, or `[::1]:9000` for IPv6.
     public var description: String {
-        address.isIPv6 ? "[\(address)]:\(port)" : "\(address):\(port)"
+        var text: [UInt8] = []
+        write(to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Appends the endpoint as `description` writes it.
+    public func write(to text: inout [UInt8]) {
+        if address.isIPv6 { text.append(UInt8(ascii: "[")) }
+        address.write(to: &text)
+        if address.isIPv6 { text.append(UInt8(ascii: "]")) }
+        text.append(UInt8(ascii: ":"))
+        text += String(port).utf8
     }
 
     public static func < (lhs: TCPEndpoint, rhs: TCPEndpoint) -> Bool {

@@ -1,5 +1,6 @@
-/// A TCP segment taken out of a captured packet.
-public struct TCPSegment: Sendable {
+/// A TCP segment taken out of a captured packet, in place: its payload is valid as long as the
+/// packet's bytes are.
+public struct TCPSegment {
     public var source: TCPEndpoint
     public var destination: TCPEndpoint
     public var sequence: UInt32
@@ -7,7 +8,7 @@ public struct TCPSegment: Sendable {
     public var acknowledgment: UInt32
     public var flags: Flags
     /// The payload bytes that were captured.
-    public var payload: ArraySlice<UInt8>
+    public var payload: UnsafeRawBufferPointer
     /// Payload bytes that were sent but not captured (the snapshot length cut the packet short).
     public var missingPayload: Int
 
@@ -22,7 +23,7 @@ public struct TCPSegment: Sendable {
         public static let ack = Flags(rawValue: 0x10)
     }
 
-    public init(source: TCPEndpoint, destination: TCPEndpoint, sequence: UInt32, acknowledgment: UInt32 = 0, flags: Flags, payload: ArraySlice<UInt8>,
+    public init(source: TCPEndpoint, destination: TCPEndpoint, sequence: UInt32, acknowledgment: UInt32 = 0, flags: Flags, payload: UnsafeRawBufferPointer,
                 missingPayload: Int = 0) {
         self.source = source
         self.destination = destination

@@ -1,12 +1,12 @@
 /// What the connection tracker reports, in capture order.
-public enum TCPStreamEvent: Sendable {
+public enum TCPStreamEvent {
     /// The first payload byte of a connection arrived.
     case opened(TCPConnection)
     /// A direction's first bytes follow no captured SYN: the stream is joined mid-way.
     case joinedMidStream(TCPConnection, TCPDirection)
-    /// The next bytes of one direction: carried by packet `packet`, available since packet
-    /// `completedBy` (see `TCPStreamReassembler.Output`).
-    case data(TCPConnection, TCPDirection, [UInt8], packet: Int, completedBy: Int, time: CaptureTime)
+    /// The next bytes of one direction, valid only during the call that received them: carried by
+    /// packet `packet`, available since packet `completedBy` (see `TCPStreamReassembler.Output`).
+    case data(TCPConnection, TCPDirection, UnsafeRawBufferPointer, packet: Int, completedBy: Int, time: CaptureTime)
     /// Bytes of one direction the capture does not hold.
     case gap(TCPConnection, TCPDirection, count: Int, packet: Int, time: CaptureTime)
     /// The connection ended (RST, FIN both ways, a new SYN on the same ports, or the end of the capture).

@@ -3,9 +3,11 @@ import DecafWire
 
 /// Dissects a pcap or pcapng capture fed in chunks: every TCP connection that speaks the protocol
 /// is reassembled per direction and decoded by DecafWire's streaming decoder, each frame tagged
-/// with its connection, direction, packets and time. Errors in one direction resynchronise on the
-/// next magic there and leave every other direction alone. Memory stays bounded by the open
-/// connections, not by the size of the capture.
+/// with its connection, direction, packets and time and handed to a sink in place. Errors in one
+/// direction resynchronise on the next magic there and leave every other direction alone. Memory
+/// stays bounded by the open connections, not by the size of the capture: packets are read where
+/// the chunk holds them, and only bytes that must wait (a frame split across segments, a segment
+/// that arrived early) are copied.
 public struct CaptureDissector {
     public let options: DecodeOptions
     /// Take connections with this port at either end; without it, connections whose first
@@ -19,18 +21,43 @@ public struct CaptureDissector {
 
     private var connections: [Int: ConnectionState] = [:]
     private var frameCount = 0
+    /// The packets of the frame being handed out, kept to reuse its storage.
+    private var framePackets: [Int] = []
     private var failed = false
     /// Set once `finishNext` has begun; `endError` is how the file ended, when it ended badly.
     private var finishing = false
     private var endError: CaptureError?
 
-    private struct ConnectionState {
-        var connection: TCPConnection
+    /// A connection's dissection, shared rather than copied as its packets come and go.
+    private final class ConnectionState {
+        let connection: TCPConnection
         /// nil until the first four payload bytes of either direction show the magic or not.
         var isTaken: Bool?
         var directions: PerDirection<DirectionState>
-        /// Data that arrived before the decision, in order.
-        var pending: [TCPStreamEvent] = []
+        /// Data that arrived before the decision, in order, with bytes of its own.
+        var pending: [Pending] = []
+
+        init(connection: TCPConnection, directions: PerDirection<DirectionState>) {
+            self.connection = connection
+            self.directions = directions
+        }
+    }
+
+    /// A stream event kept while a connection is undecided.
+    private enum Pending {
+        case joinedMidStream(TCPDirection)
+        case data(TCPDirection, [UInt8], packet: Int, completedBy: Int, time: CaptureTime)
+        case gap(TCPDirection, count: Int, packet: Int, time: CaptureTime)
+
+        /// The event kept for later, with bytes of its own.
+        init(_ event: TCPStreamEvent) {
+            switch event {
+            case let .joinedMidStream(_, direction): self = .joinedMidStream(direction)
+            case let .data(_, direction, bytes, packet, completedBy, time): self = .data(direction, Array(bytes), packet: packet, completedBy: completedBy, time: time)
+            case let .gap(_, direction, count, packet, time): self = .gap(direction, count: count, packet: packet, time: time)
+            case .opened, .closed: preconditionFailure("only stream events wait for a connection's decision")
+            }
+        }
     }
 
     private struct DirectionState {
@@ -53,117 +80,114 @@ public struct CaptureDissector {
         self.port = port
     }
 
-    /// The events the next chunk of the file completes.
-    public mutating func append(_ chunk: ArraySlice<UInt8>) -> [CaptureEvent] {
-        var all: [CaptureEvent] = []
-        append(chunk) { all += $0 }
-        return all
-    }
-
-    /// The events the next chunk of the file completes, handed to `deliver` a few at a time (those
-    /// of one segment's bytes): a stream that stops waiting for lost bytes passes on megabytes at
-    /// once, and its frames need not all be held before any is shown.
-    public mutating func append(_ chunk: ArraySlice<UInt8>, each deliver: ([CaptureEvent]) -> Void) {
+    /// Reads the next chunk of the file (borrowed for the call) and hands `sink` what it completes.
+    /// After a damaged record the rest of the file is ignored: the connections are flushed and the
+    /// damage reported, once.
+    public mutating func append<Sink: CaptureSink>(_ chunk: UnsafeRawBufferPointer, to sink: inout Sink) {
         guard !failed else { return }
-        reader.append(chunk)
-        var events: [CaptureEvent] = []
+        // Moved out while they work, so what they find can be handled here.
+        var reader = CaptureReader()
+        var tracker = TCPConnectionTracker()
+        swap(&reader, &self.reader)
+        swap(&tracker, &self.tracker)
         do {
-            while let packet = try reader.nextPacket() {
-                for event in tracker.add(packet) {
-                    handle(event, into: &events)
-                    if !events.isEmpty {
-                        deliver(events)
-                        events.removeAll(keepingCapacity: true)
-                    }
-                }
+            try reader.read(chunk) { packet in
+                tracker.add(packet) { handle($0, into: &sink) }
             }
         } catch {
             failed = true
-            end(into: &events)
-            events.append(.captureError(error))
-            deliver(events)
+            tracker.finish { handle($0, into: &sink) }
+            sink.note(.captureError(error))
         }
+        swap(&reader, &self.reader)
+        swap(&tracker, &self.tracker)
     }
 
-    /// The events the end of the file brings: connections flushed, and an error if the file
-    /// ended inside a record.
-    public mutating func finish() -> [CaptureEvent] {
-        var events: [CaptureEvent] = []
-        while let next = finishNext() { events += next }
-        return events
-    }
-
-    /// The end of the file a connection at a time: the events of flushing the next connection
-    /// still open (then the error, if the file ended inside a record), nil when all are out. Handle
-    /// each before asking for the next, and memory holds one connection's frames, not every open
-    /// one's (connections waiting for lost bytes hold up to `TCPStreamReassembler.maximumHeldBytes`).
-    public mutating func finishNext() -> [CaptureEvent]? {
+    /// The end of the file a connection at a time: flushes the next connection still open into
+    /// `sink` (then says if the file ended inside a record); false when all are out. Handle each
+    /// before asking for the next, and memory holds one connection's frames, not every open one's
+    /// (connections waiting for lost bytes hold up to `TCPStreamReassembler.maximumHeldBytes`).
+    public mutating func finishNext<Sink: CaptureSink>(to sink: inout Sink) -> Bool {
         if !finishing {
-            guard !failed else { return nil }
+            guard !failed else { return false }
             failed = true
             finishing = true
             do { try reader.finish() } catch { endError = error }
         }
-        if let flushed = tracker.finishNext() {
-            var events: [CaptureEvent] = []
-            for event in flushed { handle(event, into: &events) }
-            return events
-        }
-        guard let error = endError else { return nil }
+        var tracker = TCPConnectionTracker()
+        swap(&tracker, &self.tracker)
+        let flushed = tracker.finishNext { handle($0, into: &sink) }
+        swap(&tracker, &self.tracker)
+        if flushed { return true }
+        guard let error = endError else { return false }
         endError = nil
-        return [.captureError(error)]
+        sink.note(.captureError(error))
+        return true
     }
 
-    private mutating func end(into events: inout [CaptureEvent]) {
-        for event in tracker.finish() { handle(event, into: &events) }
+    /// The end of the file, every connection flushed into `sink`.
+    public mutating func finish<Sink: CaptureSink>(to sink: inout Sink) {
+        while finishNext(to: &sink) {}
     }
 
-    private mutating func handle(_ event: TCPStreamEvent, into events: inout [CaptureEvent]) {
+    /// The events the next chunk of the file completes, as owned values.
+    public mutating func append(_ chunk: ArraySlice<UInt8>) -> [CaptureEvent] {
+        var list = CaptureEventList()
+        chunk.withUnsafeBytes { append($0, to: &list) }
+        return list.events
+    }
+
+    /// The events the end of the file brings, as owned values.
+    public mutating func finish() -> [CaptureEvent] {
+        var list = CaptureEventList()
+        finish(to: &list)
+        return list.events
+    }
+
+    private mutating func handle<Sink: CaptureSink>(_ event: TCPStreamEvent, into sink: inout Sink) {
         switch event {
         case let .opened(connection):
             let fresh = DirectionState(dissector: StreamDissector(options: options))
-            var state = ConnectionState(connection: connection, directions: PerDirection(both: fresh))
+            let state = ConnectionState(connection: connection, directions: PerDirection(both: fresh))
             if let port {
                 state.isTaken = connection.client.port == port || connection.server.port == port
                 if state.isTaken == false { ignoredConnections += 1 }
             }
             connections[connection.index] = state
-            if state.isTaken == true { events.append(.connectionOpened(connection)) }
+            if state.isTaken == true { sink.note(.connectionOpened(connection)) }
         case let .closed(connection):
-            guard var state = connections.removeValue(forKey: connection.index) else { return }
-            if state.isTaken == nil { decide(&state, sawEnd: true, into: &events) }
+            guard let state = connections.removeValue(forKey: connection.index) else { return }
+            if state.isTaken == nil { decide(state, sawEnd: true, into: &sink) }
             guard state.isTaken == true else { return }
-            for direction in TCPDirection.allCases { finish(direction, of: &state, into: &events) }
+            for direction in TCPDirection.allCases { dissect(direction, of: state, bytes: nil, into: &sink) }
         case let .joinedMidStream(connection, _), let .data(connection, _, _, _, _, _), let .gap(connection, _, _, _, _):
-            // Taken out and put back, so the decoders' buffers are never copied on the way.
-            guard var state = connections.removeValue(forKey: connection.index) else { return }
+            guard let state = connections[connection.index] else { return }
             switch state.isTaken {
             case true?:
-                feed(event, to: &state, into: &events)
+                feed(event, to: state, into: &sink)
             case nil:
-                state.pending.append(event)
-                decide(&state, sawEnd: false, into: &events)
+                state.pending.append(Pending(event))
+                decide(state, sawEnd: false, into: &sink)
             case false?:
                 break
             }
-            connections[connection.index] = state
         }
     }
 
     /// Takes or ignores an undecided connection once a direction has shown four payload bytes.
-    private mutating func decide(_ state: inout ConnectionState, sawEnd: Bool, into events: inout [CaptureEvent]) {
+    private mutating func decide<Sink: CaptureSink>(_ state: ConnectionState, sawEnd: Bool, into sink: inout Sink) {
         var firstBytes = PerDirection<[UInt8]>(both: [])
         var decided: Bool?
         for event in state.pending {
             switch event {
-            case let .data(_, direction, bytes, _, _, _):
+            case let .data(direction, bytes, _, _, _):
                 firstBytes[direction] += bytes.prefix(4)
                 if firstBytes[direction].count >= 4 {
                     decided = firstBytes[direction].prefix(4).elementsEqual(FrameHeader.magicBytes)
                 }
             case .gap:
                 decided = false
-            default:
+            case .joinedMidStream:
                 continue
             }
             if decided != nil { break }
@@ -176,26 +200,35 @@ public struct CaptureDissector {
             ignoredConnections += 1
             return
         }
-        events.append(.connectionOpened(state.connection))
-        for event in pending { feed(event, to: &state, into: &events) }
+        sink.note(.connectionOpened(state.connection))
+        let connection = state.connection
+        for event in pending {
+            switch event {
+            case let .joinedMidStream(direction):
+                feed(.joinedMidStream(connection, direction), to: state, into: &sink)
+            case let .data(direction, bytes, packet, completedBy, time):
+                bytes.withUnsafeBytes { feed(.data(connection, direction, $0, packet: packet, completedBy: completedBy, time: time), to: state, into: &sink) }
+            case let .gap(direction, count, packet, time):
+                feed(.gap(connection, direction, count: count, packet: packet, time: time), to: state, into: &sink)
+            }
+        }
     }
 
-    private mutating func feed(_ event: TCPStreamEvent, to state: inout ConnectionState, into events: inout [CaptureEvent]) {
+    private mutating func feed<Sink: CaptureSink>(_ event: TCPStreamEvent, to state: ConnectionState, into sink: inout Sink) {
         let connection = state.connection
         switch event {
         case let .joinedMidStream(_, direction):
             _ = state.directions[direction].dissector.skipGap(0)
-            events.append(.joinedMidStream(connection, direction))
+            sink.note(.joinedMidStream(connection, direction))
         case let .data(_, direction, bytes, packet, completedBy, time):
             let received = state.directions[direction].received
             state.directions[direction].spans.append(Span(start: received, end: received + bytes.count, packet: packet, completedBy: completedBy, time: time))
             state.directions[direction].received += bytes.count
-            let found = state.directions[direction].dissector.append(bytes)
-            report(found, flow: &state.directions[direction], connection: connection, direction: direction, into: &events)
+            dissect(direction, of: state, bytes: bytes, into: &sink)
         case let .gap(_, direction, count, packet, time):
             let received = state.directions[direction].received
             let dropped = state.directions[direction].dissector.skipGap(count)
-            events.append(.gap(connection, direction, count: count, streamOffset: received, droppedBytes: dropped, packet: packet))
+            sink.note(.gap(connection, direction, count: count, streamOffset: received, droppedBytes: dropped, packet: packet))
             state.directions[direction].spans.append(Span(start: received, end: received + count, packet: packet, completedBy: packet, time: time))
             state.directions[direction].received += count
         case .opened, .closed:
@@ -203,45 +236,55 @@ public struct CaptureDissector {
         }
     }
 
-    private mutating func finish(_ direction: TCPDirection, of state: inout ConnectionState, into events: inout [CaptureEvent]) {
-        let found = state.directions[direction].dissector.finish()
-        report(found, flow: &state.directions[direction], connection: state.connection, direction: direction, into: &events)
+    /// Dissects the next `bytes` of one direction, or its end when nil, handing `sink` what they complete.
+    private mutating func dissect<Sink: CaptureSink>(_ direction: TCPDirection, of state: ConnectionState, bytes: UnsafeRawBufferPointer?,
+                                                     into sink: inout Sink) {
+        let connection = state.connection
+        // Moved out while the dissector works, so its frames can be placed in their packets.
+        var spans: [Span] = []
+        swap(&spans, &state.directions[direction].spans)
+        func frame(_ parts: FrameParts) {
+            report(parts, spans: spans, connection: connection, direction: direction, into: &sink)
+        }
+        func resynchronized(_ skipped: Int, _ resumedAt: Int?) {
+            sink.note(.resynchronized(connection, direction, skipped: skipped, resumedAt: resumedAt))
+        }
+        if let bytes {
+            state.directions[direction].dissector.append(bytes, frame: frame, resynchronized: resynchronized)
+        } else {
+            state.directions[direction].dissector.finish(frame: frame, resynchronized: resynchronized)
+        }
+        let settled = state.directions[direction].dissector.streamOffset
+        if let keep = spans.firstIndex(where: { $0.end > settled }) {
+            spans.removeFirst(keep)
+        } else if !spans.isEmpty {
+            spans.removeAll(keepingCapacity: true)
+        }
+        swap(&spans, &state.directions[direction].spans)
     }
 
-    private mutating func report(_ found: [DissectionEvent], flow: inout DirectionState, connection: TCPConnection,
-                                 direction: TCPDirection, into events: inout [CaptureEvent]) {
-        for event in found {
-            switch event {
-            case var .frame(record):
-                frameCount += 1
-                record.index = frameCount
-                let end = record.streamOffset + max(record.bytes.count, 1)
-                // The spans are in stream order: those of this frame follow one another.
-                var packets: [Int] = []
-                var last = flow.spans.last
-                if let first = flow.spans.firstIndex(where: { $0.end > record.streamOffset }) {
-                    for span in flow.spans[first...] {
-                        guard span.start < end else { break }
-                        if !packets.contains(span.packet) { packets.append(span.packet) }
-                        last = span
-                    }
-                }
-                packets.sort()
-                events.append(.frame(CapturedFrame(
-                    record: record, connection: connection, direction: direction,
-                    packets: packets,
-                    completedBy: last?.completedBy ?? 0,
-                    time: last?.time ?? CaptureTime(seconds: 0, nanoseconds: 0)
-                )))
-            case let .resynchronized(skipped, resumedAt):
-                events.append(.resynchronized(connection, direction, skipped: skipped, resumedAt: resumedAt))
+    /// Numbers a frame among the capture's and hands it to `sink` with the packets that carried it.
+    private mutating func report<Sink: CaptureSink>(_ parts: FrameParts, spans: [Span], connection: TCPConnection, direction: TCPDirection,
+                                                    into sink: inout Sink) {
+        frameCount += 1
+        var parts = parts
+        parts.index = frameCount
+        let end = parts.streamOffset + max(parts.bytes.count, 1)
+        // The spans are in stream order: those of this frame follow one another.
+        framePackets.removeAll(keepingCapacity: true)
+        var last = spans.last
+        if let first = spans.firstIndex(where: { $0.end > parts.streamOffset }) {
+            for span in spans[first...] {
+                guard span.start < end else { break }
+                if !framePackets.contains(span.packet) { framePackets.append(span.packet) }
+                last = span
             }
         }
-        let settled = flow.dissector.streamOffset
-        if let keep = flow.spans.firstIndex(where: { $0.end > settled }) {
-            flow.spans.removeFirst(keep)
-        } else if !flow.spans.isEmpty {
-            flow.spans.removeAll(keepingCapacity: true)
+        if framePackets.count > 1 { framePackets.sort() }
+        let completedBy = last?.completedBy ?? 0
+        let time = last?.time ?? CaptureTime(seconds: 0, nanoseconds: 0)
+        framePackets.withUnsafeBufferPointer { packets in
+            sink.frame(CapturedFrameView(parts: parts, connection: connection, direction: direction, packets: packets, completedBy: completedBy, time: time))
         }
     }
 }

@@ -14,7 +14,12 @@ public struct CaptureReport: Sendable {
     /// The lines for `event`.
     public func lines(for event: CaptureEvent) -> [String] {
         if style == .json {
-            if case let .frame(frame) = event { return [JSONLine.encode(FrameRecordJSON(frame))] }
+            if case let .frame(frame) = event {
+                var json = FrameJSONWriter()
+                var line: [UInt8] = []
+                frame.withView { json.write($0, to: &line) }
+                return [String(decoding: line, as: UTF8.self)]
+            }
             return CaptureNoteJSON(event).map { [JSONLine.encode($0)] } ?? []
         }
         switch event {

@@ -6,10 +6,15 @@ import DecafWire
 /// every frame, so an ACK finds the frame it acknowledges and a handshake both its halves whatever
 /// the filter; the filter chooses what is counted and reported: frames that match it, and the
 /// handshakes, gaps and notes of the connections and sessions it lets through.
-public struct CaptureStatistics: Sendable {
+public struct CaptureStatistics: CaptureSink, Sendable {
     public struct Count: Codable, Hashable, Sendable {
         public var frames = 0
         public var bytes = 0
+
+        mutating func add(frameOf bytes: Int) {
+            frames += 1
+            self.bytes += bytes
+        }
     }
 
     /// The round trip of one acknowledged frame: from the packet that completed it to the packet
@@ -49,14 +54,21 @@ public struct CaptureStatistics: Sendable {
 
     /// Frames and bytes by message type's name (`(no header)` for bytes without one).
     public var byType: [String: Count] {
-        var named = Dictionary(uniqueKeysWithValues: countsByType.map { ($0.key.description, $0.value) })
+        var named = Dictionary(uniqueKeysWithValues: countsByType.entries.map { (MessageType(rawValue: UInt16($0.key - 1)).description, $0.value) })
         if headerless.frames > 0 { named["(no header)"] = headerless }
         return named
     }
 
-    private var countsByType: [MessageType: Count] = [:]
+    /// Counts by message type, keyed by the type's value plus one (a key is never 0).
+    private var countsByType = FrameKeyTable<Count>()
     private var headerless = Count()
-    public private(set) var byConnection: [Int: Count] = [:]
+    /// Counts by connection, keyed by `FrameKeyTable.key` of the connection alone.
+    private var countsByConnection = FrameKeyTable<Count>()
+
+    /// Frames and bytes by connection index.
+    public var byConnection: [Int: Count] {
+        Dictionary(uniqueKeysWithValues: countsByConnection.entries.map { (FrameKeyTable<Count>.parts(of: $0.key).connection, $0.value) })
+    }
     public private(set) var connections: [Int: TCPConnection] = [:]
     /// The first `roundTripLimit` round trips, in capture order; kept only when asked for
     /// (`keepsEachRoundTrip`), and never more, so memory does not grow with the capture. The
@@ -89,12 +101,6 @@ public struct CaptureStatistics: Sendable {
     public private(set) var midStreamJoins = 0
     public private(set) var captureError: CaptureError?
 
-    private struct Awaiting: Hashable {
-        var connection: Int
-        var direction: TCPDirection
-        var sequence: UInt32
-    }
-
     /// A frame waiting for its ACK: when the first copy was seen, its type and packet, whether the
     /// filter reports it, and its place in `awaitingOrder`.
     private struct Sent {
@@ -105,10 +111,11 @@ public struct CaptureStatistics: Sendable {
         var serial: Int
     }
 
-    private var awaiting: [Awaiting: Sent] = [:]
+    /// Frames waiting for their ACK, by `FrameKeyTable.key` of their connection, direction and sequence.
+    private var awaiting = FrameKeyTable<Sent>()
     /// The frames that started waiting, oldest first from `awaitingOrderStart`; an entry whose
     /// serial no longer matches `awaiting` was acknowledged and is passed over.
-    private var awaitingOrder: [(key: Awaiting, serial: Int)] = []
+    private var awaitingOrder: [(key: UInt64, serial: Int)] = []
     private var awaitingOrderStart = 0
     private var nextSerial = 0
 
@@ -126,17 +133,16 @@ public struct CaptureStatistics: Sendable {
 
     /// Adds any event of the capture; give it every one, filtered or not.
     public mutating func add(_ event: CaptureEvent) {
-        switch event {
-        case let .frame(frame):
-            add(frame, reported: filter.matches(event))
-        default:
-            guard filter.matches(event) else { return }
-            addNote(event)
+        if case let .frame(frame) = event {
+            frame.withView { self.frame($0) }
+        } else {
+            note(event)
         }
     }
 
-    /// An event about the capture rather than a frame.
-    private mutating func addNote(_ event: CaptureEvent) {
+    /// Adds an event about the capture rather than a frame.
+    public mutating func note(_ event: CaptureEvent) {
+        guard filter.matches(event) else { return }
         switch event {
         case .frame:
             break
@@ -154,45 +160,34 @@ public struct CaptureStatistics: Sendable {
         }
     }
 
-    private mutating func add(_ frame: CapturedFrame, reported: Bool) {
-        let record = frame.record
+    /// Adds a frame, matching the filter or not.
+    public mutating func frame(_ frame: CapturedFrameView) {
+        let parts = frame.parts
         let index = frame.connection.index
-        if reported {
-            if let type = record.header?.messageType {
-                countsByType[type, default: Count()].frames += 1
-                countsByType[type, default: Count()].bytes += record.bytes.count
+        if filter.matches(frame) {
+            if let type = parts.header?.messageType {
+                countsByType.modify(UInt64(type.rawValue) + 1, from: Count()) { $0.add(frameOf: parts.bytes.count) }
             } else {
-                headerless.frames += 1
-                headerless.bytes += record.bytes.count
+                headerless.add(frameOf: parts.bytes.count)
             }
-            byConnection[index, default: Count()].frames += 1
-            byConnection[index, default: Count()].bytes += record.bytes.count
-            if let error = record.error {
+            countsByConnection.modify(FrameKeyTable<Count>.key(connection: index, direction: 0, sequence: 0), from: Count()) { $0.add(frameOf: parts.bytes.count) }
+            if let error = parts.error {
                 if errors.count < listLimit {
                     errors.append(ErrorSeen(connection: index, direction: frame.direction, name: error.code.name,
                                             requirement: error.requirement.rawValue, packet: frame.completedBy,
-                                            streamOffset: record.streamOffset))
+                                            streamOffset: parts.streamOffset))
                 } else {
                     errorsLeftOut += 1
                 }
             }
+            countAcknowledgement(frame, reported: true)
+        } else {
+            countAcknowledgement(frame, reported: false)
         }
-        guard record.error == nil, let header = record.header else { return }
-        if header.messageType == .ack {
-            let key = Awaiting(connection: index, direction: frame.direction.reversed, sequence: header.sequence.rawValue)
-            if let sent = awaiting.removeValue(forKey: key), sent.reported {
-                recordRoundTrip(RoundTrip(connection: index, sequence: key.sequence, nanoseconds: frame.time.nanoseconds(since: sent.time)))
-            }
-        } else if header.messageType.isAcknowledged {
-            let key = Awaiting(connection: index, direction: frame.direction, sequence: header.sequence.rawValue)
-            if awaiting[key] == nil {
-                startWaiting(key, time: frame.time, type: header.messageType, packet: frame.completedBy, reported: reported)
-            }
-        }
-        guard filter.matchesConnection(of: frame) else { return }
+        guard parts.isValid, let fields = parts.fields, filter.matchesConnection(of: frame) else { return }
         // A frame without an error shows all its fields; walked in place, looking at handshake tags only.
-        for field in TLVSequence(record.payload ?? []) where field.tag == .versionRequest || field.tag == .versionResponse {
-            switch field.interpreted {
+        for field in fields where field.tag == .versionRequest || field.tag == .versionResponse {
+            switch TLVValue(tag: field.tag, value: field.value) {
             case let .versionRequest(offer):
                 handshakes[index, default: Handshake(connection: index)].requestedVersion = offer.version.description
                 handshakes[index, default: Handshake(connection: index)].requestedFeatures = offer.features.names
@@ -205,16 +200,38 @@ public struct CaptureStatistics: Sendable {
         }
     }
 
+    /// Times an ACK against the frame it acknowledges, or starts a frame waiting for its ACK.
+    private mutating func countAcknowledgement(_ frame: CapturedFrameView, reported: Bool) {
+        guard frame.parts.isValid, let header = frame.parts.header else { return }
+        let index = frame.connection.index
+        if header.messageType == .ack {
+            let key = Self.key(index, frame.direction.reversed, header.sequence)
+            if let sent = awaiting.remove(key), sent.reported {
+                recordRoundTrip(RoundTrip(connection: index, sequence: header.sequence.rawValue, nanoseconds: frame.time.nanoseconds(since: sent.time)))
+            }
+        } else if header.messageType.isAcknowledged {
+            let key = Self.key(index, frame.direction, header.sequence)
+            if awaiting[key] == nil {
+                startWaiting(key, time: frame.time, type: header.messageType, packet: frame.completedBy, reported: reported)
+            }
+        }
+    }
+
     /// Starts waiting for `key`'s ACK; past `awaitingLimit`, gives up the frame waiting longest.
-    private mutating func startWaiting(_ key: Awaiting, time: CaptureTime, type: MessageType, packet: Int, reported: Bool) {
-        awaiting[key] = Sent(time: time, type: type, packet: packet, reported: reported, serial: nextSerial)
+    /// The key of the frame on connection `index` in `direction` with `sequence`.
+    private static func key(_ index: Int, _ direction: TCPDirection, _ sequence: SequenceNumber) -> UInt64 {
+        FrameKeyTable<Sent>.key(connection: index, direction: direction == .clientToServer ? 0 : 1, sequence: sequence.rawValue)
+    }
+
+    private mutating func startWaiting(_ key: UInt64, time: CaptureTime, type: MessageType, packet: Int, reported: Bool) {
+        awaiting.set(Sent(time: time, type: type, packet: packet, reported: reported, serial: nextSerial), for: key)
         awaitingOrder.append((key, nextSerial))
         nextSerial += 1
         while awaiting.count > awaitingLimit, awaitingOrderStart < awaitingOrder.count {
             let (oldest, serial) = awaitingOrder[awaitingOrderStart]
             awaitingOrderStart += 1
             if let given = awaiting[oldest], given.serial == serial {
-                awaiting[oldest] = nil
+                awaiting.remove(oldest)
                 if given.reported { unacknowledgedLeftOut += 1 }
             }
         }
@@ -227,9 +244,11 @@ public struct CaptureStatistics: Sendable {
 
     /// Frames still waiting for an ACK, in capture order.
     public var unacknowledged: [Unacknowledged] {
-        awaiting.filter(\.value.reported).map { key, sent in
-            Unacknowledged(connection: key.connection, direction: key.direction, messageType: sent.type.description, sequence: key.sequence, packet: sent.packet)
-        }.sorted { ($0.packet, $0.sequence) < ($1.packet, $1.sequence) }
+        awaiting.entries.filter(\.value.reported).map { key, sent in
+            let (connection, direction, sequence) = FrameKeyTable<Sent>.parts(of: key)
+            return Unacknowledged(connection: connection, direction: direction == 0 ? .clientToServer : .serverToClient,
+                                  messageType: sent.type.description, sequence: sequence, packet: sent.packet)
+        }.sorted { ($0.packet, $0.sequence, $0.connection) < ($1.packet, $1.sequence, $1.connection) }
     }
 
     private mutating func recordRoundTrip(_ roundTrip: RoundTrip) {

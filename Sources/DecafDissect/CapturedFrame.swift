@@ -12,4 +12,24 @@ public struct CapturedFrame: Sendable {
     public var completedBy: Int
     /// Capture time of the packet that completed the frame.
     public var time: CaptureTime
+
+    /// An owned copy of the frame `view` shows.
+    public init(_ view: CapturedFrameView) {
+        record = FrameRecord(view.parts)
+        connection = view.connection
+        direction = view.direction
+        packets = Array(view.packets)
+        completedBy = view.completedBy
+        time = view.time
+    }
+
+    /// The frame seen in place, as sinks and renderers read it.
+    public func withView<R>(_ body: (CapturedFrameView) throws -> R) rethrows -> R {
+        try record.withParts { parts in
+            try packets.withUnsafeBufferPointer { packets in
+                try body(CapturedFrameView(parts: parts, connection: connection, direction: direction, packets: packets,
+                                           completedBy: completedBy, time: time))
+            }
+        }
+    }
 }

@@ -21,7 +21,10 @@ public struct DissectionReport: Sendable {
     public func lines(for event: DissectionEvent, stream: [UInt8]? = nil) -> [String] {
         switch (event, style) {
         case let (.frame(record), .json):
-            return [JSONLine.encode(FrameRecordJSON(record))]
+            var json = FrameJSONWriter()
+            var line: [UInt8] = []
+            record.withParts { json.write($0, to: &line) }
+            return [String(decoding: line, as: UTF8.self)]
         case let (.resynchronized(skipped, resumedAt), .json):
             var note = ResynchronizationJSON(skipped: skipped, resumedAt: resumedAt)
             if let stream {

@@ -22,8 +22,13 @@ public struct FrameFilter: Sendable {
 
     /// True when `record` passes the header filters.
     public func matches(_ record: FrameRecord) -> Bool {
+        matches(header: record.header)
+    }
+
+    /// True when a frame with `header` (nil: bytes without one) passes the header filters.
+    public func matches(header: FrameHeader?) -> Bool {
         guard !types.isEmpty || !sessions.isEmpty || !sequences.isEmpty else { return true }
-        guard let header = record.header else { return false }
+        guard let header else { return false }
         return (types.isEmpty || types.contains(header.messageType))
             && (sessions.isEmpty || sessions.contains(header.sessionID))
             && (sequences.isEmpty || sequences.contains(header.sequence.rawValue))
@@ -35,14 +40,19 @@ public struct FrameFilter: Sendable {
         return event.connection.map(matches(connection:)) ?? true
     }
 
+    /// True when a frame from a capture passes every filter.
+    public func matches(_ frame: CapturedFrameView) -> Bool {
+        matches(connection: frame.connection) && matches(header: frame.parts.header)
+    }
+
     private func matches(connection: TCPConnection) -> Bool {
         connections.isEmpty || connections.contains(connection.index)
     }
 
     /// True when `frame` is on a connection and in a session the filter lets through, whatever its
     /// type and sequence: what a handshake's frames must pass to be reported.
-    public func matchesConnection(of frame: CapturedFrame) -> Bool {
+    public func matchesConnection(of frame: CapturedFrameView) -> Bool {
         matches(connection: frame.connection)
-            && (sessions.isEmpty || frame.record.header.map { sessions.contains($0.sessionID) } == true)
+            && (sessions.isEmpty || frame.parts.header.map { sessions.contains($0.sessionID) } == true)
     }
 }

@@ -19,18 +19,15 @@ public struct FrameRecord: Sendable {
     /// break, if any: shown as a note, and where the shown fields stop.
     public var untrustedBodyError: WireError?
 
-    /// The record of a frame DecafWire accepted.
-    public init(index: Int, frame: Frame) {
-        self.index = index
-        streamOffset = frame.streamOffset
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(frame.wireLength)
-        frame.header.append(to: &bytes)
-        bytes += frame.body
-        self.bytes = bytes
-        header = frame.header
-        payload = frame.isOpaque ? nil : Array(frame.payload)
-        error = nil
+    /// An owned copy of the frame `parts` shows.
+    public init(_ parts: FrameParts) {
+        index = parts.index
+        streamOffset = parts.streamOffset
+        bytes = Array(parts.bytes)
+        header = parts.header
+        payload = parts.payload.map(Array.init)
+        error = parts.error
+        untrustedBodyError = parts.untrustedBodyError
     }
 
     /// The record of a frame DecafWire refused with `error`, from the bytes that arrived of it.
@@ -44,6 +41,20 @@ public struct FrameRecord: Sendable {
         payload = readablePayload(options: options)
         if error.code == .checksumMismatch, let payload {
             do { try TLVValidator.validate(payload, options: options.tlv) } catch { untrustedBodyError = error }
+        }
+    }
+
+    /// The record seen in place, as the renderers and statistics read it.
+    public func withParts<R>(_ body: (FrameParts) throws -> R) rethrows -> R {
+        try bytes.withUnsafeBytes { bytes in
+            guard let payload else {
+                return try body(FrameParts(index: index, streamOffset: streamOffset, bytes: bytes, header: header, payload: nil,
+                                           error: error, untrustedBodyError: untrustedBodyError))
+            }
+            return try payload.withUnsafeBytes { payload in
+                try body(FrameParts(index: index, streamOffset: streamOffset, bytes: bytes, header: header, payload: payload,
+                                    error: error, untrustedBodyError: untrustedBodyError))
+            }
         }
     }
 
@@ -76,7 +87,11 @@ public struct FrameRecord: Sendable {
     }
 
     /// Body offset of the TLV error that ends the readable fields, if any.
-    private var tlvErrorOffset: Int? {
+    private var tlvErrorOffset: Int? { Self.tlvErrorOffset(error: error, untrustedBodyError: untrustedBodyError) }
+
+    /// Body offset of the TLV error that ends a frame's readable fields: its own TLV error, or the
+    /// one its untrusted body would raise.
+    static func tlvErrorOffset(error: WireError?, untrustedBodyError: WireError?) -> Int? {
         if let error, error.code.countsOffsetFromBody { return error.offset }
         return untrustedBodyError?.offset
     }
@@ -94,30 +109,5 @@ public struct FrameRecord: Sendable {
 
     /// What the frame does that the brief advises against but a receiver accepts, found when asked:
     /// counting frames never needs them.
-    public var warnings: [DissectionWarning] {
-        guard let header else { return [] }
-        var warnings: [DissectionWarning] = []
-        if !header.messageType.isKnown {
-            warnings.append(DissectionWarning(.frame4, "msg_type \(header.messageType.rawValue) is not defined: a receiver checks the frame, skips it and does not acknowledge it"))
-        }
-        let category = header.sequence.category
-        if category.mismatches(header.messageType), let expected = SequenceCategory.expected(for: header.messageType) {
-            let names = expected.map(\.description).joined(separator: " or ")
-            warnings.append(DissectionWarning(.seq2, "sequence category \(category) does not fit \(header.messageType) (expected \(names))"))
-        }
-        if isOpaque {
-            warnings.append(DissectionWarning(.frame5, "encrypt_type 2 (AES256): the body is opaque and was not parsed"))
-        }
-        if let fields { appendValueWarnings(fields, to: &warnings) }
-        return warnings
-    }
-
-    private func appendValueWarnings(_ fields: [TLVElement], to warnings: inout [DissectionWarning]) {
-        for element in fields {
-            if case let .malformed(why) = element.interpreted {
-                warnings.append(DissectionWarning(.tlv4, "\(element.tag) at body offset \(element.offset): \(why)"))
-            }
-            if element.isContainer { appendValueWarnings(visible(element.children), to: &warnings) }
-        }
-    }
+    public var warnings: [DissectionWarning] { withParts(\.warnings) }
 }

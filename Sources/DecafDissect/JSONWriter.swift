@@ -17,6 +17,11 @@ struct JSONWriter {
         bytes.reserveCapacity(512)
     }
 
+    /// A writer that appends to `bytes`; take them back from `bytes` when done.
+    init(appendingTo bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
     mutating func object(_ body: (inout JSONWriter) -> Void) {
         separate()
         bytes.append(UInt8(ascii: "{"))
@@ -65,24 +70,38 @@ struct JSONWriter {
     /// An integer in decimal, written digit by digit without making a string.
     mutating func number(_ value: some BinaryInteger) {
         separate()
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = UInt64(value.magnitude)
-        var count = 1
-        var probe = magnitude
-        while probe >= 10 {
-            probe /= 10
-            count += 1
-        }
-        var index = bytes.count + count - 1
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
-        bytes.withUnsafeMutableBufferPointer { buffer in
-            repeat {
-                buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                index -= 1
-            } while magnitude > 0
-        }
+        bytes.appendDecimal(value)
         needsComma = true
+    }
+
+    /// A value already written as JSON, such as a string quoted by `quoted`.
+    mutating func raw(_ value: [UInt8]) {
+        separate()
+        bytes.append(contentsOf: value)
+        needsComma = true
+    }
+
+    /// `value` as a string of lower-case hex digits, written in place.
+    mutating func hex(_ value: UnsafeRawBufferPointer) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        Hex.append(value, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    /// `utf8`, which the caller has found to be well-formed UTF-8, as a JSON string.
+    mutating func text(_ utf8: UnsafeRawBufferPointer) {
+        separate()
+        Self.appendString(utf8.assumingMemoryBound(to: UInt8.self), to: &bytes)
+        needsComma = true
+    }
+
+    /// `text` as a JSON string, quoted and escaped, for writing later with `raw`.
+    static func quoted(_ text: String) -> [UInt8] {
+        var out: [UInt8] = []
+        appendString(text, to: &out)
+        return out
     }
 
     mutating func bool(_ value: Bool) {
@@ -141,26 +160,29 @@ struct JSONWriter {
     /// `text` as a JSON string, escaped as Foundation escapes it (slashes left alone).
     static func appendString(_ text: String, to out: inout [UInt8]) {
         var text = text
-        text.withUTF8 { bytes in
-            out.append(UInt8(ascii: "\""))
-            var plainStart = 0
-            for (index, byte) in bytes.enumerated() where needsEscape(byte) {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart..<index]))
-                plainStart = index + 1
-                switch byte {
-                case UInt8(ascii: "\""): out += #"\""#.utf8
-                case UInt8(ascii: "\\"): out += #"\\"#.utf8
-                case 0x0A: out += #"\n"#.utf8
-                case 0x0D: out += #"\r"#.utf8
-                case 0x09: out += #"\t"#.utf8
-                case 0x08: out += #"\b"#.utf8
-                case 0x0C: out += #"\f"#.utf8
-                default: out += ("\\u00" + Hex.string(CollectionOfOne(byte))).utf8
-                }
+        text.withUTF8 { appendString($0, to: &out) }
+    }
+
+    /// Well-formed UTF-8 `bytes` as a JSON string, escaped as Foundation escapes it.
+    static func appendString(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        var plainStart = 0
+        for (index, byte) in bytes.enumerated() where needsEscape(byte) {
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart..<index]))
+            plainStart = index + 1
+            switch byte {
+            case UInt8(ascii: "\""): out += #"\""#.utf8
+            case UInt8(ascii: "\\"): out += #"\\"#.utf8
+            case 0x0A: out += #"\n"#.utf8
+            case 0x0D: out += #"\r"#.utf8
+            case 0x09: out += #"\t"#.utf8
+            case 0x08: out += #"\b"#.utf8
+            case 0x0C: out += #"\f"#.utf8
+            default: out += ("\\u00" + Hex.string(CollectionOfOne(byte))).utf8
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart...]))
-            out.append(UInt8(ascii: "\""))
         }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart...]))
+        out.append(UInt8(ascii: "\""))
     }
 }
 

@@ -1,7 +1,8 @@
 import DecafWire
 
 /// Dissects a byte stream holding any number of frames: every frame is reported, good or bad, and
-/// after a bad one decoding resumes at the next magic, saying how far it skipped.
+/// after a bad one decoding resumes at the next magic, saying how far it skipped. Good frames are
+/// handed on in place, in the bytes they arrived in; only a refused frame is copied, to be shown.
 public struct StreamDissector {
     public let options: DecodeOptions
     private var decoder: FrameDecoder
@@ -18,34 +19,75 @@ public struct StreamDissector {
         decoder = FrameDecoder(options: options)
     }
 
-    /// Every event `bytes` completes.
-    public mutating func append(_ bytes: [UInt8]) -> [DissectionEvent] {
-        decoder.append(bytes)
-        var events: [DissectionEvent] = []
+    /// Dissects the next bytes of the stream, borrowed for the call: each frame they complete goes
+    /// to `frame` in place (valid only during that call), each resynchronisation to
+    /// `resynchronized` (bytes skipped, and where decoding resumed).
+    public mutating func append(_ bytes: UnsafeRawBufferPointer, frame: (FrameParts) -> Void, resynchronized: (Int, Int?) -> Void) {
+        // Counted here while the decoder hands frames out, and kept once it has.
+        var count = self.count
+        defer { self.count = count }
+        func hand(_ view: FrameView) {
+            count += 1
+            frame(FrameParts(index: count, view: view))
+        }
+        var borrowed = true
+        if discardedAtError != nil {
+            decoder.append(Array(bytes))
+            borrowed = false
+        }
         while true {
             do {
-                guard let frame = try decoder.nextFrame() else { return events }
-                noteResumption(at: frame.streamOffset, into: &events)
-                count += 1
-                events.append(.frame(FrameRecord(index: count, frame: frame)))
+                if discardedAtError != nil {
+                    // The first frame after an error comes alone, so how far the decoder skipped to
+                    // reach it is known before it is shown.
+                    guard let next = try decoder.nextFrame() else { return }
+                    noteResumption(at: next.streamOffset, resynchronized)
+                    next.withView(hand)
+                    continue
+                }
+                if borrowed {
+                    borrowed = false
+                    try decoder.decodeFrames(in: bytes, hand)
+                } else {
+                    try decoder.decodeFrames(hand)
+                }
+                return
             } catch {
-                record(error, into: &events)
+                borrowed = false
+                count += 1
+                record(error, index: count, frame, resynchronized)
                 discardedAtError = decoder.discardedByteCount
                 decoder.resynchronize()
             }
         }
     }
 
-    /// The events that the end of the stream brings: how much was skipped looking for a magic that
-    /// never came, or a truncated last frame, after which there is nothing to resume.
-    public mutating func finish() -> [DissectionEvent] {
-        var events: [DissectionEvent] = []
+    /// The end of the stream: how much was skipped looking for a magic that never came, or a
+    /// truncated last frame, after which there is nothing to resume.
+    public mutating func finish(frame: (FrameParts) -> Void, resynchronized: (Int, Int?) -> Void) {
         do {
             try decoder.finish()
         } catch {
-            record(error, into: &events)
+            count += 1
+            record(error, index: count, frame, resynchronized)
         }
-        noteResumption(at: nil, into: &events)
+        noteResumption(at: nil, resynchronized)
+    }
+
+    /// Every event `bytes` completes, as owned records.
+    public mutating func append(_ bytes: [UInt8]) -> [DissectionEvent] {
+        var events: [DissectionEvent] = []
+        bytes.withUnsafeBytes { raw in
+            append(raw, frame: { events.append(.frame(FrameRecord($0))) },
+                   resynchronized: { events.append(.resynchronized(skipped: $0, resumedAt: $1)) })
+        }
+        return events
+    }
+
+    /// The events that the end of the stream brings, as owned records.
+    public mutating func finish() -> [DissectionEvent] {
+        var events: [DissectionEvent] = []
+        finish(frame: { events.append(.frame(FrameRecord($0))) }, resynchronized: { events.append(.resynchronized(skipped: $0, resumedAt: $1)) })
         return events
     }
 
@@ -66,19 +108,19 @@ public struct StreamDissector {
         return dissector.append(bytes) + dissector.finish()
     }
 
-    private mutating func record(_ error: WireError, into events: inout [DissectionEvent]) {
-        noteResumption(at: error.frameOffset, into: &events)
-        count += 1
-        let bytes = decoder.failedFrameBytes ?? []
-        events.append(.frame(FrameRecord(index: count, error: error, bytes: bytes, options: options)))
+    /// Reports a refused frame, numbered `index`, from the bytes of it that arrived, after the
+    /// skip that led to it.
+    private mutating func record(_ error: WireError, index: Int, _ frame: (FrameParts) -> Void, _ resynchronized: (Int, Int?) -> Void) {
+        noteResumption(at: error.frameOffset, resynchronized)
+        FrameRecord(index: index, error: error, bytes: decoder.failedFrameBytes ?? [], options: options).withParts(frame)
     }
 
-    private mutating func noteResumption(at offset: Int?, into events: inout [DissectionEvent]) {
+    /// Says how many bytes were skipped since the last error, now that decoding resumed at
+    /// `offset` (nil: the stream ended).
+    private mutating func noteResumption(at offset: Int?, _ resynchronized: (Int, Int?) -> Void) {
         guard let discardedAtError else { return }
         self.discardedAtError = nil
         let skipped = decoder.discardedByteCount - discardedAtError
-        if skipped > 0 {
-            events.append(.resynchronized(skipped: skipped, resumedAt: offset))
-        }
+        if skipped > 0 { resynchronized(skipped, offset) }
     }
 }

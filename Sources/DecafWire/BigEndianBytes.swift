@@ -1,13 +1,14 @@
 /// Big-endian loads and stores at byte offsets of raw buffers, the only way DecafWire touches
-/// multi-byte fields. Callers check bounds first.
+/// multi-byte fields, and how its users read fields of frames they see in place. Callers check
+/// bounds first.
 extension UnsafeRawBufferPointer {
     @inlinable
-    func bigEndianUInt16(at offset: Int) -> UInt16 {
+    public func bigEndianUInt16(at offset: Int) -> UInt16 {
         UInt16(bigEndian: loadUnaligned(fromByteOffset: offset, as: UInt16.self))
     }
 
     @inlinable
-    func bigEndianUInt32(at offset: Int) -> UInt32 {
+    public func bigEndianUInt32(at offset: Int) -> UInt32 {
         UInt32(bigEndian: loadUnaligned(fromByteOffset: offset, as: UInt32.self))
     }
 }

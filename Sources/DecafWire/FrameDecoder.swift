@@ -92,10 +92,12 @@ public struct FrameDecoder {
         guard advanceInput() else { return nil }
         let start = position
         let input = self.input
-        let step = try input.withUnsafeBytes { raw in
-            Result { () throws(WireError) in try self.step(raw, at: start, of: input) }
-        }.get()
-        guard let (length, inflated) = step else {
+        var position = start
+        let step = input.withUnsafeBytes { raw in
+            Result { () throws(WireError) in try self.step(raw, at: start, position: &position, storage: input) }
+        }
+        self.position = position
+        guard let (length, inflated) = try step.get() else {
             // The append ended inside a frame, now in `carry`; later appends may complete it.
             return queued.isEmpty ? nil : try nextFrameCarefully()
         }
@@ -124,29 +126,92 @@ public struct FrameDecoder {
 
     /// Hands out the frames of the current append that it holds whole; the loop of `decodeFrames`.
     private mutating func decodeInPlace(_ handle: (FrameView) -> Void) throws(WireError) -> Int {
-        var count = 0
         let input = self.input
-        try input.withUnsafeBytes { raw in
-            Result { () throws(WireError) in
-                while position < raw.count {
-                    let start = position
-                    guard let (length, inflated) = try step(raw, at: start, of: input) else { return }
-                    let bytes = UnsafeRawBufferPointer(rebasing: raw[start..<(start + length)])
-                    let frameOffset = streamOffset - length
-                    if let inflated {
-                        inflated.withUnsafeBytes { payload in
-                            handle(FrameView(bytes: bytes, streamOffset: frameOffset, payload: payload))
-                        }
-                    } else {
-                        let opaque = bytes[FrameHeader.Field.encryptType.offset] == EncryptType.aes256.rawValue
-                        let payload = opaque ? UnsafeRawBufferPointer(start: nil, count: 0) : UnsafeRawBufferPointer(rebasing: bytes[FrameHeader.size...])
-                        handle(FrameView(bytes: bytes, streamOffset: frameOffset, payload: payload))
-                    }
-                    count += 1
-                }
-            }
+        var position = self.position
+        defer { self.position = position }
+        return try input.withUnsafeBytes { raw in
+            Result { () throws(WireError) in try decodeRun(raw, position: &position, storage: input, handle) }
         }.get()
+    }
+
+    /// Hands out, in place, every whole frame of `raw` from `position` on, leaving `position` after
+    /// the last byte it consumed: the end, once an unfinished frame has gone to `carry`, or the
+    /// frame at fault (after it, for a body error). `storage` holds `raw` when it is an owned
+    /// append, so a failed frame's bytes can be kept without a copy.
+    @inline(__always)
+    private mutating func decodeRun(
+        _ raw: UnsafeRawBufferPointer, position: inout Int, storage: [UInt8]?, _ handle: (FrameView) -> Void
+    ) throws(WireError) -> Int {
+        var count = 0
+        while position < raw.count {
+            let start = position
+            guard let (length, inflated) = try step(raw, at: start, position: &position, storage: storage) else { break }
+            let bytes = UnsafeRawBufferPointer(rebasing: raw[start..<(start + length)])
+            let frameOffset = streamOffset - length
+            if let inflated {
+                inflated.withUnsafeBytes { payload in
+                    handle(FrameView(bytes: bytes, streamOffset: frameOffset, payload: payload))
+                }
+            } else {
+                let opaque = bytes[FrameHeader.Field.encryptType.offset] == EncryptType.aes256.rawValue
+                let payload = opaque ? UnsafeRawBufferPointer(start: nil, count: 0) : UnsafeRawBufferPointer(rebasing: bytes[FrameHeader.size...])
+                handle(FrameView(bytes: bytes, streamOffset: frameOffset, payload: payload))
+            }
+            count += 1
+        }
         return count
+    }
+
+    /// Decodes the frames that `bytes` completes and hands each to `handle` in place, as
+    /// `decodeFrames(_:)` does, without taking the bytes: they are borrowed for the call, and only
+    /// what is left of them (an unfinished frame, or everything from a frame at fault on) is
+    /// copied and kept. A frame begun in an earlier call is completed with just the bytes it
+    /// lacks. This is how a capture reader hands on packet payloads without copying them.
+    @discardableResult
+    public mutating func decodeFrames(in bytes: UnsafeRawBufferPointer, _ handle: (FrameView) -> Void) throws(WireError) -> Int {
+        guard !bytes.isEmpty else { return 0 }
+        guard failure == nil, !isHunting, queued.isEmpty, position >= input.count else {
+            append(Array(bytes))
+            return try decodeFrames(handle)
+        }
+        var offset = 0
+        var count = 0
+        if !carry.isEmpty {
+            // The frame begun earlier takes what it lacks, then is decoded as an append of its own.
+            while true {
+                let scan: Scan
+                do {
+                    scan = try Self.headerScan(carry[...], options: options)
+                } catch {
+                    input = Array(bytes[offset...])
+                    position = 0
+                    throw fail(headerError: error, bytes: (carry + input).prefix(FrameHeader.size))
+                }
+                guard case let .incomplete(expected) = scan else { break }
+                let lacking = (expected ?? FrameHeader.size) - carry.count
+                let taken = min(lacking, bytes.count - offset)
+                carry.append(contentsOf: bytes[offset..<(offset + taken)])
+                offset += taken
+                if taken < lacking { return 0 }
+            }
+            input = carry
+            position = 0
+            carry = []
+            do {
+                count = try decodeFrames(handle)
+            } catch {
+                if offset < bytes.count { queued.append(Array(bytes[offset...])) }
+                throw error
+            }
+        }
+        var position = offset
+        do {
+            return try count + decodeRun(bytes, position: &position, storage: nil, handle)
+        } catch {
+            input = Array(bytes[position...])
+            self.position = 0
+            throw error
+        }
     }
 
     /// Declares the end of the stream. Throws TRUNCATED_FRAME (or the header error the partial
@@ -245,21 +310,22 @@ public struct FrameDecoder {
         }
     }
 
-    /// Decodes the frame at `start` of `raw`, the bytes of `storage`, as far as it has arrived:
-    /// nil (the partial frame moved to `carry`) if it is incomplete; else the frame is consumed,
+    /// Decodes the frame at `start` of `raw` as far as it has arrived: nil (the partial frame
+    /// copied to `carry`, `position` at the end) if it is incomplete; else the frame is consumed,
     /// whether or not it is valid, and its length and inflated body (for a compressed frame) are
-    /// returned, or its error is recorded and thrown.
+    /// returned, or its error is recorded and thrown. `storage`, when given, holds `raw`, so the
+    /// bytes of a failed frame are kept without a copy.
     @inline(__always)
     private mutating func step(
-        _ raw: UnsafeRawBufferPointer, at start: Int, of storage: [UInt8]
+        _ raw: UnsafeRawBufferPointer, at start: Int, position: inout Int, storage: [UInt8]?
     ) throws(WireError) -> (length: Int, inflated: [UInt8]?)? {
         let frame = UnsafeRawBufferPointer(rebasing: raw[start...])
         let length: Int
         do {
             switch try Self.scan(frame, options: options) {
             case .incomplete:
-                carry.append(contentsOf: storage[start...])
-                position = storage.count
+                carry.append(contentsOf: frame)
+                position = raw.count
                 return nil
             case let .frame(frameLength):
                 length = frameLength
@@ -267,11 +333,11 @@ public struct FrameDecoder {
         } catch {
             switch error {
             case let .header(error):
-                throw fail(headerError: error, bytes: storage[start...].prefix(FrameHeader.size))
+                throw fail(headerError: error, bytes: frame.prefix(FrameHeader.size))
             case let .body(error, length):
                 position = start + length
                 streamOffset += length
-                throw fail(bodyError: error, frame: storage[start..<(start + length)])
+                throw fail(bodyError: error, frame: Self.bytes(start..<(start + length), of: raw, storage: storage))
             }
         }
         position = start + length
@@ -285,8 +351,13 @@ public struct FrameDecoder {
             try TLVValidator.validate(payload, options: options.tlv)
             return (length, payload)
         } catch {
-            throw fail(bodyError: error, frame: storage[start..<(start + length)])
+            throw fail(bodyError: error, frame: Self.bytes(start..<(start + length), of: raw, storage: storage))
         }
+    }
+
+    /// Bytes `range` of `raw`: a slice of `storage` when it holds them, else a copy.
+    private static func bytes(_ range: Range<Int>, of raw: UnsafeRawBufferPointer, storage: [UInt8]?) -> ArraySlice<UInt8> {
+        storage.map { $0[range] } ?? ArraySlice(raw[range])
     }
 
     /// The inflater, made on the first compressed frame; a copy of the decoder gets its own.

@@ -4,7 +4,7 @@
 /// call that received the view; take `frame` to keep it.
 public struct FrameView {
     /// The frame's bytes: the 28-byte header, then the body.
-    @usableFromInline let bytes: UnsafeRawBufferPointer
+    public let bytes: UnsafeRawBufferPointer
     /// Where the frame starts in the decoded stream.
     public let streamOffset: Int
     /// The TLV bytes: the inflated body of a compressed frame, empty for an opaque one, else the

@@ -16,6 +16,23 @@ public enum Hex {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Appends the lower-case hex of `bytes`, two digits per byte, to `out`, written in place: a
+    /// dissector writes every byte it shows this way.
+    public static func append(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: bytes.count * 2))
+        out.withUnsafeMutableBufferPointer { out in
+            digits.withUnsafeBufferPointer { digits in
+                var index = start
+                for byte in bytes {
+                    out[index] = digits[Int(byte >> 4)]
+                    out[index + 1] = digits[Int(byte & 0x0F)]
+                    index += 2
+                }
+            }
+        }
+    }
+
     /// Lower-case hex of `bytes`, two digits per byte, separated by spaces, as hexdumps show them.
     @inlinable
     public static func spaced(_ bytes: some Sequence<UInt8>) -> String {

@@ -12,25 +12,47 @@ public enum TLVValue: Hashable, Sendable {
     case malformed(String)
 
     public init(tag: TLVTag, value: some Collection<UInt8>) {
+        let bytes = Array(value)
+        if let why = bytes.withUnsafeBytes({ Self.misfit(tag: tag, value: $0) }) {
+            self = .malformed(why)
+            return
+        }
+        // `misfit` found the value fits its layout, so each reading below succeeds.
         switch tag.layout {
         case .versionOffer:
-            let offer = tag == .versionRequest
-                ? VersionRequest(value: value).map(TLVValue.versionRequest)
-                : VersionResponse(value: value).map(TLVValue.versionResponse)
-            self = offer ?? .malformed("expected 4 bytes (u16 version, u16 features), found \(value.count)")
+            self = tag == .versionRequest ? .versionRequest(VersionRequest(value: bytes)!) : .versionResponse(VersionResponse(value: bytes)!)
         case .sequence:
-            self = ReadReceipt(value: value).map(TLVValue.readReceipt)
-                ?? .malformed("expected a 4-byte sequence, found \(value.count) bytes")
+            self = .readReceipt(ReadReceipt(value: bytes)!)
         case .errorReport:
-            self = ErrorReport(value: value).map(TLVValue.error)
-                ?? .malformed("expected a u16 code and a UTF-8 reason")
+            self = .error(ErrorReport(value: bytes)!)
         case .utf8:
-            self = String(validating: Array(value), as: UTF8.self).map(TLVValue.text)
-                ?? .malformed("not valid UTF-8")
+            self = .text(String(decoding: bytes, as: UTF8.self))
         case .container:
             self = .container
         case .bytes:
             self = .bytes
         }
+    }
+
+    /// Why `value` does not fit `tag`'s layout, nil when it fits: what a dissector asks of every
+    /// field it shows, answered without building the value.
+    public static func misfit(tag: TLVTag, value: UnsafeRawBufferPointer) -> String? {
+        switch tag.layout {
+        case .versionOffer:
+            value.count == 4 ? nil : "expected 4 bytes (u16 version, u16 features), found \(value.count)"
+        case .sequence:
+            value.count == 4 ? nil : "expected a 4-byte sequence, found \(value.count) bytes"
+        case .errorReport:
+            value.count >= 2 && isUTF8(UnsafeRawBufferPointer(rebasing: value[2...])) ? nil : "expected a u16 code and a UTF-8 reason"
+        case .utf8:
+            isUTF8(value) ? nil : "not valid UTF-8"
+        case .container, .bytes:
+            nil
+        }
+    }
+
+    /// Whether `bytes` are well-formed UTF-8, checked in place.
+    public static func isUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        (try? UTF8Span(validating: bytes.assumingMemoryBound(to: UInt8.self).span)) != nil
     }
 }

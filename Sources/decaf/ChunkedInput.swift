@@ -9,6 +9,7 @@ struct ChunkedInput {
     static let chunkSize = 1 << 20
 
     private let handle: FileHandle
+    private var descriptor: Int32 { handle.fileDescriptor }
     private let name: String
     /// The file's size, when it is a regular file.
     let size: Int?
@@ -37,6 +38,20 @@ struct ChunkedInput {
         handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         var status = stat()
         size = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : nil
+    }
+
+    /// Reads the next bytes into `buffer`, as many as one read gives; 0 at the end.
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+            if count >= 0 {
+                bytesRead += count
+                return count
+            }
+            guard errno == EINTR else {
+                throw InputError("cannot read \(name) after \(bytesRead) bytes: \(String(cString: strerror(errno)).lowercased())")
+            }
+        }
     }
 
     /// The next chunk; empty at the end.

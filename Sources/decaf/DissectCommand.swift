@@ -122,75 +122,58 @@ struct DissectCommand: ParsableCommand {
         if failed { throw ExitCode.failure }
     }
 
-    /// A pcap or pcapng capture, streamed.
+    /// A pcap or pcapng capture, streamed: read in large chunks into one buffer, each chunk's
+    /// packets dissected where they lie.
     private func dissectCapture(first: [UInt8], rest input: inout ChunkedInput) throws {
         var dissector = CaptureDissector(options: limits.decodeOptions, port: port)
-        var statistics = CaptureStatistics(keepsEachRoundTrip: json, filter: filter)
-        var progress = ProgressBar(total: input.size)
-        let report = CaptureReport(style: style, hexdump: hexdump)
-        let filter = filter
-        var failed = false
-        var frames = 0, shown = 0
-        var output = ""
-        /// Connections opened and not yet shown: a header is printed with the first thing shown of it.
-        var unannounced: [Int: CaptureEvent] = [:]
-        func show(_ events: [CaptureEvent]) {
-            for event in events {
-                switch event {
-                case let .frame(frame):
-                    frames += 1
-                    if !frame.record.isValid { failed = true }
-                case .gap, .captureError:
-                    failed = true
-                default:
-                    break
-                }
-                if stats {
-                    statistics.add(event)
-                } else if filter.matches(event) {
-                    if case let .connectionOpened(connection) = event {
-                        unannounced[connection.index] = event
-                        continue
-                    }
-                    if case .frame = event { shown += 1 }
-                    if let connection = event.connection, let opened = unannounced.removeValue(forKey: connection.index) {
-                        for line in report.lines(for: opened) { output += line; output += "\n" }
-                    }
-                    for line in report.lines(for: event) { output += line; output += "\n" }
-                }
-                if case let .captureError(error) = event {
-                    FileHandleOutput.standardError.write("Error: \(error)\n")
-                }
-                // Written out every 64 KiB, not once per chunk read: a chunk's JSON is many times its size.
-                if output.utf8.count > 1 << 16 {
-                    FileHandleOutput.standardOutput.write(output)
-                    output = ""
-                }
+        let failed: Bool
+        let frames: Int
+        if stats {
+            var statistics = CaptureOutcome(CaptureStatistics(keepsEachRoundTrip: json, filter: filter))
+            try feed(first, rest: &input, to: &dissector, into: &statistics)
+            let lines = json ? [CaptureStatisticsRenderer.json(for: statistics.inner, of: dissector)]
+                : CaptureStatisticsRenderer.lines(for: statistics.inner, of: dissector)
+            FileHandleOutput.standardOutput.write(lines.joined(separator: "\n") + "\n")
+            report(statistics.captureError)
+            (failed, frames) = (statistics.failed, statistics.frames)
+        } else {
+            let listing = CaptureListing(output: WrittenRendering(CaptureRenderer(style: style, hexdump: hexdump)), filter: filter)
+            var outcome = CaptureOutcome(listing)
+            try feed(first, rest: &input, to: &dissector, into: &outcome)
+            outcome.inner.output.flush()
+            report(outcome.captureError)
+            (failed, frames) = (outcome.failed, outcome.frames)
+            if frames > 0 && outcome.inner.shown == 0 {
+                FileHandleOutput.standardError.write("No frame matches the filter; the capture holds \(frames) frame(s)\n")
             }
         }
-        dissector.append(first[...]) { show($0) }
-        while true {
-            let chunk = try input.next()
-            if chunk.isEmpty { break }
-            dissector.append(chunk[...]) { show($0) }
-            progress.update(input.bytesRead)
-        }
-        while let events = dissector.finishNext() { show(events) }
-        progress.clear()
-        if stats {
-            let lines = json ? [CaptureStatisticsRenderer.json(for: statistics, of: dissector)]
-                : CaptureStatisticsRenderer.lines(for: statistics, of: dissector)
-            output += lines.joined(separator: "\n") + "\n"
-        }
-        FileHandleOutput.standardOutput.write(output)
         if frames == 0 && !stats {
             let ignored = dissector.ignoredConnections
             FileHandleOutput.standardError.write("No Decaf frames found in \(dissector.reader.packetCount) packet(s)"
                 + (ignored == 0 ? "" : port.map { "; \(ignored) TCP connection(s) were not on port \($0)" }
                     ?? "; \(ignored) TCP connection(s) did not start with the magic (try --port)") + "\n")
-        } else if shown == 0 && !stats {
-            FileHandleOutput.standardError.write("No frame matches the filter; the capture holds \(frames) frame(s)\n")
         }
         if failed { throw ExitCode.failure }
+    }
+
+    /// Feeds the capture, `first` bytes then the rest of `input`, through `dissector` into `sink`.
+    private func feed<Sink: CaptureSink>(_ first: [UInt8], rest input: inout ChunkedInput, to dissector: inout CaptureDissector,
+                                         into sink: inout Sink) throws {
+        var progress = ProgressBar(total: input.size)
+        first.withUnsafeBytes { dissector.append($0, to: &sink) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ChunkedInput.chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = try input.read(into: buffer)
+            if count == 0 { break }
+            dissector.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: &sink)
+            progress.update(input.bytesRead)
+        }
+        dissector.finish(to: &sink)
+        progress.clear()
+    }
+
+    private func report(_ captureError: CaptureError?) {
+        if let captureError { FileHandleOutput.standardError.write("Error: \(captureError)\n") }
     }
 }

@@ -7,23 +7,55 @@ struct ReassemblyTests {
     static let server = TCPEndpoint(address: IPAddress([10, 0, 0, 2]), port: 7447)
     static let time = CaptureTime(seconds: 0, nanoseconds: 0)
 
-    static func segment(_ sequence: UInt32, _ payload: [UInt8], flags: TCPSegment.Flags = .ack, missing: Int = 0) -> TCPSegment {
-        TCPSegment(source: client, destination: server, sequence: sequence, flags: flags, payload: payload[...], missingPayload: missing)
+    /// A segment as a test writes it, with bytes of its own; `withSegment` shows it in place, as a
+    /// capture reader would.
+    struct Sent {
+        var source = ReassemblyTests.client
+        var destination = ReassemblyTests.server
+        var sequence: UInt32
+        var acknowledgment: UInt32 = 0
+        var flags: TCPSegment.Flags
+        var payload: [UInt8] = []
+        var missing = 0
+
+        func withSegment<R>(_ body: (TCPSegment) -> R) -> R {
+            payload.withUnsafeBytes { payload in
+                body(TCPSegment(source: source, destination: destination, sequence: sequence, acknowledgment: acknowledgment, flags: flags,
+                                payload: payload, missingPayload: missing))
+            }
+        }
+    }
+
+    static func segment(_ sequence: UInt32, _ payload: [UInt8], flags: TCPSegment.Flags = .ack, missing: Int = 0) -> Sent {
+        Sent(sequence: sequence, flags: flags, payload: payload, missing: missing)
     }
 
     /// Feeds segments and returns the stream: bytes, with `nil` standing for each missing byte.
-    static func stream(_ segments: [TCPSegment], finish: Bool = true) -> (bytes: [UInt8?], reassembler: TCPStreamReassembler) {
+    static func stream(_ segments: [Sent], finish: Bool = true) -> (bytes: [UInt8?], reassembler: TCPStreamReassembler) {
         var reassembler = TCPStreamReassembler()
-        var outputs: [TCPStreamReassembler.Output] = []
-        for (number, segment) in segments.enumerated() { outputs += reassembler.add(segment, packet: number + 1, time: time) }
-        if finish { outputs += reassembler.finish() }
-        let bytes = outputs.flatMap { output -> [UInt8?] in
+        var bytes: [UInt8?] = []
+        func take(_ output: TCPStreamReassembler.Output) {
             switch output {
-            case let .data(bytes, _, _, _): bytes.map(Optional.some)
-            case let .gap(count, _, _): Array(repeating: nil, count: count)
+            case let .data(data, _, _, _): bytes += data.map(Optional.some)
+            case let .gap(count, _, _): bytes += Array(repeating: nil, count: count)
             }
         }
+        for (number, segment) in segments.enumerated() {
+            segment.withSegment { reassembler.add($0, packet: number + 1, time: time, take) }
+        }
+        if finish { reassembler.finish(take) }
         return (bytes, reassembler)
+    }
+
+    /// What a tracker reported, in words: the bytes of a data event are gone once it returns.
+    static func describe(_ event: TCPStreamEvent) -> String {
+        switch event {
+        case let .opened(connection): "opened \(connection.client.port)"
+        case let .gap(connection, _, count, packet, _): "gap \(count) on \(connection.client.port) at \(packet)"
+        case let .data(connection, _, bytes, _, _, _): "data \(bytes.count) on \(connection.client.port)"
+        case .closed: "closed"
+        case .joinedMidStream: "joined"
+        }
     }
 
     @Test("sequence numbers wrap past 2^32")
@@ -93,57 +125,53 @@ struct ReassemblyTests {
     @Test("the client is the side of the first SYN, even when the SYN-ACK is seen first")
     func clientSide() {
         var tracker = TCPConnectionTracker()
-        let synAck = TCPSegment(source: Self.server, destination: Self.client, sequence: 9, flags: [.syn, .ack], payload: [])
-        _ = tracker.add(synAck, packet: 1, time: Self.time)
-        let events = tracker.add(TCPSegment(source: Self.server, destination: Self.client, sequence: 10, flags: .ack, payload: [0xDE]), packet: 2, time: Self.time)
-        guard case let .opened(connection) = events.first else {
-            Issue.record("no connection opened: \(events)")
-            return
+        let synAck = Sent(source: Self.server, destination: Self.client, sequence: 9, flags: [.syn, .ack])
+        synAck.withSegment { tracker.add($0, packet: 1, time: Self.time) { _ in } }
+        var opened: [TCPConnection] = []
+        Sent(source: Self.server, destination: Self.client, sequence: 10, flags: .ack, payload: [0xDE]).withSegment {
+            tracker.add($0, packet: 2, time: Self.time) { event in
+                if case let .opened(connection) = event { opened.append(connection) }
+            }
         }
-        #expect(connection.client == Self.client && connection.server == Self.server)
+        #expect(opened.count == 1)
+        #expect(opened.first?.client == Self.client && opened.first?.server == Self.server)
     }
 
     @Test("a connection missing bytes the capture lost closes once each side acknowledged the other's FIN, not at the end of the capture")
     func lostBytesAcknowledged() {
         var tracker = TCPConnectionTracker()
-        func from(_ client: Bool, _ sequence: UInt32, ack: UInt32, _ flags: TCPSegment.Flags, _ payload: [UInt8] = []) -> TCPSegment {
-            TCPSegment(source: client ? Self.client : Self.server, destination: client ? Self.server : Self.client, sequence: sequence,
-                       acknowledgment: ack, flags: flags, payload: payload[...])
+        func from(_ client: Bool, _ sequence: UInt32, ack: UInt32, _ flags: TCPSegment.Flags, _ payload: [UInt8] = []) -> Sent {
+            Sent(source: client ? Self.client : Self.server, destination: client ? Self.server : Self.client, sequence: sequence,
+                 acknowledgment: ack, flags: flags, payload: payload)
         }
-        var events: [TCPStreamEvent] = []
+        var kinds: [String] = []
         for (number, segment) in [
             from(true, 99, ack: 0, .syn), from(false, 499, ack: 100, [.syn, .ack]), from(true, 100, ack: 500, .ack),
             // Bytes 100..<104 were sent and received, but the capture lost them.
             from(true, 104, ack: 500, .ack, [0x45, 0x46, 0x47, 0x48]),
             from(true, 108, ack: 500, [.fin, .ack]), from(false, 500, ack: 109, [.fin, .ack]), from(true, 109, ack: 501, .ack),
         ].enumerated() {
-            events += tracker.add(segment, packet: number + 1, time: Self.time)
+            segment.withSegment { tracker.add($0, packet: number + 1, time: Self.time) { kinds.append(Self.describe($0)) } }
         }
-        let kinds = events.map { event -> String in
-            switch event {
-            case .opened: "opened"
-            case let .gap(_, _, count, _, _): "gap \(count)"
-            case let .data(_, _, bytes, _, _, _): "data \(bytes.count)"
-            case .closed: "closed"
-            case .joinedMidStream: "joined"
-            }
-        }
-        #expect(kinds == ["opened", "gap 4", "data 4", "closed"], "closed by the last ACK, before finish(): \(kinds)")
-        #expect(tracker.finish().isEmpty)
+        let port = Self.client.port
+        #expect(kinds == ["opened \(port)", "gap 4 on \(port) at 4", "data 4 on \(port)", "closed"], "closed by the last ACK, before finish(): \(kinds)")
+        var atEnd: [String] = []
+        tracker.finish { atEnd.append(Self.describe($0)) }
+        #expect(atEnd.isEmpty)
     }
 
     @Test("out-of-order bytes held across connections stay in a budget: the connection holding the most gives up waiting first")
     func heldBytesBudget() {
         var tracker = TCPConnectionTracker(heldBytesBudget: 100)
-        func segment(_ clientPort: UInt16, _ sequence: UInt32, _ flags: TCPSegment.Flags, _ count: Int = 0) -> TCPSegment {
-            TCPSegment(source: TCPEndpoint(address: Self.client.address, port: clientPort), destination: Self.server, sequence: sequence,
-                       flags: flags, payload: [UInt8](repeating: 0xDE, count: count)[...])
+        func segment(_ clientPort: UInt16, _ sequence: UInt32, _ flags: TCPSegment.Flags, _ count: Int = 0) -> Sent {
+            Sent(source: TCPEndpoint(address: Self.client.address, port: clientPort), sequence: sequence, flags: flags,
+                 payload: [UInt8](repeating: 0xDE, count: count))
         }
-        var events: [TCPStreamEvent] = []
+        var events: [String] = []
         var packet = 0
-        func add(_ segment: TCPSegment) {
+        func add(_ segment: Sent) {
             packet += 1
-            events += tracker.add(segment, packet: packet, time: Self.time)
+            segment.withSegment { tracker.add($0, packet: packet, time: Self.time) { events.append(Self.describe($0)) } }
         }
         // Two connections each lose their first 10 bytes; the first then holds 60, the second 30.
         add(segment(1001, 99, .syn))
@@ -153,17 +181,8 @@ struct ReassemblyTests {
         #expect(events.isEmpty && tracker.budgetReleases == 0)
         // 20 more for the second: 110 held in all, over the budget; the first (60) stops waiting.
         add(segment(1002, 140, .ack, 20))
-        let gaps = events.compactMap { event -> (Int, Int)? in
-            guard case let .gap(connection, _, count, packet, _) = event else { return nil }
-            #expect(packet == 5, "the gap is noticed at the packet that went over the budget")
-            return (Int(connection.client.port), count)
-        }
-        #expect(gaps.count == 1 && gaps.first?.0 == 1001 && gaps.first?.1 == 10)
+        // The gap is noticed at the packet that went over the budget, and what was held is passed on.
+        #expect(events == ["opened 1001", "gap 10 on 1001 at 5", "data 60 on 1001"])
         #expect(tracker.budgetReleases == 1)
-        let data = events.compactMap { event -> Int? in
-            guard case let .data(_, _, bytes, _, _, _) = event else { return nil }
-            return bytes.count
-        }
-        #expect(data == [60], "what the first connection held is passed on")
     }
 }

@@ -267,6 +267,70 @@ struct FrameDecoderTests {
         }
     }
 
+    @Test("borrowed bytes give the same frames, errors and resynchronisations as owned appends, however the stream is cut")
+    func borrowedMatchesOwned() throws {
+        var random = SeededGenerator(seed: 0xB0AA)
+        var encoder = FrameEncoder()
+        var stream: [UInt8] = []
+        for index in 0..<200 {
+            var frame = encoder.encode(random.header(compress: index % 4 == 0 ? .zlib : .none), fields: random.fields())
+            // Every fifth frame is damaged somewhere (header, checksum, body) and some are preceded by noise.
+            if index % 5 == 1 { frame[Int.random(in: 0..<frame.count, using: &random)] ^= 0x40 }
+            if index % 7 == 3 { stream += [0x01, 0xDE, 0xCA] }
+            stream += frame
+        }
+        /// What a dissector sees: each frame's offset and bytes, each error, each resynchronisation.
+        func transcript(borrowed: Bool, cuts: [Int]) -> [String] {
+            var decoder = FrameDecoder()
+            var seen: [String] = []
+            func drain(_ decode: (inout FrameDecoder) throws(WireError) -> Void) {
+                while true {
+                    do {
+                        try decode(&decoder)
+                        return
+                    } catch {
+                        seen.append("error \(error.code) at \(error.frameOffset)")
+                        decoder.resynchronize()
+                    }
+                }
+            }
+            var start = 0
+            for end in cuts + [stream.count] where end > start {
+                let chunk = Array(stream[start..<end])
+                var first = true
+                drain { decoder throws(WireError) in
+                    let handle: (FrameView) -> Void = { seen.append("frame \($0.streamOffset) \(Array($0.payload))") }
+                    if borrowed && first {
+                        first = false
+                        _ = try chunk.withUnsafeBytes { raw in
+                            Result { () throws(WireError) in try decoder.decodeFrames(in: raw, handle) }
+                        }.get()
+                    } else {
+                        if first { decoder.append(chunk) }
+                        first = false
+                        try decoder.decodeFrames(handle)
+                    }
+                }
+                start = end
+            }
+            do { try decoder.finish() } catch { seen.append("end \(error.code)") }
+            seen.append("skipped \(decoder.discardedByteCount)")
+            return seen
+        }
+        let whole = transcript(borrowed: false, cuts: [])
+        #expect(whole.contains { $0.hasPrefix("error") } && whole.count > 150)
+        for _ in 0..<30 {
+            var cuts: [Int] = []
+            var at = 0
+            while at < stream.count {
+                at = min(stream.count, at + Int.random(in: 1...400, using: &random))
+                cuts.append(at)
+            }
+            #expect(transcript(borrowed: true, cuts: cuts) == whole)
+            #expect(transcript(borrowed: false, cuts: cuts) == whole)
+        }
+    }
+
     @Test("decodeFrames hands out the frames before an error, then throws it")
     func inPlaceStopsAtError() {
         var bytes = Self.stream

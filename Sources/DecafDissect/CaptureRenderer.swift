@@ -1,0 +1,44 @@
+import DecafCapture
+
+/// Writes what a capture listing shows as text a user reads, into `bytes`: a summary line per
+/// frame (with the excerpt of an error, or a hexdump), a tree, or a JSON line. Frames are written
+/// straight from the bytes they arrived in, except in the tree, which is for reading a few.
+public struct CaptureRenderer: CaptureSink {
+    public let style: DissectionReport.Style
+    public let hexdump: Bool
+    /// What was written and not yet taken.
+    public var bytes: [UInt8] = []
+    private var json = FrameJSONWriter()
+
+    public init(style: DissectionReport.Style, hexdump: Bool = false) {
+        self.style = style
+        self.hexdump = hexdump
+    }
+
+    public mutating func frame(_ frame: CapturedFrameView) {
+        switch style {
+        case .summary:
+            SummaryRenderer.write(frame, to: &bytes)
+            bytes.append(UInt8(ascii: "\n"))
+            if hexdump || !frame.parts.isValid {
+                append(DissectionReport(style: style, hexdump: hexdump).summaryDetails(for: FrameRecord(frame.parts)))
+            }
+        case .json:
+            json.write(frame, to: &bytes)
+            bytes.append(UInt8(ascii: "\n"))
+        case .tree:
+            append(CaptureReport(style: style, hexdump: hexdump).lines(for: .frame(CapturedFrame(frame))))
+        }
+    }
+
+    public mutating func note(_ event: CaptureEvent) {
+        append(CaptureReport(style: style, hexdump: hexdump).lines(for: event))
+    }
+
+    private mutating func append(_ lines: [String]) {
+        for line in lines {
+            bytes += line.utf8
+            bytes.append(UInt8(ascii: "\n"))
+        }
+    }
+}

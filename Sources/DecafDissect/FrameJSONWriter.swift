@@ -1,0 +1,228 @@
+import DecafCapture
+import DecafWire
+
+/// Writes the `--json` line of a frame (schema: `FrameRecordJSON`, `Specs/dissect-json.md`)
+/// straight from the frame's bytes: no record, no strings per field. It gives exactly the line
+/// Foundation's encoder gives for `FrameRecordJSON` (the tests hold every frame of every vector and
+/// capture to it), and remembers what repeats from frame to frame (a connection's endpoints, a
+/// capture time, a timestamp) so each is formatted once.
+public struct FrameJSONWriter {
+    /// The `connection` object of recent connections, by index.
+    private var connections: [Int: [UInt8]] = [:]
+    private var lastCaptureTime: (time: CaptureTime, text: [UInt8])?
+    private var lastTimestamp: (seconds: UInt32, text: [UInt8])?
+
+    public init() {}
+
+    /// Appends the line of a frame from a capture, without the newline, to `bytes`.
+    public mutating func write(_ frame: CapturedFrameView, to bytes: inout [UInt8]) {
+        write(frame.parts, capture: frame, to: &bytes)
+    }
+
+    /// Appends the line of a frame from a stream, without the newline, to `bytes`.
+    public mutating func write(_ parts: FrameParts, to bytes: inout [UInt8]) {
+        write(parts, capture: nil, to: &bytes)
+    }
+
+    private mutating func write(_ parts: FrameParts, capture: CapturedFrameView?, to bytes: inout [UInt8]) {
+        var writer = JSONWriter(appendingTo: bytes)
+        bytes = []
+        writer.object { writer in
+            let header = parts.header
+            if header != nil {
+                writer.key("body")
+                writeBody(parts, to: &writer)
+            }
+            if let capture {
+                writer.key("captureTime")
+                writer.raw(captureTimeText(capture.time))
+            }
+            if let header {
+                writer.key("checksum")
+                writeChecksum(parts, header: header, to: &writer)
+            }
+            if let capture {
+                writer.key("connection")
+                writer.raw(connectionText(capture.connection))
+                writer.member("direction", capture.direction.rawValue)
+            }
+            if let error = parts.error {
+                writer.key("error")
+                writer.object { writer in
+                    writer.member("code", error.code.rawValue)
+                    writer.member("frameOffset", error.frameOffset)
+                    writer.member("message", error.message)
+                    writer.member("name", error.code.name)
+                    writer.member("offset", error.offset)
+                    writer.member("requirement", error.requirement.rawValue)
+                }
+            }
+            if let header {
+                writer.key("header")
+                writeHeader(header, to: &writer)
+            }
+            writer.key("hex")
+            writer.hex(parts.bytes)
+            writer.member("index", parts.index)
+            writer.member("length", parts.bytes.count)
+            if let capture {
+                writer.member("packet", capture.completedBy)
+                writer.key("packets")
+                writer.array(capture.packets) { $0.number($1) }
+            }
+            writer.member("record", "frame")
+            writer.member("status", parts.isValid ? "ok" : "error")
+            writer.member("streamOffset", parts.streamOffset)
+            if let fields = parts.fields {
+                writer.key("tlv")
+                writeFields(fields, of: parts, to: &writer)
+            }
+            writer.key("warnings")
+            writer.array(parts.warnings) { writer, warning in
+                writer.object { writer in
+                    writer.member("message", warning.message)
+                    writer.member("requirement", warning.requirement.rawValue)
+                }
+            }
+        }
+        bytes = writer.bytes
+    }
+
+    private func writeBody(_ parts: FrameParts, to writer: inout JSONWriter) {
+        let body = UnsafeRawBufferPointer(rebasing: parts.bytes[min(FrameHeader.size, parts.bytes.count)...])
+        writer.object { writer in
+            writer.member("compressed", parts.isCompressed)
+            writer.key("hex")
+            writer.hex(body)
+            if parts.isCompressed, let payload = parts.payload {
+                writer.key("inflated")
+                writer.hex(payload)
+            }
+            writer.member("length", body.count)
+            writer.member("opaque", parts.isOpaque)
+        }
+    }
+
+    private func writeChecksum(_ parts: FrameParts, header: FrameHeader, to writer: inout JSONWriter) {
+        let computed = parts.computedChecksum
+        let verdict = computed.map { ChecksumVerdict(stored: header.checksum, computed: $0) }
+        writer.object { writer in
+            writer.member("computed", computed)
+            writer.member("littleEndian", verdict?.isByteSwapped ?? false)
+            writer.member("status", verdict.map { $0 == .correct ? "correct" : "mismatch" } ?? "unchecked")
+            writer.member("stored", header.checksum)
+        }
+    }
+
+    private mutating func writeHeader(_ header: FrameHeader, to writer: inout JSONWriter) {
+        let time = timestampText(header.timestamp)
+        writer.object { writer in
+            writer.member("bodyLength", header.bodyLength)
+            writer.member("checksum", header.checksum)
+            writer.member("compressType", header.compressType.rawValue)
+            writer.member("compressTypeName", header.compressType.name)
+            writer.member("encryptType", header.encryptType.rawValue)
+            writer.member("encryptTypeName", header.encryptType.name)
+            writer.member("magic", header.magic)
+            writer.member("msgType", header.messageType.rawValue)
+            writer.member("msgTypeName", header.messageType.name)
+            writer.member("sequence", header.sequence.rawValue)
+            writer.member("sequenceCategory", header.sequence.category.rawValue)
+            writer.member("sequenceCategoryName", header.sequence.category.name)
+            writer.member("sequenceCounter", header.sequence.counter)
+            writer.member("sessionId", header.sessionID.rawValue)
+            writer.key("time")
+            writer.raw(time)
+            writer.member("timestamp", header.timestamp)
+            writer.member("versionMajor", header.version.major)
+            writer.member("versionMinor", header.version.minor)
+        }
+    }
+
+    /// The fields of `sequence` that `parts` shows, each with its value or its children.
+    private func writeFields(_ sequence: TLVSequenceView, of parts: FrameParts, to writer: inout JSONWriter) {
+        writer.array(sequence.lazy.prefix(while: parts.isShown)) { writer, element in
+            writer.object { writer in
+                if !element.isContainer { writeDecoded(element, to: &writer) }
+                if element.isContainer {
+                    writer.key("fields")
+                    writeFields(element.children, of: parts, to: &writer)
+                }
+                writer.member("length", element.value.count)
+                writer.member("name", element.tag.name)
+                writer.member("offset", element.offset)
+                writer.member("tag", element.tag.rawValue)
+                if !element.isContainer {
+                    writer.key("value")
+                    writer.hex(element.value)
+                }
+            }
+        }
+    }
+
+    /// The `decoded` member of a field whose tag has a layout: its value read with it, or why it
+    /// does not fit.
+    private func writeDecoded(_ element: TLVSequenceView.Element, to writer: inout JSONWriter) {
+        let layout = element.tag.layout
+        guard layout != .bytes, layout != .container else { return }
+        writer.key("decoded")
+        writer.object { writer in
+            if let why = element.misfit {
+                writer.member("malformed", why)
+                return
+            }
+            let value = element.value
+            switch layout {
+            case .versionOffer:
+                let features = FeatureFlags(rawValue: value.bigEndianUInt16(at: 2))
+                writer.key("featureNames")
+                writer.array(features.names) { $0.string($1) }
+                writer.member("features", features.rawValue)
+                writer.member("version", ProtocolVersion(packed: value.bigEndianUInt16(at: 0)).description)
+            case .sequence:
+                writer.member("sequence", value.bigEndianUInt32(at: 0))
+            case .errorReport:
+                let code = value.bigEndianUInt16(at: 0)
+                writer.member("code", code)
+                writer.member("codeName", ErrorCode(rawValue: code)?.name)
+                writer.key("reason")
+                writer.text(UnsafeRawBufferPointer(rebasing: value[2...]))
+            case .utf8:
+                writer.key("text")
+                writer.text(value)
+            case .bytes, .container:
+                break
+            }
+        }
+    }
+
+    /// `captureTime`'s value, quoted, formatted once per packet time.
+    private mutating func captureTimeText(_ time: CaptureTime) -> [UInt8] {
+        if let last = lastCaptureTime, last.time == time { return last.text }
+        let text = JSONWriter.quoted(time.description)
+        lastCaptureTime = (time, text)
+        return text
+    }
+
+    /// The header's `time` value, quoted, formatted once per timestamp.
+    private mutating func timestampText(_ seconds: UInt32) -> [UInt8] {
+        if let last = lastTimestamp, last.seconds == seconds { return last.text }
+        let text = JSONWriter.quoted(TimeText.iso8601(seconds))
+        lastTimestamp = (seconds, text)
+        return text
+    }
+
+    /// The `connection` object, written once per connection while it is recent.
+    private mutating func connectionText(_ connection: TCPConnection) -> [UInt8] {
+        if let text = connections[connection.index] { return text }
+        if connections.count >= 4096 { connections.removeAll(keepingCapacity: true) }
+        var writer = JSONWriter()
+        writer.object { writer in
+            writer.member("client", connection.client.description)
+            writer.member("index", connection.index)
+            writer.member("server", connection.server.description)
+        }
+        connections[connection.index] = writer.bytes
+        return writer.bytes
+    }
+}

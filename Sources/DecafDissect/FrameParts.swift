@@ -1,0 +1,98 @@
+import DecafWire
+
+/// A dissected frame seen in place: its bytes, what DecafWire made of them, and, for a frame that
+/// failed, the error. It is the form the summary, the JSON writer and the statistics read, whether
+/// the frame comes straight from the decoder's buffer or from a `FrameRecord`, so nothing is copied
+/// for a frame that is only counted or printed. Valid only during the call that received it.
+public struct FrameParts {
+    /// 1-based position among the frames (good or bad) of the stream or capture.
+    public var index: Int
+    public var streamOffset: Int
+    /// The frame's bytes, as far as they arrived.
+    public var bytes: UnsafeRawBufferPointer
+    /// The header, when all 28 bytes arrived and they start with the magic.
+    public var header: FrameHeader?
+    /// The TLV bytes, when they can be read (see `FrameRecord.payload`).
+    public var payload: UnsafeRawBufferPointer?
+    public var error: WireError?
+    /// For a frame that failed its checksum, the first TLV rule its (untrusted) body would break.
+    public var untrustedBodyError: WireError?
+
+    public init(index: Int, streamOffset: Int, bytes: UnsafeRawBufferPointer, header: FrameHeader?, payload: UnsafeRawBufferPointer?,
+                error: WireError? = nil, untrustedBodyError: WireError? = nil) {
+        self.index = index
+        self.streamOffset = streamOffset
+        self.bytes = bytes
+        self.header = header
+        self.payload = payload
+        self.error = error
+        self.untrustedBodyError = untrustedBodyError
+    }
+
+    /// The parts of a frame DecafWire accepted, numbered `index`.
+    public init(index: Int, view: FrameView) {
+        let header = view.header
+        self.init(index: index, streamOffset: view.streamOffset, bytes: view.bytes, header: header,
+                  payload: header.encryptType == .aes256 ? nil : view.payload)
+    }
+
+    public var isValid: Bool { error == nil }
+
+    /// The body, when all of it arrived.
+    public var body: UnsafeRawBufferPointer? {
+        guard let header, bytes.count >= FrameHeader.size + Int(header.bodyLength) else { return nil }
+        return UnsafeRawBufferPointer(rebasing: bytes[FrameHeader.size..<(FrameHeader.size + Int(header.bodyLength))])
+    }
+
+    /// The CRC-32 of the body as it arrived, when all of it did.
+    public var computedChecksum: UInt32? { body.map { CRC32.checksum($0) } }
+
+    /// True when the body is a zlib stream (compress_type ZLIB, not empty, not opaque).
+    public var isCompressed: Bool {
+        guard let header, !isOpaque else { return false }
+        return header.compressType == .zlib && header.bodyLength > 0
+    }
+
+    /// True when the body is encrypted and left unparsed.
+    public var isOpaque: Bool { header?.encryptType == .aes256 }
+
+    /// The body's top-level fields, when the payload is readable; `isShown` tells which of them
+    /// lie before a TLV error.
+    public var fields: TLVSequenceView? { payload.map { TLVSequenceView($0) } }
+
+    /// Whether `element` is shown: a parser stops at a TLV error (the frame's own, or its untrusted
+    /// body's), so fields after it are not shown.
+    public func isShown(_ element: TLVSequenceView.Element) -> Bool {
+        FrameRecord.tlvErrorOffset(error: error, untrustedBodyError: untrustedBodyError).map { element.offset <= $0 } ?? true
+    }
+
+    /// What the frame does that the brief advises against but a receiver accepts. Building it
+    /// allocates nothing for a frame without any.
+    public var warnings: [DissectionWarning] {
+        guard let header else { return [] }
+        var warnings: [DissectionWarning] = []
+        if !header.messageType.isKnown {
+            warnings.append(DissectionWarning(.frame4, "msg_type \(header.messageType.rawValue) is not defined: a receiver checks the frame, skips it and does not acknowledge it"))
+        }
+        let category = header.sequence.category
+        if category.mismatches(header.messageType), let expected = SequenceCategory.expected(for: header.messageType) {
+            let names = expected.map(\.description).joined(separator: " or ")
+            warnings.append(DissectionWarning(.seq2, "sequence category \(category) does not fit \(header.messageType) (expected \(names))"))
+        }
+        if isOpaque {
+            warnings.append(DissectionWarning(.frame5, "encrypt_type 2 (AES256): the body is opaque and was not parsed"))
+        }
+        if let fields { appendValueWarnings(fields, to: &warnings) }
+        return warnings
+    }
+
+    private func appendValueWarnings(_ fields: TLVSequenceView, to warnings: inout [DissectionWarning]) {
+        for element in fields {
+            guard isShown(element) else { return }
+            if let why = element.misfit {
+                warnings.append(DissectionWarning(.tlv4, "\(element.tag) at body offset \(element.offset): \(why)"))
+            }
+            if element.isContainer { appendValueWarnings(element.children, to: &warnings) }
+        }
+    }
+}
