@@ -188,11 +188,11 @@ public struct FrameDecoder {
                     throw fail(headerError: error, bytes: (carry + input).prefix(FrameHeader.size))
                 }
                 guard case let .incomplete(expected) = scan else { break }
-                let lacking = (expected ?? FrameHeader.size) - carry.count
-                let taken = min(lacking, bytes.count - offset)
+                // Judged again after every addition: header fields that arrive may break a rule.
+                guard offset < bytes.count else { return 0 }
+                let taken = min((expected ?? FrameHeader.size) - carry.count, bytes.count - offset)
                 carry.append(contentsOf: bytes[offset..<(offset + taken)])
                 offset += taken
-                if taken < lacking { return 0 }
             }
             input = carry
             position = 0
