@@ -96,21 +96,29 @@ public struct CaptureTime: Sendable, Hashable, Comparable, CustomStringConvertib
     }
 
     /// Time of day only (`HH:MM:SS.micro`), for one-line summaries.
-    /// Written digit by digit into one small string: a summary prints one per frame.
     public var timeOfDay: String {
+        String(unsafeUninitializedCapacity: Self.timeOfDayLength) { buffer in
+            writeTimeOfDay(to: buffer)
+            return Self.timeOfDayLength
+        }
+    }
+
+    /// Bytes `timeOfDay` has.
+    public static let timeOfDayLength = 15
+
+    /// Writes `timeOfDay` digit by digit into the first `timeOfDayLength` bytes of `buffer`: a
+    /// summary writes one per frame.
+    public func writeTimeOfDay(to buffer: UnsafeMutableBufferPointer<UInt8>) {
         let daySeconds = Int(((seconds % 86_400) + 86_400) % 86_400)
         let micro = Int(nanoseconds / 1000) % 1_000_000
-        return String(unsafeUninitializedCapacity: 15) { buffer in
-            func put(_ value: Int, width: Int, at start: Int) { Self.putDigits(value, width: width, at: start, in: buffer) }
-            put(daySeconds / 3600, width: 2, at: 0)
-            buffer[2] = UInt8(ascii: ":")
-            put(daySeconds / 60 % 60, width: 2, at: 3)
-            buffer[5] = UInt8(ascii: ":")
-            put(daySeconds % 60, width: 2, at: 6)
-            buffer[8] = UInt8(ascii: ".")
-            put(micro, width: 6, at: 9)
-            return 15
-        }
+        func put(_ value: Int, width: Int, at start: Int) { Self.putDigits(value, width: width, at: start, in: buffer) }
+        put(daySeconds / 3600, width: 2, at: 0)
+        buffer[2] = UInt8(ascii: ":")
+        put(daySeconds / 60 % 60, width: 2, at: 3)
+        buffer[5] = UInt8(ascii: ":")
+        put(daySeconds % 60, width: 2, at: 6)
+        buffer[8] = UInt8(ascii: ".")
+        put(micro, width: 6, at: 9)
     }
 
     /// Writes `value` in decimal, zero-padded to `width` digits, at `start` of `buffer`.

@@ -7,7 +7,7 @@ public struct CaptureRenderer: CaptureSink {
     public let style: DissectionReport.Style
     public let hexdump: Bool
     /// What was written and not yet taken.
-    public var bytes: [UInt8] = []
+    public let output = OutputBuffer()
     private var json = FrameJSONWriter()
 
     public init(style: DissectionReport.Style, hexdump: Bool = false) {
@@ -18,14 +18,14 @@ public struct CaptureRenderer: CaptureSink {
     public mutating func frame(_ frame: CapturedFrameView) {
         switch style {
         case .summary:
-            SummaryRenderer.write(frame, to: &bytes)
-            bytes.append(UInt8(ascii: "\n"))
+            SummaryRenderer.write(frame, to: output)
+            output.append(UInt8(ascii: "\n"))
             if hexdump || !frame.parts.isValid {
                 append(DissectionReport(style: style, hexdump: hexdump).summaryDetails(for: FrameRecord(frame.parts)))
             }
         case .json:
-            json.write(frame, to: &bytes)
-            bytes.append(UInt8(ascii: "\n"))
+            json.write(frame, to: output)
+            output.append(UInt8(ascii: "\n"))
         case .tree:
             append(CaptureReport(style: style, hexdump: hexdump).lines(for: .frame(CapturedFrame(frame))))
         }
@@ -37,8 +37,8 @@ public struct CaptureRenderer: CaptureSink {
 
     private mutating func append(_ lines: [String]) {
         for line in lines {
-            bytes += line.utf8
-            bytes.append(UInt8(ascii: "\n"))
+            output.append(line)
+            output.append(UInt8(ascii: "\n"))
         }
     }
 }

@@ -16,9 +16,9 @@ public struct CaptureReport: Sendable {
         if style == .json {
             if case let .frame(frame) = event {
                 var json = FrameJSONWriter()
-                var line: [UInt8] = []
-                frame.withView { json.write($0, to: &line) }
-                return [String(decoding: line, as: UTF8.self)]
+                let line = OutputBuffer()
+                frame.withView { json.write($0, to: line) }
+                return [String(decoding: line.bytes, as: UTF8.self)]
             }
             return CaptureNoteJSON(event).map { [JSONLine.encode($0)] } ?? []
         }

@@ -6,23 +6,22 @@ enum CompactJSONEncoder {
     static func encode(_ value: some Encodable) throws -> String {
         let encoder = NodeEncoder(codingPath: [])
         try value.encode(to: encoder)
-        var out: [UInt8] = []
-        out.reserveCapacity(256)
-        write(encoder.result, to: &out)
-        return String(decoding: out, as: UTF8.self)
+        let out = OutputBuffer(capacity: 256)
+        write(encoder.result, to: out)
+        return String(decoding: out.bytes, as: UTF8.self)
     }
 
-    private static func write(_ node: JSONNode, to out: inout [UInt8]) {
+    private static func write(_ node: JSONNode, to out: OutputBuffer) {
         switch node {
-        case .null: out += "null".utf8
-        case let .bool(value): out += (value ? "true" : "false").utf8
-        case let .number(text): out += text.utf8
-        case let .string(text): JSONWriter.appendString(text, to: &out)
+        case .null: out.append("null")
+        case let .bool(value): out.append(value ? "true" : "false")
+        case let .number(text): out.append(text)
+        case let .string(text): JSONWriter.appendString(text, to: out)
         case let .array(array):
             out.append(UInt8(ascii: "["))
             for (index, element) in array.elements.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                write(element, to: &out)
+                write(element, to: out)
             }
             out.append(UInt8(ascii: "]"))
         case let .object(object):
@@ -31,13 +30,13 @@ enum CompactJSONEncoder {
             let order = entries.indices.sorted { precedes(entries[$0].key, entries[$1].key) }
             for (position, index) in order.enumerated() {
                 if position > 0 { out.append(UInt8(ascii: ",")) }
-                JSONWriter.appendString(entries[index].key, to: &out)
+                JSONWriter.appendString(entries[index].key, to: out)
                 out.append(UInt8(ascii: ":"))
-                write(entries[index].value, to: &out)
+                write(entries[index].value, to: out)
             }
             out.append(UInt8(ascii: "}"))
         case let .deferred(encoder):
-            write(encoder.result, to: &out)
+            write(encoder.result, to: out)
         }
     }
 

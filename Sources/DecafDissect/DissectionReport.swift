@@ -22,9 +22,9 @@ public struct DissectionReport: Sendable {
         switch (event, style) {
         case let (.frame(record), .json):
             var json = FrameJSONWriter()
-            var line: [UInt8] = []
-            record.withParts { json.write($0, to: &line) }
-            return [String(decoding: line, as: UTF8.self)]
+            let line = OutputBuffer()
+            record.withParts { json.write($0, to: line) }
+            return [String(decoding: line.bytes, as: UTF8.self)]
         case let (.resynchronized(skipped, resumedAt), .json):
             var note = ResynchronizationJSON(skipped: skipped, resumedAt: resumedAt)
             if let stream {

@@ -7,26 +7,26 @@ import DecafWire
 /// capture to it), and remembers what repeats from frame to frame (a connection's endpoints, a
 /// capture time, a timestamp) so each is formatted once.
 public struct FrameJSONWriter {
-    /// The `connection` object of recent connections, by index.
+    /// The `connection` object of recent connections, by index, and of the last one.
     private var connections: [Int: [UInt8]] = [:]
+    private var lastConnection: (index: Int, text: [UInt8])?
     private var lastCaptureTime: (time: CaptureTime, text: [UInt8])?
     private var lastTimestamp: (seconds: UInt32, text: [UInt8])?
 
     public init() {}
 
-    /// Appends the line of a frame from a capture, without the newline, to `bytes`.
-    public mutating func write(_ frame: CapturedFrameView, to bytes: inout [UInt8]) {
-        write(frame.parts, capture: frame, to: &bytes)
+    /// Appends the line of a frame from a capture, without the newline, to `out`.
+    public mutating func write(_ frame: CapturedFrameView, to out: OutputBuffer) {
+        write(frame.parts, capture: frame, to: out)
     }
 
-    /// Appends the line of a frame from a stream, without the newline, to `bytes`.
-    public mutating func write(_ parts: FrameParts, to bytes: inout [UInt8]) {
-        write(parts, capture: nil, to: &bytes)
+    /// Appends the line of a frame from a stream, without the newline, to `out`.
+    public mutating func write(_ parts: FrameParts, to out: OutputBuffer) {
+        write(parts, capture: nil, to: out)
     }
 
-    private mutating func write(_ parts: FrameParts, capture: CapturedFrameView?, to bytes: inout [UInt8]) {
-        var writer = JSONWriter(appendingTo: bytes)
-        bytes = []
+    private mutating func write(_ parts: FrameParts, capture: CapturedFrameView?, to out: OutputBuffer) {
+        var writer = JSONWriter(into: out)
         writer.object { writer in
             let header = parts.header
             if header != nil {
@@ -44,7 +44,7 @@ public struct FrameJSONWriter {
             if let capture {
                 writer.key("connection")
                 writer.raw(connectionText(capture.connection))
-                writer.member("direction", capture.direction.rawValue)
+                writer.member("direction", name: capture.direction.rawValue)
             }
             if let error = parts.error {
                 writer.key("error")
@@ -70,8 +70,8 @@ public struct FrameJSONWriter {
                 writer.key("packets")
                 writer.array(capture.packets) { $0.number($1) }
             }
-            writer.member("record", "frame")
-            writer.member("status", parts.isValid ? "ok" : "error")
+            writer.member("record", name: "frame")
+            writer.member("status", name: parts.isValid ? "ok" : "error")
             writer.member("streamOffset", parts.streamOffset)
             if let fields = parts.fields {
                 writer.key("tlv")
@@ -85,7 +85,6 @@ public struct FrameJSONWriter {
                 }
             }
         }
-        bytes = writer.bytes
     }
 
     private func writeBody(_ parts: FrameParts, to writer: inout JSONWriter) {
@@ -109,7 +108,7 @@ public struct FrameJSONWriter {
         writer.object { writer in
             writer.member("computed", computed)
             writer.member("littleEndian", verdict?.isByteSwapped ?? false)
-            writer.member("status", verdict.map { $0 == .correct ? "correct" : "mismatch" } ?? "unchecked")
+            writer.member("status", name: verdict.map { $0 == .correct ? "correct" : "mismatch" } ?? "unchecked")
             writer.member("stored", header.checksum)
         }
     }
@@ -120,15 +119,15 @@ public struct FrameJSONWriter {
             writer.member("bodyLength", header.bodyLength)
             writer.member("checksum", header.checksum)
             writer.member("compressType", header.compressType.rawValue)
-            writer.member("compressTypeName", header.compressType.name)
+            writer.member("compressTypeName", name: header.compressType.name)
             writer.member("encryptType", header.encryptType.rawValue)
-            writer.member("encryptTypeName", header.encryptType.name)
+            writer.member("encryptTypeName", name: header.encryptType.name)
             writer.member("magic", header.magic)
             writer.member("msgType", header.messageType.rawValue)
-            writer.member("msgTypeName", header.messageType.name)
+            writer.member("msgTypeName", name: header.messageType.name)
             writer.member("sequence", header.sequence.rawValue)
             writer.member("sequenceCategory", header.sequence.category.rawValue)
-            writer.member("sequenceCategoryName", header.sequence.category.name)
+            writer.member("sequenceCategoryName", name: header.sequence.category.name)
             writer.member("sequenceCounter", header.sequence.counter)
             writer.member("sessionId", header.sessionID.rawValue)
             writer.key("time")
@@ -149,7 +148,7 @@ public struct FrameJSONWriter {
                     writeFields(element.children, of: parts, to: &writer)
                 }
                 writer.member("length", element.value.count)
-                writer.member("name", element.tag.name)
+                writer.member("name", name: element.tag.name)
                 writer.member("offset", element.offset)
                 writer.member("tag", element.tag.rawValue)
                 if !element.isContainer {
@@ -214,15 +213,22 @@ public struct FrameJSONWriter {
 
     /// The `connection` object, written once per connection while it is recent.
     private mutating func connectionText(_ connection: TCPConnection) -> [UInt8] {
-        if let text = connections[connection.index] { return text }
+        if let last = lastConnection, last.index == connection.index { return last.text }
+        if let text = connections[connection.index] {
+            lastConnection = (connection.index, text)
+            return text
+        }
         if connections.count >= 4096 { connections.removeAll(keepingCapacity: true) }
-        var writer = JSONWriter()
+        let out = OutputBuffer(capacity: 128)
+        var writer = JSONWriter(into: out)
         writer.object { writer in
             writer.member("client", connection.client.description)
             writer.member("index", connection.index)
             writer.member("server", connection.server.description)
         }
-        connections[connection.index] = writer.bytes
-        return writer.bytes
+        let text = Array(out.bytes)
+        connections[connection.index] = text
+        lastConnection = (connection.index, text)
+        return text
     }
 }

@@ -2,11 +2,6 @@
 /// print.
 public enum JSONLine {
     public static func encode(_ value: some Encodable) -> String {
-        if let record = value as? any JSONObjectWritable {
-            var writer = JSONWriter()
-            record.write(to: &writer)
-            return String(decoding: writer.bytes, as: UTF8.self)
-        }
         // Only a non-finite floating-point number fails to encode; none is ever printed.
         return (try? CompactJSONEncoder.encode(value)) ?? #"{"error":"this record cannot be written as JSON"}"#
     }

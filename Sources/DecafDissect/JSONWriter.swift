@@ -1,11 +1,11 @@
 import DecafWire
 
-/// Writes JSON straight to bytes, with the keys of each object in the order they are given, which
-/// must be sorted (debug builds check it). A record that writes itself with it gives the line
-/// `CompactJSONEncoder` gives, without the tree of nodes and the sorting behind it: `--json` writes a
-/// record per frame, so the writer's cost is most of what `--json` costs.
+/// Writes JSON straight into an output buffer, with the keys of each object in the order they are
+/// given, which must be sorted (debug builds check it), and strings escaped as Foundation escapes
+/// them (slashes left alone). `--json` writes a record per frame this way, so the writer's cost is
+/// most of what `--json` costs.
 struct JSONWriter {
-    private(set) var bytes: [UInt8] = []
+    let out: OutputBuffer
     /// Whether the next key or element needs a comma before it.
     private var needsComma = false
     #if DEBUG
@@ -13,18 +13,13 @@ struct JSONWriter {
     private var lastKeys: [String] = []
     #endif
 
-    init() {
-        bytes.reserveCapacity(512)
-    }
-
-    /// A writer that appends to `bytes`; take them back from `bytes` when done.
-    init(appendingTo bytes: [UInt8]) {
-        self.bytes = bytes
+    init(into out: OutputBuffer) {
+        self.out = out
     }
 
     mutating func object(_ body: (inout JSONWriter) -> Void) {
         separate()
-        bytes.append(UInt8(ascii: "{"))
+        out.append(UInt8(ascii: "{"))
         needsComma = false
         #if DEBUG
         lastKeys.append("")
@@ -33,80 +28,71 @@ struct JSONWriter {
         #if DEBUG
         lastKeys.removeLast()
         #endif
-        bytes.append(UInt8(ascii: "}"))
+        out.append(UInt8(ascii: "}"))
         needsComma = true
     }
 
     mutating func array<Elements: Sequence>(_ elements: Elements, _ element: (inout JSONWriter, Elements.Element) -> Void) {
         separate()
-        bytes.append(UInt8(ascii: "["))
+        out.append(UInt8(ascii: "["))
         needsComma = false
         for each in elements { element(&self, each) }
-        bytes.append(UInt8(ascii: "]"))
+        out.append(UInt8(ascii: "]"))
         needsComma = true
     }
 
     /// Starts the member `name`; its value follows.
+    @inline(__always)
     mutating func key(_ name: StaticString) {
         #if DEBUG
         let text = name.description
         assert(lastKeys.last.map { $0.utf8.lexicographicallyPrecedes(text.utf8) } ?? true, "JSON key \(text) is out of sorted order")
         if !lastKeys.isEmpty { lastKeys[lastKeys.count - 1] = text }
         #endif
-        separate()
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        out.appendKey(name, separated: needsComma)
         needsComma = false
     }
 
     mutating func string(_ text: String) {
         separate()
-        Self.appendString(text, to: &bytes)
-        needsComma = true
-    }
-
-    /// An integer in decimal, written digit by digit without making a string.
-    mutating func number(_ value: some BinaryInteger) {
-        separate()
-        bytes.appendDecimal(value)
-        needsComma = true
-    }
-
-    /// A value already written as JSON, such as a string quoted by `quoted`.
-    mutating func raw(_ value: [UInt8]) {
-        separate()
-        bytes.append(contentsOf: value)
-        needsComma = true
-    }
-
-    /// `value` as a string of lower-case hex digits, written in place.
-    mutating func hex(_ value: UnsafeRawBufferPointer) {
-        separate()
-        bytes.append(UInt8(ascii: "\""))
-        Hex.append(value, to: &bytes)
-        bytes.append(UInt8(ascii: "\""))
+        Self.appendString(text, to: out)
         needsComma = true
     }
 
     /// `utf8`, which the caller has found to be well-formed UTF-8, as a JSON string.
     mutating func text(_ utf8: UnsafeRawBufferPointer) {
         separate()
-        Self.appendString(utf8.assumingMemoryBound(to: UInt8.self), to: &bytes)
+        Self.appendString(utf8.assumingMemoryBound(to: UInt8.self), to: out)
         needsComma = true
     }
 
-    /// `text` as a JSON string, quoted and escaped, for writing later with `raw`.
-    static func quoted(_ text: String) -> [UInt8] {
-        var out: [UInt8] = []
-        appendString(text, to: &out)
-        return out
+    /// An integer in decimal.
+    @inline(__always)
+    mutating func number(_ value: some BinaryInteger) {
+        separate()
+        out.appendDecimal(value)
+        needsComma = true
     }
 
     mutating func bool(_ value: Bool) {
         separate()
-        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        out.append(value ? "true" : "false")
+        needsComma = true
+    }
+
+    /// A value already written as JSON, such as a string quoted by `quoted`.
+    mutating func raw(_ value: [UInt8]) {
+        separate()
+        out.append(value)
+        needsComma = true
+    }
+
+    /// `value` as a string of lower-case hex digits.
+    mutating func hex(_ value: UnsafeRawBufferPointer) {
+        separate()
+        out.append(UInt8(ascii: "\""))
+        out.appendHex(value)
+        out.append(UInt8(ascii: "\""))
         needsComma = true
     }
 
@@ -115,6 +101,7 @@ struct JSONWriter {
         string(value)
     }
 
+    @inline(__always)
     mutating func member(_ name: StaticString, _ value: some BinaryInteger) {
         key(name)
         number(value)
@@ -123,6 +110,18 @@ struct JSONWriter {
     mutating func member(_ name: StaticString, _ value: Bool) {
         key(name)
         bool(value)
+    }
+
+    /// A member whose value is one of the protocol's names (`DATA`, `client-to-server`, `ok`),
+    /// which never need escaping; left out when nil.
+    @inline(__always)
+    mutating func member(_ key: StaticString, name: String?) {
+        guard let name else { return }
+        self.key(key)
+        out.append(UInt8(ascii: "\""))
+        out.append(name)
+        out.append(UInt8(ascii: "\""))
+        needsComma = true
     }
 
     /// A member left out when its value is nil, as synthesized `Encodable` does.
@@ -134,22 +133,22 @@ struct JSONWriter {
         if let value { member(name, value) }
     }
 
-    /// An object member, left out when nil.
-    mutating func member(_ name: StaticString, _ value: (some JSONObjectWritable)?) {
-        guard let value else { return }
-        key(name)
-        value.write(to: &self)
+    /// `text` as a JSON string, quoted and escaped, for writing later with `raw`.
+    static func quoted(_ text: String) -> [UInt8] {
+        let out = OutputBuffer(capacity: text.utf8.count + 16)
+        appendString(text, to: out)
+        return Array(out.bytes)
     }
 
-    /// An array of objects, left out when nil.
-    mutating func member(_ name: StaticString, _ values: [some JSONObjectWritable]?) {
-        guard let values else { return }
-        key(name)
-        array(values) { $1.write(to: &$0) }
+    /// `text` as a JSON string, escaped as Foundation escapes it.
+    static func appendString(_ text: String, to out: OutputBuffer) {
+        var text = text
+        text.withUTF8 { appendString($0, to: out) }
     }
 
+    @inline(__always)
     private mutating func separate() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        if needsComma { out.append(UInt8(ascii: ",")) }
     }
 
     /// Whether `byte` cannot stand in a JSON string as it is.
@@ -157,36 +156,46 @@ struct JSONWriter {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
-    /// `text` as a JSON string, escaped as Foundation escapes it (slashes left alone).
-    static func appendString(_ text: String, to out: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { appendString($0, to: &out) }
-    }
-
     /// Well-formed UTF-8 `bytes` as a JSON string, escaped as Foundation escapes it.
-    static func appendString(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+    static func appendString(_ bytes: UnsafeBufferPointer<UInt8>, to out: OutputBuffer) {
         out.append(UInt8(ascii: "\""))
         var plainStart = 0
-        for (index, byte) in bytes.enumerated() where needsEscape(byte) {
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart..<index]))
+        var index = 0
+        while index < bytes.count {
+            // Eight bytes at a time while none of them needs escaping: most text needs none.
+            if index + 8 <= bytes.count, !mayNeedEscape(UnsafeRawPointer(bytes.baseAddress! + index).loadUnaligned(as: UInt64.self)) {
+                index += 8
+                continue
+            }
+            let byte = bytes[index]
+            defer { index += 1 }
+            guard needsEscape(byte) else { continue }
+            out.append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[plainStart..<index])))
             plainStart = index + 1
             switch byte {
-            case UInt8(ascii: "\""): out += #"\""#.utf8
-            case UInt8(ascii: "\\"): out += #"\\"#.utf8
-            case 0x0A: out += #"\n"#.utf8
-            case 0x0D: out += #"\r"#.utf8
-            case 0x09: out += #"\t"#.utf8
-            case 0x08: out += #"\b"#.utf8
-            case 0x0C: out += #"\f"#.utf8
-            default: out += ("\\u00" + Hex.string(CollectionOfOne(byte))).utf8
+            case UInt8(ascii: "\""): out.append(#"\""#)
+            case UInt8(ascii: "\\"): out.append(#"\\"#)
+            case 0x0A: out.append(#"\n"#)
+            case 0x0D: out.append(#"\r"#)
+            case 0x09: out.append(#"\t"#)
+            case 0x08: out.append(#"\b"#)
+            case 0x0C: out.append(#"\f"#)
+            default:
+                out.append(#"\u00"#)
+                withUnsafeBytes(of: byte) { out.appendHex($0) }
             }
         }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart...]))
+        out.append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[plainStart...])))
         out.append(UInt8(ascii: "\""))
     }
-}
 
-/// A record that writes its own JSON object with `JSONWriter`; `JSONLine.encode` takes that path.
-protocol JSONObjectWritable {
-    func write(to writer: inout JSONWriter)
+    /// Whether any of the eight bytes in `word` may need escaping: one is below 0x20, or is a
+    /// quote or a backslash (the classic test for a zero byte, applied three ways).
+    @inline(__always)
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
+        let control = (word &- 0x2020_2020_2020_2020) & ~word & highs != 0
+        return control || hasZeroByte(word ^ 0x2222_2222_2222_2222) || hasZeroByte(word ^ 0x5C5C_5C5C_5C5C_5C5C)
+    }
 }

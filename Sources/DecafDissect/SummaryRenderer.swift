@@ -5,136 +5,141 @@ import DecafWire
 /// Written straight from the frame into bytes, column by column: a capture has millions of lines.
 public enum SummaryRenderer {
     public static func line(for record: FrameRecord) -> String {
-        var out: [UInt8] = []
-        record.withParts { write($0, to: &out) }
-        return String(decoding: out, as: UTF8.self)
+        let out = OutputBuffer(capacity: 256)
+        record.withParts { write($0, to: out) }
+        return String(decoding: out.bytes, as: UTF8.self)
     }
 
     /// One line for a frame from a capture: index, capture time, connection and direction, the
     /// packets that carried it, then the frame's own columns.
     public static func line(for frame: CapturedFrame) -> String {
-        var out: [UInt8] = []
-        frame.withView { write($0, to: &out) }
-        return String(decoding: out, as: UTF8.self)
+        let out = OutputBuffer(capacity: 256)
+        frame.withView { write($0, to: out) }
+        return String(decoding: out.bytes, as: UTF8.self)
     }
 
     /// Appends the line of a frame from a stream, without the newline.
-    public static func write(_ parts: FrameParts, to out: inout [UInt8]) {
-        var line = Columns(out)
-        out = []
-        line.add(width: 5) { $0 += "#".utf8; $0.appendDecimal(parts.index) }
+    public static func write(_ parts: FrameParts, to out: OutputBuffer) {
+        let line = Columns(out)
+        line.add(width: 5) { $0.append("#"); $0.appendDecimal(parts.index) }
         line.add(width: 8, right: true) { $0.appendDecimal(parts.streamOffset) }
-        addColumns(for: parts, to: &line)
-        out = line.bytes
+        addColumns(for: parts, to: line)
     }
 
     /// Appends the line of a frame from a capture, without the newline.
-    public static func write(_ frame: CapturedFrameView, to out: inout [UInt8]) {
-        var line = Columns(out)
-        out = []
-        line.add(width: 5) { $0 += "#".utf8; $0.appendDecimal(frame.parts.index) }
-        line.add { $0 += frame.time.timeOfDay.utf8 }
-        line.add(width: 7) { $0 += "conn ".utf8; $0.appendDecimal(frame.connection.index) }
-        line.add { $0 += frame.direction.arrow.utf8 }
+    public static func write(_ frame: CapturedFrameView, to out: OutputBuffer) {
+        let line = Columns(out)
+        line.add(width: 5) { $0.append("#"); $0.appendDecimal(frame.parts.index) }
+        line.add { $0.append(count: CaptureTime.timeOfDayLength, frame.time.writeTimeOfDay) }
+        line.add(width: 7) { $0.append("conn "); $0.appendDecimal(frame.connection.index) }
+        line.add { $0.append(frame.direction.arrow) }
         line.add(width: 11) { text in
             let first = frame.packets.first ?? 0, last = frame.packets.last ?? 0
-            text += "pkt ".utf8
+            text.append("pkt ")
             text.appendDecimal(first)
             if first != last {
                 text.append(UInt8(ascii: "-"))
                 text.appendDecimal(last)
             }
         }
-        addColumns(for: frame.parts, to: &line)
-        out = line.bytes
+        addColumns(for: frame.parts, to: line)
     }
 
     /// The columns that describe the frame itself: type, sequence, session, body, tags, status.
-    private static func addColumns(for parts: FrameParts, to line: inout Columns) {
+    private static func addColumns(for parts: FrameParts, to line: Columns) {
         if let header = parts.header {
-            line.add(width: 13) { $0 += header.messageType.description.utf8 }
+            line.add(width: 13) { appendName(header.messageType.name, raw: header.messageType.rawValue, to: $0) }
             line.add(width: 22) { text in
-                text += "seq ".utf8
-                text += header.sequence.category.description.utf8
+                text.append("seq ")
+                appendName(header.sequence.category.name, raw: header.sequence.category.rawValue, to: text)
                 text.append(UInt8(ascii: "/"))
                 text.appendDecimal(header.sequence.counter)
             }
             line.add(width: 14) { text in
-                text += "session 0x".utf8
+                text.append("session 0x")
                 text.appendUppercaseHex(header.sessionID.rawValue)
             }
             line.add(width: 18) { text in
-                text += "body ".utf8
+                text.append("body ")
                 text.appendDecimal(header.bodyLength)
                 if parts.isCompressed, let payload = parts.payload {
-                    text += " zlib→".utf8
+                    text.append(" zlib→")
                     text.appendDecimal(payload.count)
                 }
-                if parts.isOpaque { text += " opaque".utf8 }
+                if parts.isOpaque { text.append(" opaque") }
             }
-            line.add(width: 24) { appendTagList(parts, to: &$0) }
+            line.add(width: 24) { appendTagList(parts, to: $0) }
         } else {
             let what = parts.error?.code == .badMagic ? "not a frame" : "no complete header"
-            line.add(width: 96) { $0 += "(\(parts.bytes.count) bytes, \(what))".utf8 }
+            line.add(width: 96) { $0.append("(\(parts.bytes.count) bytes, \(what))") }
         }
-        line.add { appendStatus(of: parts, to: &$0) }
+        line.add { appendStatus(of: parts, to: $0) }
+    }
+
+    /// A protocol value as `NamedWireValue.description` writes it: its name, or `UNKNOWN(n)`.
+    private static func appendName(_ name: String?, raw: some BinaryInteger, to text: OutputBuffer) {
+        guard let name else {
+            text.append("UNKNOWN(")
+            text.appendDecimal(raw)
+            text.append(UInt8(ascii: ")"))
+            return
+        }
+        text.append(name)
     }
 
     /// The first few top-level tags shown, then how many more there are; `-` for none.
-    private static func appendTagList(_ parts: FrameParts, to text: inout [UInt8]) {
+    private static func appendTagList(_ parts: FrameParts, to text: OutputBuffer) {
         let shown = 6
         var count = 0
         for element in parts.fields ?? TLVSequenceView(UnsafeRawBufferPointer(start: nil, count: 0)) {
             guard parts.isShown(element) else { break }
             if count < shown {
                 if count > 0 { text.append(UInt8(ascii: ",")) }
-                text += (element.tag.name ?? Hex.format(element.tag.rawValue, width: 4)).utf8
+                text.append(element.tag.name ?? Hex.format(element.tag.rawValue, width: 4))
             }
             count += 1
         }
         if count == 0 { text.append(UInt8(ascii: "-")) }
-        if count > shown { text += ",+\(count - shown)".utf8 }
+        if count > shown {
+            text.append(",+")
+            text.appendDecimal(count - shown)
+        }
     }
 
-    private static func appendStatus(of parts: FrameParts, to text: inout [UInt8]) {
+    private static func appendStatus(of parts: FrameParts, to text: OutputBuffer) {
         if let error = parts.error {
-            text += "\(error.code.name) (\(error.requirement.rawValue)) at offset \(error.offset): \(error.message)".utf8
+            text.append("\(error.code.name) (\(error.requirement.rawValue)) at offset \(error.offset): \(error.message)")
             return
         }
         let warnings = parts.warnings
         guard !warnings.isEmpty else {
-            text += "ok".utf8
+            text.append("ok")
             return
         }
-        text += "ok, \(warnings.count) warning\(warnings.count == 1 ? "" : "s"): ".utf8
-        text += warnings.map(\.requirement.rawValue).joined(separator: ", ").utf8
+        text.append("ok, \(warnings.count) warning\(warnings.count == 1 ? "" : "s"): ")
+        text.append(warnings.map(\.requirement.rawValue).joined(separator: ", "))
     }
 
     /// Columns separated by one space, each padded to its width in characters.
     private struct Columns {
-        private(set) var bytes: [UInt8]
+        let out: OutputBuffer
         private let lineStart: Int
 
-        init(_ bytes: [UInt8]) {
-            self.bytes = bytes
-            lineStart = bytes.count
+        init(_ out: OutputBuffer) {
+            self.out = out
+            lineStart = out.count
         }
 
         /// Adds the column that `write` appends, padded to `width`.
-        mutating func add(width: Int = 0, right: Bool = false, _ write: (inout [UInt8]) -> Void) {
-            if bytes.count > lineStart { bytes.append(UInt8(ascii: " ")) }
-            let start = bytes.count
-            write(&bytes)
-            // Columns hold no combining characters: a scalar (a UTF-8 byte that does not continue
-            // another) is a character here, and far cheaper to count.
-            var scalars = 0
-            for index in start..<bytes.count where bytes[index] & 0xC0 != 0x80 { scalars += 1 }
-            let gap = width - scalars
-            guard gap > 0 else { return }
+        func add(width: Int = 0, right: Bool = false, _ write: (OutputBuffer) -> Void) {
+            if out.count > lineStart { out.append(UInt8(ascii: " ")) }
+            let start = out.count
+            write(out)
+            let gap = width - out.scalarCount(from: start)
             if right {
-                bytes.insert(contentsOf: repeatElement(UInt8(ascii: " "), count: gap), at: start)
+                out.insert(repeating: UInt8(ascii: " "), count: gap, at: start)
             } else {
-                bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: gap))
+                out.append(repeating: UInt8(ascii: " "), count: gap)
             }
         }
     }

@@ -137,10 +137,15 @@ struct DissectCommand: ParsableCommand {
             report(statistics.captureError)
             (failed, frames) = (statistics.failed, statistics.frames)
         } else {
-            let listing = CaptureListing(output: WrittenRendering(CaptureRenderer(style: style, hexdump: hexdump)), filter: filter)
-            var outcome = CaptureOutcome(listing)
-            try feed(first, rest: &input, to: &dissector, into: &outcome)
-            outcome.inner.output.flush()
+            let rendering = ParallelRendering(style: style, hexdump: hexdump, workers: ProcessInfo.processInfo.activeProcessorCount)
+            var outcome = CaptureOutcome(CaptureListing(output: rendering, filter: filter))
+            do {
+                try feed(first, rest: &input, to: &dissector, into: &outcome)
+            } catch {
+                rendering.finish()
+                throw error
+            }
+            rendering.finish()
             report(outcome.captureError)
             (failed, frames) = (outcome.failed, outcome.frames)
             if frames > 0 && outcome.inner.shown == 0 {

@@ -1,0 +1,174 @@
+import DecafWire
+
+/// Text being written for output: one growing block written through a pointer, so a renderer that
+/// writes a frame as dozens of small pieces pays one capacity check per piece, not an array's
+/// bookkeeping per append. A renderer owns its buffer; what it wrote is taken as `bytes`. Only its
+/// owner writes to it, so its fields skip the runtime's check for overlapping accesses, which would
+/// cost more than the writes.
+public final class OutputBuffer {
+    /// Bytes written so far.
+    @exclusivity(unchecked) public private(set) var count = 0
+    @exclusivity(unchecked) private var base: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
+
+    public init(capacity: Int = 1 << 16) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    /// The bytes written so far, valid until the next write.
+    public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+
+    /// Forgets what was written, keeping the room.
+    public func removeAll() { count = 0 }
+
+    /// Room for `extra` more bytes, at the end of what was written; valid until the next write.
+    @inline(__always)
+    private func room(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
+        if count + extra > capacity { grow(to: count + extra) }
+        return base + count
+    }
+
+    private func grow(to needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        grown.update(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity = newCapacity
+    }
+
+    @inline(__always)
+    public func append(_ byte: UInt8) {
+        room(1).pointee = byte
+        count += 1
+    }
+
+    @inline(__always)
+    public func append(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        let target = room(bytes.count)
+        // Most pieces are a few bytes: copied in place, without a call.
+        if bytes.count <= 16 {
+            for index in 0..<bytes.count { target[index] = source.load(fromByteOffset: index, as: UInt8.self) }
+        } else {
+            target.update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        }
+        count += bytes.count
+    }
+
+    @inline(__always)
+    public func append(_ text: StaticString) {
+        append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// A JSON member's start, `"name":`, after a comma when `separated`: written at once, since a
+    /// JSON line has dozens.
+    @inline(__always)
+    func appendKey(_ name: StaticString, separated: Bool) {
+        let length = name.utf8CodeUnitCount
+        var cursor = room(length + 4)
+        if separated {
+            cursor.pointee = UInt8(ascii: ",")
+            cursor += 1
+        }
+        cursor.pointee = UInt8(ascii: "\"")
+        for index in 0..<length { cursor[1 + index] = name.utf8Start[index] }
+        cursor[length + 1] = UInt8(ascii: "\"")
+        cursor[length + 2] = UInt8(ascii: ":")
+        count += length + (separated ? 4 : 3)
+    }
+
+    public func append(_ text: String) {
+        var text = text
+        text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+    }
+
+    public func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append($0) }
+    }
+
+    /// `count` copies of `byte`.
+    public func append(repeating byte: UInt8, count: Int) {
+        guard count > 0 else { return }
+        room(count).update(repeating: byte, count: count)
+        self.count += count
+    }
+
+    /// `count` copies of `byte` at `position`, moving what follows.
+    public func insert(repeating byte: UInt8, count: Int, at position: Int) {
+        guard count > 0 else { return }
+        _ = room(count)
+        (base + position + count).update(from: base + position, count: self.count - position)
+        (base + position).update(repeating: byte, count: count)
+        self.count += count
+    }
+
+    /// Characters from `start` to the end: UTF-8 bytes that do not continue another (what is
+    /// written here holds no combining characters).
+    public func scalarCount(from start: Int) -> Int {
+        let base = base
+        var scalars = 0
+        for index in start..<count where base[index] & 0xC0 != 0x80 { scalars += 1 }
+        return scalars
+    }
+
+    /// Has `write` fill the next `count` bytes in place.
+    @inline(__always)
+    public func append(count: Int, _ write: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
+        write(UnsafeMutableBufferPointer(start: room(count), count: count))
+        self.count += count
+    }
+
+    /// `value` in decimal.
+    @inline(__always)
+    public func appendDecimal(_ value: some BinaryInteger) {
+        if value < 0 { append(UInt8(ascii: "-")) }
+        var magnitude = UInt64(value.magnitude)
+        var digits = 1
+        var probe = magnitude
+        while probe >= 10 {
+            probe /= 10
+            digits += 1
+        }
+        let end = room(digits) + digits
+        var cursor = end
+        repeat {
+            cursor -= 1
+            cursor.pointee = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        count += digits
+    }
+
+    /// The lower-case hex of `bytes`, two digits per byte.
+    public func appendHex(_ bytes: UnsafeRawBufferPointer) {
+        var cursor = room(bytes.count * 2)
+        Self.hexPairs.withUnsafeBufferPointer { pairs in
+            for byte in bytes {
+                UnsafeMutableRawPointer(cursor).storeBytes(of: pairs[Int(byte)], as: UInt16.self)
+                cursor += 2
+            }
+        }
+        count += bytes.count * 2
+    }
+
+    /// The four upper-case hex digits of `value`.
+    public func appendUppercaseHex(_ value: UInt16) {
+        let cursor = room(4)
+        for index in 0..<4 {
+            let nibble = UInt8(truncatingIfNeeded: value >> UInt16(12 - 4 * index)) & 0x0F
+            cursor[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
+        }
+        count += 4
+    }
+
+    /// The two hex digits of each byte value, as the bytes of a little-endian `UInt16`.
+    private static let hexPairs: [UInt16] = (0...255).map { byte in
+        let digits = Array("0123456789abcdef".utf8)
+        return UInt16(littleEndian: UInt16(digits[byte >> 4]) | UInt16(digits[byte & 0x0F]) << 8)
+    }
+}
