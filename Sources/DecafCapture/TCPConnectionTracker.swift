@@ -37,23 +37,25 @@ public struct TCPConnectionTracker {
         }
     }
 
-    /// A connection's state, shared rather than copied as its packets come and go.
+    /// A connection's state, shared rather than copied as its packets come and go. Only the
+    /// tracker touches it, one access at a time, so its fields skip the runtime's exclusivity
+    /// checks, which cost more per packet than the work they guard.
     private final class State {
         let key: Key
-        var client: TCPEndpoint
-        var server: TCPEndpoint
+        @exclusivity(unchecked) var client: TCPEndpoint
+        @exclusivity(unchecked) var server: TCPEndpoint
         /// The client's initial sequence number, when its SYN was captured.
-        var clientSYN: UInt32?
+        @exclusivity(unchecked) var clientSYN: UInt32?
         /// False until a SYN or a payload byte settles which side is the client.
-        var isSettled: Bool
-        var connection: TCPConnection?
-        var streams = PerDirection(both: TCPStreamReassembler())
-        var finished: Set<TCPDirection> = []
+        @exclusivity(unchecked) var isSettled: Bool
+        @exclusivity(unchecked) var connection: TCPConnection?
+        @exclusivity(unchecked) var streams = PerDirection(both: TCPStreamReassembler())
+        @exclusivity(unchecked) var finished: Set<TCPDirection> = []
         /// The sequence number after each direction's FIN, once it was captured.
-        var finEnd = PerDirection<UInt32?>(both: nil)
+        @exclusivity(unchecked) var finEnd = PerDirection<UInt32?>(both: nil)
         /// Directions whose FIN the other side acknowledged: it had every byte before it, so bytes
         /// the capture still lacks there were lost by the capture and will never come.
-        var acknowledgedFIN: Set<TCPDirection> = []
+        @exclusivity(unchecked) var acknowledgedFIN: Set<TCPDirection> = []
 
         /// A connection first seen in `segment`: a SYN's sender is the client, a SYN-ACK's receiver is.
         init(_ segment: TCPSegment, key: Key) {

@@ -28,14 +28,16 @@ public struct CaptureDissector {
     private var finishing = false
     private var endError: CaptureError?
 
-    /// A connection's dissection, shared rather than copied as its packets come and go.
+    /// A connection's dissection, shared rather than copied as its packets come and go. Only the
+    /// dissector touches it, one access at a time, so its fields skip the runtime's exclusivity
+    /// checks, which cost more per packet than the work they guard.
     private final class ConnectionState {
         let connection: TCPConnection
         /// nil until the first four payload bytes of either direction show the magic or not.
-        var isTaken: Bool?
-        var directions: PerDirection<DirectionState>
+        @exclusivity(unchecked) var isTaken: Bool?
+        @exclusivity(unchecked) var directions: PerDirection<DirectionState>
         /// Data that arrived before the decision, in order, with bytes of its own.
-        var pending: [Pending] = []
+        @exclusivity(unchecked) var pending: [Pending] = []
 
         init(connection: TCPConnection, directions: PerDirection<DirectionState>) {
             self.connection = connection
@@ -269,6 +271,15 @@ public struct CaptureDissector {
         frameCount += 1
         var parts = parts
         parts.index = frameCount
+        // Most frames lie in the bytes of the segment that completed them.
+        if let last = spans.last, last.start <= parts.streamOffset, parts.streamOffset < last.end {
+            var packet = last.packet
+            withUnsafePointer(to: &packet) { packet in
+                sink.frame(CapturedFrameView(parts: parts, connection: connection, direction: direction, packets: UnsafeBufferPointer(start: packet, count: 1),
+                                             completedBy: last.completedBy, time: last.time))
+            }
+            return
+        }
         let end = parts.streamOffset + max(parts.bytes.count, 1)
         // The spans are in stream order: those of this frame follow one another.
         framePackets.removeAll(keepingCapacity: true)
