@@ -143,8 +143,18 @@ public struct FrameDecoder {
         _ raw: UnsafeRawBufferPointer, position: inout Int, storage: [UInt8]?, _ handle: (FrameView) -> Void
     ) throws(WireError) -> Int {
         var count = 0
+        let quick = QuickAcceptance(options)
         while position < raw.count {
             let start = position
+            let rest = UnsafeRawBufferPointer(rebasing: raw[start...])
+            if let length = quick.acceptedLength(rest) {
+                position = start + length
+                streamOffset += length
+                let bytes = UnsafeRawBufferPointer(rebasing: rest[..<length])
+                handle(FrameView(bytes: bytes, streamOffset: streamOffset - length, payload: UnsafeRawBufferPointer(rebasing: bytes[FrameHeader.size...])))
+                count += 1
+                continue
+            }
             guard let (length, inflated) = try step(raw, at: start, position: &position, storage: storage) else { break }
             let bytes = UnsafeRawBufferPointer(rebasing: raw[start..<(start + length)])
             let frameOffset = streamOffset - length

@@ -19,7 +19,7 @@ public struct FrameView {
     }
 
     /// The header, read from the frame's bytes.
-    @inlinable
+    @inlinable @inline(__always)
     public var header: FrameHeader { FrameHeader(unchecked: bytes) }
 
     /// The body exactly as sent. Valid only during the call that received the view.
