@@ -71,7 +71,7 @@ public struct TCPConnectionTracker {
         }
     }
 
-    public init(heldBytesBudget: Int = 16 << 20) {
+    public init(heldBytesBudget: Int = 8 << 20) {
         self.heldBytesBudget = heldBytesBudget
     }
 

@@ -235,20 +235,30 @@ public struct CaptureStatistics: CaptureSink, Sendable {
                 if given.reported { unacknowledgedLeftOut += 1 }
             }
         }
-        // Entries of acknowledged frames are dropped once they outnumber the frames still waiting.
-        if awaitingOrder.count - awaitingOrderStart > 2 * awaiting.count + 1024 {
+        // Entries of acknowledged or given-up frames are dropped once they outnumber the frames
+        // still waiting, or fill half the list (at the limit, one is given up per frame).
+        if awaitingOrder.count - awaitingOrderStart > 2 * awaiting.count + 1024 || awaitingOrderStart > max(awaitingOrder.count / 2, 1024) {
             awaitingOrder = awaitingOrder[awaitingOrderStart...].filter { awaiting[$0.key]?.serial == $0.serial }
             awaitingOrderStart = 0
         }
     }
 
     /// Frames still waiting for an ACK, in capture order.
-    public var unacknowledged: [Unacknowledged] {
-        awaiting.entries.filter(\.value.reported).map { key, sent in
-            let (connection, direction, sequence) = FrameKeyTable<Sent>.parts(of: key)
-            return Unacknowledged(connection: connection, direction: direction == 0 ? .clientToServer : .serverToClient,
-                                  messageType: sent.type.description, sequence: sequence, packet: sent.packet)
-        }.sorted { ($0.packet, $0.sequence, $0.connection) < ($1.packet, $1.sequence, $1.connection) }
+    public var unacknowledged: [Unacknowledged] { unacknowledged(first: .max) }
+
+    /// How many frames are still waiting for an ACK.
+    public var unacknowledgedCount: Int { awaiting.entries.count { $0.value.reported } }
+
+    /// The first `limit` frames still waiting for an ACK, in capture order: the list is sorted
+    /// from the table's keys, and only the frames listed are described.
+    public func unacknowledged(first limit: Int) -> [Unacknowledged] {
+        awaiting.entries.filter(\.value.reported).map { key, sent in (key: key, sent: sent, parts: FrameKeyTable<Sent>.parts(of: key)) }
+            .sorted { ($0.sent.packet, $0.parts.sequence, $0.parts.connection) < ($1.sent.packet, $1.parts.sequence, $1.parts.connection) }
+            .prefix(limit)
+            .map { _, sent, parts in
+                Unacknowledged(connection: parts.connection, direction: parts.direction == 0 ? .clientToServer : .serverToClient,
+                               messageType: sent.type.description, sequence: parts.sequence, packet: sent.packet)
+            }
     }
 
     private mutating func recordRoundTrip(_ roundTrip: RoundTrip) {

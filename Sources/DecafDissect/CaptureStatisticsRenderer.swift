@@ -34,12 +34,12 @@ public enum CaptureStatisticsRenderer {
         } else {
             lines.append("ACK round trip: no frame was acknowledged")
         }
-        let unacknowledged = stats.unacknowledged
-        lines.append("Never acknowledged: \(unacknowledged.count)")
-        for frame in unacknowledged.prefix(20) {
+        let unacknowledgedCount = stats.unacknowledgedCount
+        lines.append("Never acknowledged: \(unacknowledgedCount)")
+        for frame in stats.unacknowledged(first: 20) {
             lines.append("  conn \(frame.connection) \(frame.direction.arrow) \(frame.messageType) seq \(Hex.word(frame.sequence)) (packet \(frame.packet))")
         }
-        if unacknowledged.count > 20 { lines.append("  ... and \(unacknowledged.count - 20) more") }
+        if unacknowledgedCount > 20 { lines.append("  ... and \(unacknowledgedCount - 20) more") }
         if stats.unacknowledgedLeftOut > 0 {
             lines.append("  \(stats.unacknowledgedLeftOut) more frame(s) given up waiting for an ACK (over \(stats.awaitingLimit) waiting at once): "
                 + "not listed, and not timed if their ACK came")
@@ -90,7 +90,10 @@ struct CaptureStatisticsJSON: Encodable {
     var roundTrips: [CaptureStatistics.RoundTrip]
     /// Round trips after those, counted in the summary but not listed.
     var roundTripsLeftOut: Int
+    /// The first frames never acknowledged (`CaptureStatistics.listLimit`, 10,000).
     var unacknowledged: [CaptureStatistics.Unacknowledged]
+    /// Frames never acknowledged after those; absent when none was left out of the list.
+    var unacknowledgedNotListed: Int?
     /// Frames given up waiting for their ACK (over `CaptureStatistics.awaitingLimit` waiting at
     /// once); absent when none was.
     var unacknowledgedLeftOut: Int?
@@ -118,7 +121,9 @@ struct CaptureStatisticsJSON: Encodable {
         roundTrip = stats.roundTripSummary
         roundTrips = stats.roundTrips
         roundTripsLeftOut = stats.roundTripsLeftOut
-        unacknowledged = stats.unacknowledged
+        unacknowledged = stats.unacknowledged(first: stats.listLimit)
+        let notListed = stats.unacknowledgedCount - unacknowledged.count
+        unacknowledgedNotListed = notListed > 0 ? notListed : nil
         unacknowledgedLeftOut = stats.unacknowledgedLeftOut > 0 ? stats.unacknowledgedLeftOut : nil
         handshakes = stats.handshakes.values.sorted { $0.connection < $1.connection }
         errors = stats.errors

@@ -1,7 +1,7 @@
 /// A hash table from nonzero 64-bit keys (a connection, a direction and a sequence packed into one
 /// word) to values: open addressing with linear probing and one multiply per lookup. The
 /// statistics look a frame up for every frame of a capture, where a general dictionary's hashing
-/// would cost more than the rest of their work.
+/// would cost more than the rest of their work, and hold up to 100,000 frames waiting for an ACK.
 struct FrameKeyTable<Value> {
     /// 0 marks an empty slot.
     private var keys: [UInt64]
@@ -37,7 +37,9 @@ struct FrameKeyTable<Value> {
             values[slot] = value
             return
         }
-        if (count + 1) * 2 > keys.count { grow() }
+        // Up to seven eighths full: a table at the statistics' limit of frames waiting for an ACK
+        // stays at half the memory a half-full one needs, and probes stay short below it.
+        if (count + 1) * 8 > keys.count * 7 { grow() }
         var slot = home(key)
         while keys[slot] != 0 { slot = (slot + 1) & (keys.count - 1) }
         keys[slot] = key
