@@ -84,16 +84,13 @@ public struct CaptureBatch: Sendable {
     /// Shows every event of the batch to `sink`, in order, frames in place.
     public func replay<Sink: CaptureSink>(into sink: inout Sink) {
         var nextNote = 0
-        func notesBefore(_ position: Int) {
-            while nextNote < notes.count, notes[nextNote].position <= position {
-                sink.note(notes[nextNote].event)
-                nextNote += 1
-            }
-        }
         arena.withUnsafeBytes { arena in
             packets.withUnsafeBufferPointer { packets in
                 for (position, frame) in frames.enumerated() {
-                    notesBefore(position)
+                    while nextNote < notes.count, notes[nextNote].position <= position {
+                        sink.note(notes[nextNote].event)
+                        nextNote += 1
+                    }
                     let bytes = UnsafeRawBufferPointer(rebasing: arena[frame.bytes])
                     let errors: (error: WireError?, untrustedBodyError: WireError?) = frame.errors < 0 ? (nil, nil) : self.errors[Int(frame.errors)]
                     let parts = FrameParts(
@@ -109,6 +106,6 @@ public struct CaptureBatch: Sendable {
                 }
             }
         }
-        notesBefore(.max)
+        for note in notes[nextNote...] { sink.note(note.event) }
     }
 }

@@ -94,7 +94,8 @@ public final class OutputBuffer {
     /// `count` copies of `byte`.
     public func append(repeating byte: UInt8, count: Int) {
         guard count > 0 else { return }
-        room(count).update(repeating: byte, count: count)
+        let target = room(count)
+        for index in 0..<count { target[index] = byte }
         self.count += count
     }
 
@@ -111,8 +112,18 @@ public final class OutputBuffer {
     /// written here holds no combining characters).
     public func scalarCount(from start: Int) -> Int {
         let base = base
-        var scalars = 0
-        for index in start..<count where base[index] & 0xC0 != 0x80 { scalars += 1 }
+        var scalars = count - start
+        var index = start
+        // Eight bytes at a time, less the bytes that continue a character (10xxxxxx).
+        while index + 8 <= count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            scalars -= (word & ~(word << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
+            index += 8
+        }
+        while index < count {
+            if base[index] & 0xC0 == 0x80 { scalars -= 1 }
+            index += 1
+        }
         return scalars
     }
 

@@ -13,7 +13,9 @@ final class ParallelRendering: CaptureSink {
     /// A batch with room for what it holds before it is handed on.
     private static var emptyBatch: CaptureBatch { CaptureBatch(bytes: batchBytes + (64 << 10), frames: batchFrames) }
 
-    private var batch = ParallelRendering.emptyBatch
+    /// Filled and handed on by the dissector's thread alone, so it skips the runtime's checks for
+    /// overlapping accesses, which would cost more per frame than filling it.
+    @exclusivity(unchecked) private var batch = ParallelRendering.emptyBatch
     private let coordinator: Coordinator
     private let workers: Int
 
