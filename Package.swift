@@ -33,6 +33,8 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // Linux's fallocate(2), for reserving the space of large outputs ahead of their writes.
+        .systemLibrary(name: "CFileSpace"),
         .target(name: "DecafWire", dependencies: ["CDeflate"]),
         .target(name: "DecafCapture"),
         .target(name: "DecafSession", dependencies: ["DecafWire"]),
@@ -84,7 +86,7 @@ let package = Package(
         .executableTarget(
             name: "decaf",
             dependencies: [
-                "DecafWire", "DecafDissect", "DecafVectors", "DecafSession", "DecafNIO", "DecafPeer", "DecafConformance", "DecafProxy",
+                "DecafWire", "DecafDissect", "DecafVectors", "DecafSession", "DecafNIO", "DecafPeer", "DecafConformance", "DecafProxy", "CFileSpace",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

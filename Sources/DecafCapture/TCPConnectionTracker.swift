@@ -15,6 +15,12 @@ public struct TCPConnectionTracker {
     public let heldBytesBudget: Int
     /// How many times a direction gave up waiting because of `heldBytesBudget`.
     public private(set) var budgetReleases = 0
+    /// Connections followed at once; past it, the least recently active eighth of them are closed
+    /// early (flushed as at the end of the capture), so memory does not grow with connections that
+    /// never end in the capture. Their later packets start new connections, joined mid-stream.
+    public let connectionLimit: Int
+    /// Connections closed early because `connectionLimit` were open.
+    public private(set) var connectionsClosedEarly = 0
     /// Out-of-order bytes held now, over every connection.
     private var heldBytes = 0
 
@@ -49,6 +55,8 @@ public struct TCPConnectionTracker {
         /// False until a SYN or a payload byte settles which side is the client.
         @exclusivity(unchecked) var isSettled: Bool
         @exclusivity(unchecked) var connection: TCPConnection?
+        /// The last packet that carried a segment of the connection.
+        @exclusivity(unchecked) var lastPacket = 0
         @exclusivity(unchecked) var streams = PerDirection(both: TCPStreamReassembler())
         @exclusivity(unchecked) var finished: Set<TCPDirection> = []
         /// The sequence number after each direction's FIN, once it was captured.
@@ -71,8 +79,9 @@ public struct TCPConnectionTracker {
         }
     }
 
-    public init(heldBytesBudget: Int = 8 << 20) {
+    public init(heldBytesBudget: Int = 8 << 20, connectionLimit: Int = 10_000) {
         self.heldBytesBudget = heldBytesBudget
+        self.connectionLimit = max(1, connectionLimit)
     }
 
     /// Hands `deliver` the events captured packet `packet` brings.
@@ -99,6 +108,8 @@ public struct TCPConnectionTracker {
         }
         let state = slot.flatMap { states[$0] } ?? State(segment, key: key)
         let stored = slot ?? store(state)
+        state.lastPacket = packet
+        if slot == nil, slots.count > connectionLimit { closeLeastActive(deliver) }
         if opensConnection { state.clientSYN = segment.sequence }
         if !state.isSettled && !segment.payload.isEmpty && state.connection == nil {
             (state.client, state.server) = (segment.source, segment.destination)
@@ -165,6 +176,16 @@ public struct TCPConnectionTracker {
         case .finish: stream.finish(output)
         }
         swap(&stream, &state.streams[direction])
+    }
+
+    /// Closes the least recently active eighth of the connections followed.
+    private mutating func closeLeastActive(_ deliver: (TCPStreamEvent) -> Void) {
+        let byActivity = states.indices.compactMap { slot in states[slot].map { (slot: slot, lastPacket: $0.lastPacket) } }
+            .sorted { $0.lastPacket < $1.lastPacket }
+        for (slot, _) in byActivity.prefix(max(1, connectionLimit / 8)) {
+            close(slot, deliver)
+            connectionsClosedEarly += 1
+        }
     }
 
     /// Puts a new connection's state in a free slot; returns the slot.

@@ -162,6 +162,7 @@ public struct CaptureDissector {
             if state.isTaken == nil { decide(state, sawEnd: true, into: &sink) }
             guard state.isTaken == true else { return }
             for direction in TCPDirection.allCases { dissect(direction, of: state, bytes: nil, into: &sink) }
+            sink.note(.connectionClosed(connection))
         case let .joinedMidStream(connection, _), let .data(connection, _, _, _, _, _), let .gap(connection, _, _, _, _):
             guard let state = connections[connection.index] else { return }
             switch state.isTaken {

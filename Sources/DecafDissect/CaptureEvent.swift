@@ -14,6 +14,9 @@ public enum CaptureEvent: Sendable {
     case gap(TCPConnection, TCPDirection, count: Int, streamOffset: Int, droppedBytes: Int, packet: Int)
     /// After a bad frame or a gap, bytes of one direction were passed over to reach the next magic.
     case resynchronized(TCPConnection, TCPDirection, skipped: Int, resumedAt: Int?)
+    /// A connection taken as the protocol's ended and was flushed: nothing more comes of it. Not
+    /// shown; it lets listings and statistics forget what they kept for the connection.
+    case connectionClosed(TCPConnection)
     /// The capture file is damaged or cut short here; everything before it was reported.
     case captureError(CaptureError)
 
@@ -22,7 +25,7 @@ public enum CaptureEvent: Sendable {
         switch self {
         case let .frame(frame): frame.connection
         case let .connectionOpened(connection), let .joinedMidStream(connection, _), let .gap(connection, _, _, _, _, _),
-             let .resynchronized(connection, _, _, _):
+             let .resynchronized(connection, _, _, _), let .connectionClosed(connection):
             connection
         case .captureError: nil
         }

@@ -8,7 +8,7 @@ public struct CaptureListing<Output: CaptureSink>: CaptureSink {
     public let filter: FrameFilter
     /// Frames shown.
     public private(set) var shown = 0
-    /// Connections taken and not yet announced.
+    /// Connections taken and not yet announced; forgotten when they close.
     private var unannounced: [Int: TCPConnection] = [:]
 
     public init(output: Output, filter: FrameFilter = FrameFilter()) {
@@ -28,6 +28,10 @@ public struct CaptureListing<Output: CaptureSink>: CaptureSink {
         if case let .connectionOpened(connection) = event {
             unannounced[connection.index] = connection
             return
+        }
+        if case let .connectionClosed(connection) = event {
+            // A connection that ended without showing anything is never announced.
+            unannounced[connection.index] = nil
         }
         if let connection = event.connection { announce(connection) }
         output.note(event)

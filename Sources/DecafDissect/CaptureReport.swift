@@ -40,6 +40,8 @@ public struct CaptureReport: Sendable {
             return ["!! connection \(connection.index) \(direction.arrow): " + TreeRenderer.resynchronizationLine(skipped: skipped, resumedAt: resumedAt)]
         case let .captureError(error):
             return ["!! \(error): frames before this point were shown"]
+        case .connectionClosed:
+            return []
         }
     }
 }

@@ -69,7 +69,15 @@ public struct CaptureStatistics: CaptureSink, Sendable {
     public var byConnection: [Int: Count] {
         Dictionary(uniqueKeysWithValues: countsByConnection.entries.map { (FrameKeyTable<Count>.parts(of: $0.key).connection, $0.value) })
     }
+    /// The first `listLimit` connections, listed with their counts and handshakes.
     public private(set) var connections: [Int: TCPConnection] = [:]
+    /// Connections after those: counted together, in `otherConnections`, so memory does not grow
+    /// with the number of connections in the capture.
+    public private(set) var connectionsNotListed = 0
+    /// Frames and bytes of the connections not listed.
+    public private(set) var otherConnections = Count()
+    /// The index of the last connection listed, once `listLimit` are.
+    private var listedUpTo: Int?
     /// The first `roundTripLimit` round trips, in capture order; kept only when asked for
     /// (`keepsEachRoundTrip`), and never more, so memory does not grow with the capture. The
     /// summary covers them all.
@@ -147,7 +155,12 @@ public struct CaptureStatistics: CaptureSink, Sendable {
         case .frame:
             break
         case let .connectionOpened(connection):
+            guard isListed(connection.index) else {
+                connectionsNotListed += 1
+                return
+            }
             connections[connection.index] = connection
+            if connections.count == listLimit { listedUpTo = connection.index }
         case .joinedMidStream:
             midStreamJoins += 1
         case let .gap(_, _, count, _, _, _):
@@ -157,6 +170,8 @@ public struct CaptureStatistics: CaptureSink, Sendable {
             resynchronizations += 1
         case let .captureError(error):
             captureError = error
+        case .connectionClosed:
+            break
         }
     }
 
@@ -170,7 +185,11 @@ public struct CaptureStatistics: CaptureSink, Sendable {
             } else {
                 headerless.add(frameOf: parts.bytes.count)
             }
-            countsByConnection.modify(FrameKeyTable<Count>.key(connection: index, direction: 0, sequence: 0), from: Count()) { $0.add(frameOf: parts.bytes.count) }
+            if isListed(index) {
+                countsByConnection.modify(FrameKeyTable<Count>.key(connection: index, direction: 0, sequence: 0), from: Count()) { $0.add(frameOf: parts.bytes.count) }
+            } else {
+                otherConnections.add(frameOf: parts.bytes.count)
+            }
             if let error = parts.error {
                 if errors.count < listLimit {
                     errors.append(ErrorSeen(connection: index, direction: frame.direction, name: error.code.name,
@@ -184,7 +203,7 @@ public struct CaptureStatistics: CaptureSink, Sendable {
         } else {
             countAcknowledgement(frame, reported: false)
         }
-        guard parts.isValid, let fields = parts.fields, filter.matchesConnection(of: frame) else { return }
+        guard parts.isValid, let fields = parts.fields, isListed(index), filter.matchesConnection(of: frame) else { return }
         // A frame without an error shows all its fields; walked in place, looking at handshake tags only.
         for field in fields where field.tag == .versionRequest || field.tag == .versionResponse {
             switch TLVValue(tag: field.tag, value: field.value) {
@@ -199,6 +218,15 @@ public struct CaptureStatistics: CaptureSink, Sendable {
             }
         }
     }
+
+    /// Whether connection `index` is one of the first `listLimit`: connections are numbered in the
+    /// order they open, and each opens before its first frame.
+    private func isListed(_ index: Int) -> Bool {
+        listedUpTo.map { index <= $0 } ?? true
+    }
+
+    /// Every connection reported on, listed or not.
+    public var connectionCount: Int { connections.count + connectionsNotListed }
 
     /// Times an ACK against the frame it acknowledges, or starts a frame waiting for its ACK.
     private mutating func countAcknowledgement(_ frame: CapturedFrameView, reported: Bool) {

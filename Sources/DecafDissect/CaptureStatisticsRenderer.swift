@@ -9,12 +9,16 @@ public enum CaptureStatisticsRenderer {
         let frames = stats.byType.values.reduce(0) { $0 + $1.frames }
         let skipped = capture.tracker.skippedPackets.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
         let counted = stats.filter.isEmpty ? "\(frames) frame(s)" : "\(frames) frame(s) matching the filter"
-        var lines = ["\(counted) in \(stats.connections.count) connection(s); \(capture.ignoredConnections) other TCP connection(s) ignored; "
+        var lines = ["\(counted) in \(stats.connectionCount) connection(s); \(capture.ignoredConnections) other TCP connection(s) ignored; "
             + "\(stats.gaps) gap(s) (\(stats.missingBytes) bytes missing), \(stats.resynchronizations) resynchronisation(s), "
             + "\(stats.midStreamJoins) stream(s) joined mid-way",
             "\(capture.reader.packetCount) packet(s) read, \(capture.tracker.truncatedPackets) cut short by the snapshot length; "
             + "\(capture.tracker.retransmittedBytes) TCP byte(s) retransmitted; packets without a usable TCP segment: "
             + (skipped.isEmpty ? "none" : skipped.joined(separator: ", "))]
+        if capture.tracker.connectionsClosedEarly > 0 {
+            lines.append("\(capture.tracker.connectionsClosedEarly) connection(s) closed early: more than \(capture.tracker.connectionLimit) were open at once "
+                + "(the least recently active first; their later packets start new connections)")
+        }
         if capture.tracker.budgetReleases > 0 {
             lines.append("\(capture.tracker.budgetReleases) time(s) a stream stopped waiting for missing bytes early: connections together held "
                 + "more than \(capture.tracker.heldBytesBudget >> 20) MiB out of order")
@@ -27,6 +31,10 @@ public enum CaptureStatisticsRenderer {
         for (index, count) in stats.byConnection.sorted(by: { $0.key < $1.key }) {
             let name = stats.connections[index].map(\.description) ?? "#\(index)"
             lines.append("  \(name): \(count.frames) frame(s), \(count.bytes) bytes")
+        }
+        if stats.connectionsNotListed > 0 {
+            lines.append("  \(stats.connectionsNotListed) more connection(s), not listed (over \(stats.listLimit)): "
+                + "\(stats.otherConnections.frames) frame(s), \(stats.otherConnections.bytes) bytes")
         }
         if let summary = stats.roundTripSummary {
             let parts = summary.named.map { "\($0.name) \(milliseconds($0.nanoseconds))" }
@@ -76,6 +84,10 @@ struct CaptureStatisticsJSON: Encodable {
     var frames: Int
     var byType: [String: CaptureStatistics.Count]
     var byConnection: [String: CaptureStatistics.Count]
+    /// Connections past the first `CaptureStatistics.listLimit` (10,000), and their frames and
+    /// bytes together; absent when none was left out.
+    var connectionsNotListed: Int?
+    var otherConnections: CaptureStatistics.Count?
     var connections: [ConnectionJSON]
     var ignoredConnections: Int
     var packets: Int
@@ -85,6 +97,9 @@ struct CaptureStatisticsJSON: Encodable {
     /// Times a stream stopped waiting for missing bytes because all connections together held too
     /// many out of order (`TCPConnectionTracker.heldBytesBudget`); absent when none did.
     var budgetReleases: Int?
+    /// Connections closed early because `TCPConnectionTracker.connectionLimit` were open at once;
+    /// absent when none was.
+    var connectionsClosedEarly: Int?
     var roundTrip: RoundTripSummary?
     /// The first round trips (`CaptureStatistics.roundTripLimit`, 10,000); the summary covers them all.
     var roundTrips: [CaptureStatistics.RoundTrip]
@@ -111,6 +126,8 @@ struct CaptureStatisticsJSON: Encodable {
         frames = stats.byType.values.reduce(0) { $0 + $1.frames }
         byType = stats.byType
         byConnection = Dictionary(uniqueKeysWithValues: stats.byConnection.map { ("\($0.key)", $0.value) })
+        connectionsNotListed = stats.connectionsNotListed > 0 ? stats.connectionsNotListed : nil
+        otherConnections = stats.connectionsNotListed > 0 ? stats.otherConnections : nil
         connections = stats.connections.values.sorted { $0.index < $1.index }.map(ConnectionJSON.init)
         ignoredConnections = capture.ignoredConnections
         packets = capture.reader.packetCount
@@ -118,6 +135,7 @@ struct CaptureStatisticsJSON: Encodable {
         retransmittedBytes = capture.tracker.retransmittedBytes
         skippedPackets = capture.tracker.skippedPackets
         budgetReleases = capture.tracker.budgetReleases > 0 ? capture.tracker.budgetReleases : nil
+        connectionsClosedEarly = capture.tracker.connectionsClosedEarly > 0 ? capture.tracker.connectionsClosedEarly : nil
         roundTrip = stats.roundTripSummary
         roundTrips = stats.roundTrips
         roundTripsLeftOut = stats.roundTripsLeftOut

@@ -29,6 +29,7 @@ final class ParallelRendering: CaptureSink {
                 while let (number, batch) = coordinator.next() {
                     batch.replay(into: &renderer)
                     coordinator.waitForTurn(number)
+                    coordinator.reserve(renderer.output.count)
                     FileHandleOutput.standardOutput.write(raw: renderer.output.bytes)
                     renderer.output.removeAll()
                     coordinator.wrote(number)
@@ -70,9 +71,16 @@ private final class Coordinator: @unchecked Sendable {
     private var written = 0
     private var closed = false
     private var finishedWorkers = 0
+    /// Used by the worker whose turn it is to write, one at a time.
+    private var reservation = OutputReservation(descriptor: FileHandleOutput.standardOutput.descriptor)
 
     init(capacity: Int) {
         self.capacity = capacity
+    }
+
+    /// Reserves room in the output for the `count` bytes about to be written; called in turn.
+    func reserve(_ count: Int) {
+        reservation.reserve(count)
     }
 
     /// Queues `batch`, waiting while `capacity` batches wait already.
@@ -123,6 +131,7 @@ private final class Coordinator: @unchecked Sendable {
         closed = true
         condition.broadcast()
         while written < submitted || finishedWorkers < workers { condition.wait() }
+        reservation.finish()
         condition.unlock()
     }
 }

@@ -78,3 +78,37 @@ extension CaptureStatisticsLimitTests {
         #expect(limited.errors.isEmpty && limited.errorsLeftOut > 0)
     }
 }
+
+extension CaptureStatisticsLimitTests {
+    /// The events of a capture of `count` connections, one after another, each with one DATA
+    /// frame and its ACK.
+    static func connections(_ count: Int) -> [CaptureEvent] {
+        var records: [CaptureRecord] = []
+        for index in 0..<count {
+            let client = TCPEndpoint(address: SyntheticConversation.defaultClient.address, port: UInt16(30_000 + index))
+            var conversation = SyntheticConversation(client: client, start: CaptureTime(seconds: 1_700_000_000 + Int64(index), nanoseconds: 0))
+            conversation.handshake()
+            conversation.send(frame(.data, 1), .clientToServer)
+            conversation.send(frame(.ack, 1), .serverToClient)
+            conversation.close()
+            records += conversation.records
+        }
+        return CaptureDissection(CaptureWriter.pcap(records, linkType: .ethernet)).events
+    }
+
+    @Test("connections past the list limit are counted together, not listed, and said")
+    func connectionLimit() {
+        var limited = CaptureStatistics(listLimit: 2)
+        var unlimited = CaptureStatistics()
+        for event in Self.connections(5) {
+            limited.add(event)
+            unlimited.add(event)
+        }
+        #expect(unlimited.connectionCount == 5 && unlimited.connectionsNotListed == 0 && unlimited.byConnection.count == 5)
+        #expect(limited.connectionCount == 5 && limited.connections.keys.sorted() == [1, 2] && limited.byConnection.keys.sorted() == [1, 2])
+        #expect(limited.connectionsNotListed == 3)
+        let otherFrames = unlimited.byConnection.filter { $0.key > 2 }.values.reduce(0) { $0 + $1.frames }
+        #expect(limited.otherConnections.frames == otherFrames && otherFrames == 6)
+        #expect(limited.roundTripCount == unlimited.roundTripCount, "round trips are timed on every connection")
+    }
+}

@@ -185,4 +185,30 @@ struct ReassemblyTests {
         #expect(events == ["opened 1001", "gap 10 on 1001 at 5", "data 60 on 1001"])
         #expect(tracker.budgetReleases == 1)
     }
+
+    @Test("past the limit of connections followed at once, the least recently active are closed early and counted")
+    func connectionLimit() {
+        var tracker = TCPConnectionTracker(connectionLimit: 8)
+        var events: [String] = []
+        var packet = 0
+        func add(_ segment: Sent) {
+            packet += 1
+            segment.withSegment { tracker.add($0, packet: packet, time: Self.time) { events.append(Self.describe($0)) } }
+        }
+        // Nine connections each open and send a byte; the first then sends another, so the second
+        // is the least recently active when the ninth opens.
+        for port in UInt16(1001)...1008 {
+            add(Sent(source: TCPEndpoint(address: Self.client.address, port: port), sequence: 99, flags: .syn))
+            add(Sent(source: TCPEndpoint(address: Self.client.address, port: port), sequence: 100, flags: .ack, payload: [1]))
+        }
+        add(Sent(source: TCPEndpoint(address: Self.client.address, port: 1001), sequence: 101, flags: .ack, payload: [2]))
+        events.removeAll()
+        add(Sent(source: TCPEndpoint(address: Self.client.address, port: 1009), sequence: 99, flags: .syn))
+        #expect(events == ["closed"] && tracker.connectionsClosedEarly == 1)
+        // The closed one's next bytes start a new connection, joined mid-stream, which again makes
+        // one too many: the next least active (1003) is closed first.
+        events.removeAll()
+        add(Sent(source: TCPEndpoint(address: Self.client.address, port: 1002), sequence: 101, flags: .ack, payload: [2]))
+        #expect(events == ["closed", "opened 1002", "joined", "data 1 on 1002"] && tracker.connectionsClosedEarly == 2)
+    }
 }
