@@ -47,6 +47,14 @@ struct JSONLineTests {
         #expect(JSONLine.encode([Double.nan]).contains("cannot be written as JSON"))
     }
 
+    /// The line `decaf dissect --json` writes for `record`, straight from its bytes.
+    static func written(_ record: FrameRecord) -> String {
+        var writer = FrameJSONWriter()
+        let out = OutputBuffer()
+        record.withParts { writer.write($0, to: out) }
+        return String(decoding: out.bytes, as: UTF8.self)
+    }
+
     @Test("every frame of every golden vector, as dissect --json writes it")
     func vectorRecords() throws {
         for file in FrameVectorFile.all {
@@ -55,10 +63,24 @@ struct JSONLineTests {
                     for event in StreamDissector.dissect(vector.bytes, options: group.options) {
                         guard case let .frame(record) = event else { continue }
                         let json = FrameRecordJSON(record)
+                        #expect(Self.written(record) == (try Self.foundation(json)), "tcId \(vector.tcId)")
                         #expect(JSONLine.encode(json) == (try Self.foundation(json)), "tcId \(vector.tcId)")
                     }
                 }
             }
+        }
+    }
+
+    @Test("a frame's text with every character JSON escapes, as dissect --json writes it")
+    func escapedText() throws {
+        let text = (0..<32).map { String(UnicodeScalar(UInt8($0))) }.joined() + "\"quoted\" back\\slash /slash é 😀 \u{7F} and more plain text"
+        var encoder = FrameEncoder()
+        let header = FrameHeader(messageType: .data, sequence: SequenceNumber(rawValue: 1), timestamp: 1_700_000_000, sessionID: SessionID(rawValue: 1))
+        let bytes = encoder.encode(header, fields: [TLVField(tag: .text, text: text), TLVField(tag: .error, bytes: [0, 4] + Array(text.utf8))])
+        for event in StreamDissector.dissect(bytes) {
+            guard case let .frame(record) = event else { continue }
+            #expect(record.isValid)
+            #expect(Self.written(record) == (try Self.foundation(FrameRecordJSON(record))))
         }
     }
 
@@ -68,7 +90,10 @@ struct JSONLineTests {
             let dissection = CaptureDissection(capture.bytes)
             for event in dissection.events {
                 if case let .frame(frame) = event {
-                    #expect(JSONLine.encode(FrameRecordJSON(frame)) == (try Self.foundation(FrameRecordJSON(frame))), "\(capture.name)")
+                    var writer = FrameJSONWriter()
+                    let out = OutputBuffer()
+                    frame.withView { writer.write($0, to: out) }
+                    #expect(String(decoding: out.bytes, as: UTF8.self) == (try Self.foundation(FrameRecordJSON(frame))), "\(capture.name)")
                 } else if let note = CaptureNoteJSON(event) {
                     #expect(JSONLine.encode(note) == (try Self.foundation(note)), "\(capture.name)")
                 }
