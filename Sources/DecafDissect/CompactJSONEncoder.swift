@@ -1,7 +1,7 @@
 /// Encodes a value as one line of JSON with sorted keys: the bytes Foundation's `JSONEncoder` writes
 /// with `.sortedKeys` and `.withoutEscapingSlashes` (keys in UTF-8 order, `null` values left out,
-/// whole doubles below 10^16 without a fraction), several times faster. `decaf dissect --json`
-/// writes a line per frame, so the encoder's own cost is most of what `--json` costs.
+/// whole doubles below 10^16 without a fraction), several times faster. Every JSON line the tools
+/// print goes through it, but for frames, which `FrameJSONWriter` writes straight from their bytes.
 enum CompactJSONEncoder {
     static func encode(_ value: some Encodable) throws -> String {
         let encoder = NodeEncoder(codingPath: [])

@@ -160,7 +160,8 @@ public struct FrameJSONWriter {
     }
 
     /// The `decoded` member of a field whose tag has a layout: its value read with it, or why it
-    /// does not fit.
+    /// does not fit. Text is its value's bytes, written as they are; other layouts are read by
+    /// DecafWire's `TLVValue`.
     private func writeDecoded(_ element: TLVSequenceView.Element, to writer: inout JSONWriter) {
         let layout = element.tag.layout
         guard layout != .bytes, layout != .container else { return }
@@ -170,29 +171,30 @@ public struct FrameJSONWriter {
                 writer.member("malformed", why)
                 return
             }
-            let value = element.value
-            switch layout {
-            case .versionOffer:
-                let features = FeatureFlags(rawValue: value.bigEndianUInt16(at: 2))
-                writer.key("featureNames")
-                writer.array(features.names) { $0.string($1) }
-                writer.member("features", features.rawValue)
-                writer.member("version", ProtocolVersion(packed: value.bigEndianUInt16(at: 0)).description)
-            case .sequence:
-                writer.member("sequence", value.bigEndianUInt32(at: 0))
-            case .errorReport:
-                let code = value.bigEndianUInt16(at: 0)
-                writer.member("code", code)
-                writer.member("codeName", ErrorCode(rawValue: code)?.name)
-                writer.key("reason")
-                writer.text(UnsafeRawBufferPointer(rebasing: value[2...]))
-            case .utf8:
+            if layout == .utf8 {
                 writer.key("text")
-                writer.text(value)
-            case .bytes, .container:
+                writer.text(element.value)
+                return
+            }
+            switch TLVValue(tag: element.tag, value: element.value) {
+            case let .versionRequest(offer): writeOffer(offer, to: &writer)
+            case let .versionResponse(offer): writeOffer(offer, to: &writer)
+            case let .readReceipt(receipt): writer.member("sequence", receipt.sequence.rawValue)
+            case let .error(report):
+                writer.member("code", report.code)
+                writer.member("codeName", ErrorCode(rawValue: report.code)?.name)
+                writer.member("reason", report.reason)
+            case .text, .container, .bytes, .malformed:
                 break
             }
         }
+    }
+
+    private func writeOffer(_ offer: some VersionOffer, to writer: inout JSONWriter) {
+        writer.key("featureNames")
+        writer.array(offer.features.names) { $0.string($1) }
+        writer.member("features", offer.features.rawValue)
+        writer.member("version", offer.version.description)
     }
 
     /// `captureTime`'s value, quoted, formatted once per packet time.

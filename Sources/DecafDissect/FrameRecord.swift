@@ -65,16 +65,13 @@ public struct FrameRecord: Sendable {
     }
 
     /// The CRC-32 of the body as it arrived, when all of it did.
-    public var computedChecksum: UInt32? { body.map { CRC32.checksum($0) } }
+    public var computedChecksum: UInt32? { withParts(\.computedChecksum) }
 
     /// True when the body is a zlib stream (compress_type ZLIB, not empty, not opaque).
-    public var isCompressed: Bool {
-        guard let header, !isOpaque else { return false }
-        return header.compressType == .zlib && header.bodyLength > 0
-    }
+    public var isCompressed: Bool { withParts(\.isCompressed) }
 
     /// True when the body is encrypted and left unparsed.
-    public var isOpaque: Bool { header?.encryptType == .aes256 }
+    public var isOpaque: Bool { withParts(\.isOpaque) }
 
     /// The body's top-level fields as far as they were parsed, when the payload is readable.
     public var fields: [TLVElement]? { payload.map { visible(TLVSequence($0)) } }

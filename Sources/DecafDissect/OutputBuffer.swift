@@ -157,29 +157,13 @@ public final class OutputBuffer {
 
     /// The lower-case hex of `bytes`, two digits per byte.
     public func appendHex(_ bytes: UnsafeRawBufferPointer) {
-        var cursor = room(bytes.count * 2)
-        Self.hexPairs.withUnsafeBufferPointer { pairs in
-            for byte in bytes {
-                UnsafeMutableRawPointer(cursor).storeBytes(of: pairs[Int(byte)], as: UInt16.self)
-                cursor += 2
-            }
-        }
+        Hex.write(bytes, to: room(bytes.count * 2))
         count += bytes.count * 2
     }
 
     /// The four upper-case hex digits of `value`.
     public func appendUppercaseHex(_ value: UInt16) {
-        let cursor = room(4)
-        for index in 0..<4 {
-            let nibble = UInt8(truncatingIfNeeded: value >> UInt16(12 - 4 * index)) & 0x0F
-            cursor[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
-        }
+        Hex.writeUppercase(UInt64(value), width: 4, to: room(4))
         count += 4
-    }
-
-    /// The two hex digits of each byte value, as the bytes of a little-endian `UInt16`.
-    private static let hexPairs: [UInt16] = (0...255).map { byte in
-        let digits = Array("0123456789abcdef".utf8)
-        return UInt16(littleEndian: UInt16(digits[byte >> 4]) | UInt16(digits[byte & 0x0F]) << 8)
     }
 }

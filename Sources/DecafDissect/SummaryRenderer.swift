@@ -48,10 +48,10 @@ public enum SummaryRenderer {
     /// The columns that describe the frame itself: type, sequence, session, body, tags, status.
     private static func addColumns(for parts: FrameParts, to line: Columns) {
         if let header = parts.header {
-            line.add(width: 13) { appendName(header.messageType.name, raw: header.messageType.rawValue, to: $0) }
+            line.add(width: 13) { $0.append(header.messageType.description) }
             line.add(width: 22) { text in
                 text.append("seq ")
-                appendName(header.sequence.category.name, raw: header.sequence.category.rawValue, to: text)
+                text.append(header.sequence.category.description)
                 text.append(UInt8(ascii: "/"))
                 text.appendDecimal(header.sequence.counter)
             }
@@ -74,17 +74,6 @@ public enum SummaryRenderer {
             line.add(width: 96) { $0.append("(\(parts.bytes.count) bytes, \(what))") }
         }
         line.add { appendStatus(of: parts, to: $0) }
-    }
-
-    /// A protocol value as `NamedWireValue.description` writes it: its name, or `UNKNOWN(n)`.
-    private static func appendName(_ name: String?, raw: some BinaryInteger, to text: OutputBuffer) {
-        guard let name else {
-            text.append("UNKNOWN(")
-            text.appendDecimal(raw)
-            text.append(UInt8(ascii: ")"))
-            return
-        }
-        text.append(name)
     }
 
     /// The first few top-level tags shown, then how many more there are; `-` for none.

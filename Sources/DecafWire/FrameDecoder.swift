@@ -143,11 +143,10 @@ public struct FrameDecoder {
         _ raw: UnsafeRawBufferPointer, position: inout Int, storage: [UInt8]?, _ handle: (FrameView) -> Void
     ) throws(WireError) -> Int {
         var count = 0
-        let quick = QuickAcceptance(options)
         while position < raw.count {
             let start = position
             let rest = UnsafeRawBufferPointer(rebasing: raw[start...])
-            if let length = quick.acceptedLength(rest) {
+            if let length = Self.acceptedLength(rest, options: options) {
                 position = start + length
                 streamOffset += length
                 let bytes = UnsafeRawBufferPointer(rebasing: rest[..<length])
@@ -304,6 +303,27 @@ public struct FrameDecoder {
             throw .body(error, length: length)
         }
         return .frame(length: length)
+    }
+
+    /// The length of the frame at the start of `bytes` when it is whole, in clear, uncompressed and
+    /// passes every check; nil leaves it to `scan`, which says what is wrong or what is missing.
+    /// The same validators, asked only whether they pass: most frames do, and saying why costs
+    /// more than checking, which small frames feel.
+    @inline(__always)
+    private static func acceptedLength(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) -> Int? {
+        typealias Field = FrameHeader.Field
+        guard bytes.count >= FrameHeader.size,
+              bytes[Field.encryptType.offset] != EncryptType.aes256.rawValue,
+              bytes[Field.compressType.offset] == CompressType.none.rawValue,
+              (try? HeaderValidator.validate(prefix: bytes, options: options)) != nil
+        else { return nil }
+        let length = FrameHeader.size + Int(bytes.bigEndianUInt32(at: Field.bodyLength.offset))
+        guard bytes.count >= length else { return nil }
+        let body = UnsafeRawBufferPointer(rebasing: bytes[FrameHeader.size..<length])
+        guard !options.verifiesChecksum || CRC32.checksum(body) == bytes.bigEndianUInt32(at: Field.checksum.offset),
+              (try? TLVValidator.validate(body, options: options.tlv)) != nil
+        else { return nil }
+        return length
     }
 
     /// `scan` for tools that want only the header's verdict and the frame's length.

@@ -16,21 +16,32 @@ public enum Hex {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends the lower-case hex of `bytes`, two digits per byte, to `out`, written in place: a
-    /// dissector writes every byte it shows this way.
-    public static func append(_ bytes: UnsafeRawBufferPointer, to out: inout [UInt8]) {
-        let start = out.count
-        out.append(contentsOf: repeatElement(0, count: bytes.count * 2))
-        out.withUnsafeMutableBufferPointer { out in
-            digits.withUnsafeBufferPointer { digits in
-                var index = start
-                for byte in bytes {
-                    out[index] = digits[Int(byte >> 4)]
-                    out[index + 1] = digits[Int(byte & 0x0F)]
-                    index += 2
-                }
+    /// Writes the lower-case hex of `bytes`, two digits per byte, at `out`, which has room for
+    /// them: how a renderer writes every byte it shows without making a string.
+    @inlinable
+    public static func write(_ bytes: UnsafeRawBufferPointer, to out: UnsafeMutablePointer<UInt8>) {
+        var cursor = UnsafeMutableRawPointer(out)
+        digitPairs.withUnsafeBufferPointer { pairs in
+            for byte in bytes {
+                cursor.storeBytes(of: pairs[Int(byte)], as: UInt16.self)
+                cursor += 2
             }
         }
+    }
+
+    /// Writes the low `width` nibbles of `value` as upper-case hex digits at `out`, as `format`
+    /// shows them after its `0x`.
+    @inlinable
+    public static func writeUppercase(_ value: UInt64, width: Int, to out: UnsafeMutablePointer<UInt8>) {
+        for index in 0..<width {
+            let nibble = UInt8(truncatingIfNeeded: value >> UInt64(4 * (width - 1 - index))) & 0x0F
+            out[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
+        }
+    }
+
+    /// The two digits of each byte value, as the bytes of a `UInt16` in memory order.
+    @usableFromInline static let digitPairs: [UInt16] = (0...255).map { byte in
+        UInt16(littleEndian: UInt16(digits[byte >> 4]) | UInt16(digits[byte & 0x0F]) << 8)
     }
 
     /// Lower-case hex of `bytes`, two digits per byte, separated by spaces, as hexdumps show them.

@@ -10,10 +10,40 @@
 /// nesting level, so duplicate detection stays linear on hostile input. When repeats are rejected a
 /// sequence holds at most one container, so each level's set serves exactly one sequence.
 public enum TLVValidator {
-    /// Throws the first rule `body` breaks. Inlined into the frame decoder's loop, where a call per
-    /// frame costs more than checking a small body.
+    /// Throws the first rule `body` breaks. Most bodies (ACKs, short texts) are a few fields and no
+    /// container: they are passed in one inlined loop, and everything else, errors included, is
+    /// judged by the full walk, which says what is wrong.
     @inline(__always)
     public static func validate(_ body: UnsafeRawBufferPointer, options: TLVOptions) throws(WireError) {
+        guard !isSmallFlatSequence(body, allowsDuplicateTags: options.allowsDuplicateTags) else { return }
+        try validateFully(body, options: options)
+    }
+
+    /// Whether `body` is a sequence of up to eight whole fields, none a container, with no tag
+    /// repeated unless repeats are allowed: a body every rule accepts. False says nothing.
+    @inline(__always)
+    static func isSmallFlatSequence(_ body: UnsafeRawBufferPointer, allowsDuplicateTags: Bool) -> Bool {
+        var tags = InlineArray<8, UInt16>(repeating: 0)
+        var count = 0
+        var position = 0
+        while position < body.count {
+            guard count < 8, body.count - position >= TLVEncoder.fieldHeaderSize else { return false }
+            let tag = body.bigEndianUInt16(at: position)
+            let length = Int(body.bigEndianUInt32(at: position + 2))
+            guard tag != TLVTag.container.rawValue, length <= body.count - position - TLVEncoder.fieldHeaderSize else { return false }
+            if !allowsDuplicateTags {
+                for index in 0..<count where tags[index] == tag { return false }
+                tags[count] = tag
+            }
+            count += 1
+            position += TLVEncoder.fieldHeaderSize + length
+        }
+        return true
+    }
+
+    /// The full walk of `validate`.
+    @inline(never)
+    private static func validateFully(_ body: UnsafeRawBufferPointer, options: TLVOptions) throws(WireError) {
         var validation = Validation(
             body: body,
             depthLimit: options.effectiveDepthLimit,

@@ -309,7 +309,7 @@ struct FrameDecoderTests {
                     } else {
                         if first { decoder.append(chunk) }
                         first = false
-                        // Frame by frame through the full checks, against the quick path of the borrowed run.
+                        // Frame by frame, against the in-place decoding of the borrowed run.
                         while let frame = try decoder.nextFrame() { frame.withView(handle) }
                     }
                 }
