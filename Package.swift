@@ -34,7 +34,7 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]
         ),
         // Linux's fallocate(2), for reserving the space of large outputs ahead of their writes.
-        .systemLibrary(name: "CFileSpace"),
+        .systemLibrary(name: "CDirectIO"),
         .target(name: "DecafWire", dependencies: ["CDeflate"]),
         .target(name: "DecafCapture"),
         .target(name: "DecafSession", dependencies: ["DecafWire"]),
@@ -86,7 +86,7 @@ let package = Package(
         .executableTarget(
             name: "decaf",
             dependencies: [
-                "DecafWire", "DecafDissect", "DecafVectors", "DecafSession", "DecafNIO", "DecafPeer", "DecafConformance", "DecafProxy", "CFileSpace",
+                "DecafWire", "DecafDissect", "DecafVectors", "DecafSession", "DecafNIO", "DecafPeer", "DecafConformance", "DecafProxy", "CDirectIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -104,7 +104,7 @@ let package = Package(
             dependencies: ["DecafNIO", "DecafWire", .product(name: "NIOEmbedded", package: "swift-nio")]
         ),
         .testTarget(name: "DecafPeerTests", dependencies: ["DecafPeer", "DecafNIO", "DecafWire", "DecafDissect", "DecafTestSupport"]),
-        .testTarget(name: "DecafDissectTests", dependencies: ["DecafDissect", "DecafCapture", "DecafWire", "DecafTestSupport"]),
+        .testTarget(name: "DecafDissectTests", dependencies: ["DecafDissect", "DecafCapture", "DecafWire", "DecafTestSupport", "CDirectIO"]),
         .testTarget(
             name: "DecafConformanceTests",
             dependencies: ["DecafConformance", "DecafPeer", "DecafNIO", "DecafVectors", "DecafWire", "DecafTestSupport"]

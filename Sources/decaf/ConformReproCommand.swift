@@ -22,7 +22,7 @@ struct ConformReproCommand: ParsableCommand {
     func run() throws {
         if let client = ClientCatalog.case(caseID) {
             if binary {
-                client.sentBytes.withUnsafeBytes { FileHandleOutput.standardOutput.write(raw: $0) }
+                if let code = client.sentBytes.withUnsafeBytes({ FileHandleOutput.standardOutput.write(raw: $0) }) { throw InputError.cannotWrite(code) }
             } else {
                 print(client.reproduction.joined(separator: "\n"))
             }
@@ -35,7 +35,7 @@ struct ConformReproCommand: ParsableCommand {
         }
         if binary {
             let bytes = item.transmissions.flatMap(\.bytes)
-            bytes.withUnsafeBytes { FileHandleOutput.standardOutput.write(raw: $0) }
+            if let code = bytes.withUnsafeBytes({ FileHandleOutput.standardOutput.write(raw: $0) }) { throw InputError.cannotWrite(code) }
             return
         }
         print("\(item.id) [\(item.level.rawValue)] \(item.requirements.map(\.rawValue).joined(separator: ", ")): \(item.summary)")

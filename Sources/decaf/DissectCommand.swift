@@ -19,7 +19,8 @@ struct DissectCommand: ParsableCommand {
             or raw bytes holding one or more frames. In a capture every TCP connection whose first \
             payload bytes are the magic is reassembled and decoded per direction (--port takes a port \
             instead). Exit status: 0 when every frame is valid and the capture is whole, 1 when a \
-            frame is not or bytes are missing, 2 on a usage error.
+            frame is not or bytes are missing, 2 on a usage error or when the input cannot be read or \
+            the output written.
             """
     )
 
@@ -109,6 +110,8 @@ struct DissectCommand: ParsableCommand {
         let filter = filter
         var failed = false
         var frames = 0, shown = 0
+        var output = StandardOutputFile(descriptor: FileHandleOutput.standardOutput.descriptor)
+        var pending: [UInt8] = []
         for event in StreamDissector.dissect(bytes, options: limits.decodeOptions) {
             if case let .frame(record) = event {
                 frames += 1
@@ -116,8 +119,18 @@ struct DissectCommand: ParsableCommand {
                 guard filter.matches(record) else { continue }
                 shown += 1
             }
-            report.lines(for: event, stream: bytes).forEach { print($0) }
+            for line in report.lines(for: event, stream: bytes) {
+                pending += line.utf8
+                pending.append(UInt8(ascii: "\n"))
+            }
+            if pending.count >= 1 << 16 {
+                pending.withUnsafeBytes { output.write($0) }
+                pending.removeAll(keepingCapacity: true)
+            }
         }
+        pending.withUnsafeBytes { output.write($0) }
+        output.finish()
+        if let code = output.failure { throw InputError.cannotWrite(code) }
         if frames > 0 && shown == 0 { FileHandleOutput.standardError.write("No frame matches the filter; the input holds \(frames) frame(s)\n") }
         if failed { throw ExitCode.failure }
     }
@@ -133,7 +146,7 @@ struct DissectCommand: ParsableCommand {
             try feed(first, rest: &input, to: &dissector, into: &statistics)
             let lines = json ? [CaptureStatisticsRenderer.json(for: statistics.inner, of: dissector)]
                 : CaptureStatisticsRenderer.lines(for: statistics.inner, of: dissector)
-            FileHandleOutput.standardOutput.write(lines.joined(separator: "\n") + "\n")
+            if let code = FileHandleOutput.standardOutput.write(lines.joined(separator: "\n") + "\n") { throw InputError.cannotWrite(code) }
             report(statistics.captureError)
             (failed, frames) = (statistics.failed, statistics.frames)
         } else {
@@ -142,10 +155,10 @@ struct DissectCommand: ParsableCommand {
             do {
                 try feed(first, rest: &input, to: &dissector, into: &outcome)
             } catch {
-                rendering.finish()
+                _ = rendering.finish()
                 throw error
             }
-            rendering.finish()
+            if let code = rendering.finish() { throw InputError.cannotWrite(code) }
             report(outcome.captureError)
             (failed, frames) = (outcome.failed, outcome.frames)
             if frames > 0 && outcome.inner.shown == 0 {

@@ -9,18 +9,24 @@ struct FileHandleOutput {
     static let standardOutput = FileHandleOutput(descriptor: 1)
     static let standardError = FileHandleOutput(descriptor: 2)
 
-    func write(_ text: String) {
+    /// Writes `text`; returns the error number when the stream refuses it, nil once it is written.
+    @discardableResult
+    func write(_ text: String) -> Int32? {
         Array(text.utf8).withUnsafeBytes { write(raw: $0) }
     }
 
-    /// Writes `bytes` as they are.
-    func write(raw bytes: UnsafeRawBufferPointer) {
-        guard let start = bytes.baseAddress else { return }
+    /// Writes `bytes` as they are; returns the error number when the stream refuses them (a full
+    /// disk), nil once all are written.
+    @discardableResult
+    func write(raw bytes: UnsafeRawBufferPointer) -> Int32? {
+        guard let start = bytes.baseAddress else { return nil }
         var written = 0
         while written < bytes.count {
             let result = Glibc.write(descriptor, start + written, bytes.count - written)
-            if result <= 0 { return }
+            if result < 0 && errno == EINTR { continue }
+            if result <= 0 { return result < 0 ? errno : EIO }
             written += result
         }
+        return nil
     }
 }

@@ -29,8 +29,7 @@ final class ParallelRendering: CaptureSink {
                 while let (number, batch) = coordinator.next() {
                     batch.replay(into: &renderer)
                     coordinator.waitForTurn(number)
-                    coordinator.reserve(renderer.output.count)
-                    FileHandleOutput.standardOutput.write(raw: renderer.output.bytes)
+                    coordinator.write(renderer.output.bytes)
                     renderer.output.removeAll()
                     coordinator.wrote(number)
                 }
@@ -48,10 +47,11 @@ final class ParallelRendering: CaptureSink {
         batch.add(event)
     }
 
-    /// Hands on the last batch and returns once everything is written and the workers have ended.
-    func finish() {
+    /// Hands on the last batch and returns once everything is written and the workers have ended,
+    /// with the error number of the first write standard output refused, if one was.
+    func finish() -> Int32? {
         if !batch.isEmpty { handOn() }
-        coordinator.finish(workers: workers)
+        return coordinator.finish(workers: workers)
     }
 
     private func handOn() {
@@ -72,15 +72,15 @@ private final class Coordinator: @unchecked Sendable {
     private var closed = false
     private var finishedWorkers = 0
     /// Used by the worker whose turn it is to write, one at a time.
-    private var reservation = OutputReservation(descriptor: FileHandleOutput.standardOutput.descriptor)
+    private var output = StandardOutputFile(descriptor: FileHandleOutput.standardOutput.descriptor)
 
     init(capacity: Int) {
         self.capacity = capacity
     }
 
-    /// Reserves room in the output for the `count` bytes about to be written; called in turn.
-    func reserve(_ count: Int) {
-        reservation.reserve(count)
+    /// Writes `bytes` to standard output; called in turn.
+    func write(_ bytes: UnsafeRawBufferPointer) {
+        output.write(bytes)
     }
 
     /// Queues `batch`, waiting while `capacity` batches wait already.
@@ -125,13 +125,15 @@ private final class Coordinator: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Says no batch follows and returns once all are written and the `workers` have ended.
-    func finish(workers: Int) {
+    /// Says no batch follows and returns once all are written and the `workers` have ended, with
+    /// the error number of the first write refused.
+    func finish(workers: Int) -> Int32? {
         condition.lock()
         closed = true
         condition.broadcast()
         while written < submitted || finishedWorkers < workers { condition.wait() }
-        reservation.finish()
+        output.finish()
         condition.unlock()
+        return output.failure
     }
 }
