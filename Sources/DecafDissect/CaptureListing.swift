@@ -38,7 +38,7 @@ public struct CaptureListing<Output: CaptureSink>: CaptureSink {
     }
 
     private mutating func announce(_ connection: TCPConnection) {
-        guard let opened = unannounced.removeValue(forKey: connection.index) else { return }
+        guard !unannounced.isEmpty, let opened = unannounced.removeValue(forKey: connection.index) else { return }
         output.note(.connectionOpened(opened))
     }
 }

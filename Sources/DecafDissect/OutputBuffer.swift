@@ -111,19 +111,11 @@ public final class OutputBuffer {
     /// Characters from `start` to the end: UTF-8 bytes that do not continue another (what is
     /// written here holds no combining characters).
     public func scalarCount(from start: Int) -> Int {
-        let base = base
-        var scalars = count - start
-        var index = start
-        // Eight bytes at a time, less the bytes that continue a character (10xxxxxx).
-        while index + 8 <= count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            scalars -= (word & ~(word << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
-            index += 8
-        }
-        while index < count {
-            if base[index] & 0xC0 == 0x80 { scalars -= 1 }
-            index += 1
-        }
+        // Byte by byte: what is counted was just written, piece by piece, and reading it back a
+        // word at a time would wait for those small writes to land.
+        let end = count
+        var scalars = end - start
+        for index in start..<end where base[index] & 0xC0 == 0x80 { scalars -= 1 }
         return scalars
     }
 

@@ -124,6 +124,7 @@ public enum SummaryRenderer {
             if out.count > lineStart { out.append(UInt8(ascii: " ")) }
             let start = out.count
             write(out)
+            guard width > 0 else { return }
             let gap = width - out.scalarCount(from: start)
             if right {
                 out.insert(repeating: UInt8(ascii: " "), count: gap, at: start)
