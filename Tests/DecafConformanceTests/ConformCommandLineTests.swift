@@ -62,6 +62,7 @@ struct ConformCommandLineTests {
     @Test("vectors writes the codec cases as the committed vector files")
     func vectors() async throws {
         let directory = FileManager.default.temporaryDirectory.appending(path: "decaf-vectors-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
         let run = try await DecafProcess.run(["conform", "vectors", directory.path])
         #expect(run.status == 0)
         let names = try FileManager.default.contentsOfDirectory(atPath: FixturePaths.vectors.path).sorted()

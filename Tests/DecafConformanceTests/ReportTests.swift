@@ -75,6 +75,7 @@ struct ReportTests {
         let xml = JUnitReport.render(Self.everyVerdict)
         let lint = URL(filePath: try #require(ExternalTool.xmllint.path))
         let file = FileManager.default.temporaryDirectory.appending(path: "decaf-junit-\(UUID().uuidString).xml")
+        defer { try? FileManager.default.removeItem(at: file) }
         try xml.write(to: file, atomically: true, encoding: .utf8)
         let run = try await ChildProcess.run(lint, ["--noout", "--schema", FixturePaths.root.appending(path: "Specs/junit.xsd").path, file.path])
         #expect(run.status == 0, "\(String(decoding: run.error, as: UTF8.self))")

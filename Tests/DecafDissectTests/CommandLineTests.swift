@@ -73,6 +73,7 @@ struct CaptureCommandLineTests {
     @Test("a frame built into a pcap and a pcapng is dissected from them with its connection and direction", arguments: ["--pcap", "--pcapng"])
     func buildThenDissect(format: String) async throws {
         let file = Self.temporary("built")
+        defer { try? FileManager.default.removeItem(atPath: file) }
         let built = try await CommandLineTests.decaf(["build", "--type", "DATA", "--counter", "7", "--tlv", "TEXT=hi", "--timestamp", "1700000000", format, file])
         #expect(built.status == 0, "\(built.error)")
         let run = try await CommandLineTests.decaf(["dissect", "--json", file])
@@ -89,6 +90,7 @@ struct CaptureCommandLineTests {
     @Test("a broken frame in a capture exits 1 with its error, packet and stream offset; filters and --stats work on it")
     func brokenFrameInCapture() async throws {
         let file = Self.temporary("broken.pcap")
+        defer { try? FileManager.default.removeItem(atPath: file) }
         #expect(try await CommandLineTests.decaf(["build", "--type", "DATA", "--tlv", "TEXT=hi", "--timestamp", "1700000000", "--bad-crc", "--pcap", file]).status == 0)
         let run = try await CommandLineTests.decaf(["dissect", file])
         #expect(run.status == 1)
@@ -106,6 +108,7 @@ struct CaptureCommandLineTests {
         let source = FixturePaths.fixtures.appending(path: "captures/session-ethernet.pcap").path
         let bytes = try #require(FileManager.default.contents(atPath: source))
         let cut = Self.temporary("cut.pcap")
+        defer { try? FileManager.default.removeItem(atPath: cut) }
         try bytes.prefix(bytes.count - 10).write(to: URL(filePath: cut))
         let run = try await CommandLineTests.decaf(["dissect", cut])
         #expect(run.status == 1)
