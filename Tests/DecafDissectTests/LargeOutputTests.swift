@@ -15,7 +15,8 @@ import Glibc
 struct LargeOutputTests {
     /// Runs `script` in the shell with `$0` the decaf executable, `$1` a capture of 64 DATA frames
     /// of 60,000 bytes of text each (a --json listing of about 27 MiB) and `$2` a file in the
-    /// temporary directory; returns the run, the listing a pipe gets, and the file's path.
+    /// temporary directory, and hands `check` the run, the listing a pipe gets, and the file's path;
+    /// the capture and the file are removed afterwards.
     static func withCapture(_ script: String, check: (ChildProcess.Run, [UInt8], String) throws -> Void) async throws {
         var conversation = SyntheticConversation(start: CaptureTime(seconds: 1_700_000_000, nanoseconds: 0))
         conversation.handshake()
