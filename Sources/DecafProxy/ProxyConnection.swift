@@ -7,9 +7,38 @@ import NIOPosix
 
 /// One proxied connection on its event loop: the client's channel, the upstream channel, and a
 /// `ToxicPipe` per direction. It only moves bytes and timers; the pipes decide what and when.
+///
+/// Nothing is lost that a toxic did not take: what a side sent before its FIN (or before it went
+/// away) is written to the other side, and only then is the other side's output shut (a
+/// half-close, so the other direction goes on); a toxic's cut closes after what was let through
+/// before it has been written. The connection ends when both directions have ended.
 final class ProxyConnection {
-    private let client: Channel
-    private var server: Channel?
+    /// What the connection knows of one side and of what goes to it.
+    private struct Side {
+        var channel: Channel?
+        /// Passages for this side not carried yet, in the order (and so the time) they go.
+        var queue = CircularBuffer<ToxicPipe.Passage>()
+        /// The timer that carries the queue's first passage when its time comes.
+        var timer: Scheduled<Void>?
+        /// Bytes for this side queued, or written and not yet taken by its socket.
+        var pending = 0
+        /// The side's own stream ended: its FIN came, or it went away.
+        var inputEnded = false
+        /// The other side's stream ended: this side's output is shut once its writes are done.
+        var ending = false
+        /// A toxic cut the connection: it closes once this side's writes are done.
+        var closing = false
+        /// This side's output was shut after its last byte.
+        var outputEnded = false
+        /// The side's channel closed: nothing more can be written to it.
+        var gone = false
+
+        /// Nothing more will be written to this side.
+        var done: Bool { outputEnded || gone }
+    }
+
+    private var client: Side
+    private var server = Side()
     private var upstream: ToxicPipe
     private var downstream: ToxicPipe
     private let counters: NIOLockedValueBox<ProxyCounts>
@@ -18,15 +47,12 @@ final class ProxyConnection {
     /// The change of toxics in force: an older one arriving late is ignored.
     private var generation: Int
     private let onEnd: @Sendable () -> Void
-    /// Bytes still to be written to each side.
-    private var pendingToClient = 0
-    private var pendingToServer = 0
-    /// Above this many bytes waiting, the sending side is no longer read.
+    /// Above this many bytes waiting for a side, the sending side is no longer read.
     private static let pendingLimit = 4 << 20
 
     private init(client: Channel, toxics: ProxyToxics, generation: Int, seed: UInt64, counters: NIOLockedValueBox<ProxyCounts>,
                  onEnd: @escaping @Sendable () -> Void) {
-        self.client = client
+        self.client = Side(channel: client)
         upstream = ToxicPipe(applying: toxics.on(.upstream), seed: seed)
         downstream = ToxicPipe(applying: toxics.on(.downstream), seed: ~seed)
         self.generation = generation
@@ -47,6 +73,7 @@ final class ProxyConnection {
         ClientBootstrap(group: loop)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelOption(.autoRead, value: false)
+            .channelOption(.allowRemoteHalfClosure, value: true)
             .connectTimeout(.seconds(10))
             .channelInitializer { server in
                 server.eventLoop.makeCompletedFuture {
@@ -62,7 +89,6 @@ final class ProxyConnection {
                     bound.value.end()
                 }
             }
-        client.closeFuture.whenComplete { _ in bound.value.end() }
         return bound
     }
 
@@ -77,23 +103,23 @@ final class ProxyConnection {
     /// Resets both sides at once, as a network change does to every connection through it.
     func reset() {
         guard !ended else { return }
-        ProxyServer.reset(client)
-        if let server { ProxyServer.reset(server) }
+        for channel in [client.channel, server.channel].compactMap(\.self) { ProxyServer.reset(channel) }
         end()
     }
 
     private var now: Duration { .nanoseconds((NIODeadline.now() - started).nanoseconds) }
 
-    private func connected(_ server: Channel) {
-        guard !ended, client.isActive else {
-            server.close(promise: nil)
+    private func connected(_ channel: Channel) {
+        guard !ended, !client.gone else {
+            channel.close(promise: nil)
             return end()
         }
-        self.server = server
+        server.channel = channel
         perform(upstream.opened(at: now), to: .server)
         perform(downstream.opened(at: now), to: .client)
-        client.read()
-        server.read()
+        deliver(to: .server)
+        client.channel?.read()
+        channel.read()
     }
 
     func read(_ buffer: ByteBuffer, from side: ProxySide) {
@@ -112,15 +138,42 @@ final class ProxyConnection {
     }
 
     func readComplete(from side: ProxySide) {
-        if self[keyPath: Self.pending(to: side.other)] < Self.pendingLimit { channel(side)?.read() }
+        readIfRoom(from: side)
     }
 
-    func closed(_ side: ProxySide) {
-        guard !ended else { return }
+    /// `side` ended its stream (its FIN came): the other side gets everything before it, then its
+    /// own FIN; what goes to `side` goes on.
+    func inputEnded(_ side: ProxySide) {
+        let key = Self.side(side)
+        guard !ended, !self[keyPath: key].inputEnded else { return }
+        self[keyPath: key].inputEnded = true
         perform(self[keyPath: Self.pipe(from: side)].ended(at: now), to: side.other)
     }
 
-    private func channel(_ side: ProxySide) -> Channel? { side == .client ? client : server }
+    /// `side`'s channel closed: what it sent still reaches the other side, then the connection ends.
+    func closed(_ side: ProxySide) {
+        let key = Self.side(side)
+        guard !ended, !self[keyPath: key].gone else { return }
+        self[keyPath: key].gone = true
+        self[keyPath: key].timer?.cancel()
+        self[keyPath: key].timer = nil
+        self[keyPath: key].queue.removeAll()
+        self[keyPath: key].pending = 0
+        guard server.channel != nil else { return end() }
+        inputEnded(side)
+        endIfDone()
+    }
+
+    /// Reads from `side` again while what it sends can still be taken.
+    private func readIfRoom(from side: ProxySide) {
+        let sender = self[keyPath: Self.side(side)]
+        guard !ended, !sender.inputEnded, !sender.gone, self[keyPath: Self.side(side.other)].pending < Self.pendingLimit else { return }
+        sender.channel?.read()
+    }
+
+    private static func side(_ side: ProxySide) -> ReferenceWritableKeyPath<ProxyConnection, Side> {
+        side == .client ? \.client : \.server
+    }
 
     /// The pipe of what `side` sends: upstream from the client, downstream from the server.
     private static func pipe(from side: ProxySide) -> ReferenceWritableKeyPath<ProxyConnection, ToxicPipe> {
@@ -132,47 +185,97 @@ final class ProxyConnection {
         side == .client ? \.upstream : \.downstream
     }
 
-    /// The bytes waiting to be written to `side`.
-    private static func pending(to side: ProxySide) -> ReferenceWritableKeyPath<ProxyConnection, Int> {
-        side == .client ? \.pendingToClient : \.pendingToServer
-    }
-
+    /// Queues `passages` for `side` and carries what is due.
     private func perform(_ passages: [ToxicPipe.Passage], to side: ProxySide) {
+        let key = Self.side(side)
+        guard !ended, !self[keyPath: key].gone, !passages.isEmpty else { return }
         for passage in passages {
-            let deadline = started + TimeAmount(passage.at)
-            if case let .bytes(bytes, _) = passage { self[keyPath: Self.pending(to: side)] += bytes.count }
-            client.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in carry(passage, to: side) }
+            if case let .bytes(bytes, _) = passage { self[keyPath: key].pending += bytes.count }
+            self[keyPath: key].queue.append(passage)
         }
+        if self[keyPath: key].timer == nil { deliver(to: side) }
     }
 
-    private func carry(_ passage: ToxicPipe.Passage, to side: ProxySide) {
-        guard !ended, let channel = channel(side) else { return }
+    /// Carries every passage for `side` whose time has come, in order, with one flush; a timer
+    /// takes the rest when the first of them is due.
+    private func deliver(to side: ProxySide) {
+        let key = Self.side(side)
+        self[keyPath: key].timer = nil
+        // What comes before the upstream is connected waits for it.
+        guard self[keyPath: key].channel != nil else { return }
+        let due = now
+        var wrote = false
+        while !ended, let first = self[keyPath: key].queue.first, first.at <= due {
+            self[keyPath: key].queue.removeFirst()
+            wrote = carry(first, to: side) || wrote
+        }
+        if wrote { self[keyPath: key].channel?.flush() }
+        guard !ended, let next = self[keyPath: key].queue.first, let loop = self[keyPath: key].channel?.eventLoop else { return }
+        self[keyPath: key].timer = loop.assumeIsolated().scheduleTask(deadline: started + TimeAmount(next.at)) { [self] in deliver(to: side) }
+    }
+
+    /// Carries `passage` to `side`; true when it wrote bytes that still need a flush.
+    private func carry(_ passage: ToxicPipe.Passage, to side: ProxySide) -> Bool {
+        guard let channel = self[keyPath: Self.side(side)].channel else { return false }
+        let key = Self.side(side)
         switch passage {
         case let .bytes(bytes, _):
-            self[keyPath: Self.pending(to: side)] -= bytes.count
-            counters.withLockedValue { counts in
-                counts[keyPath: Self.counts(from: side.other)].bytesOut += bytes.count
-            }
-            channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: nil)
-            let sender: ProxySide = side.other
-            if self[keyPath: Self.pending(to: side)] < Self.pendingLimit { self.channel(sender)?.read() }
+            let count = bytes.count
+            channel.write(ByteBuffer(bytes: bytes)).assumeIsolated().whenComplete { [self] result in written(count, to: side, result) }
+            return true
+        case .end:
+            self[keyPath: key].ending = true
+            finishOutput(of: side)
         case .close:
-            if channel.isActive && self.channel(side.other)?.isActive == true {
-                counters.withLockedValue { $0.cut += 1 }
-            }
-            end()
+            if !client.gone && !server.gone { counters.withLockedValue { $0.cut += 1 } }
+            self[keyPath: key].closing = true
+            finishOutput(of: side)
         case .reset:
             counters.withLockedValue { $0.cut += 1 }
             ProxyServer.reset(channel)
             end()
         }
+        return false
+    }
+
+    /// `count` bytes for `side` were taken by its socket, or refused.
+    private func written(_ count: Int, to side: ProxySide, _ result: Result<Void, Error>) {
+        let key = Self.side(side)
+        guard !self[keyPath: key].gone else { return }
+        self[keyPath: key].pending -= count
+        if case .success = result {
+            counters.withLockedValue { counts in counts[keyPath: Self.counts(from: side.other)].bytesOut += count }
+        }
+        readIfRoom(from: side.other)
+        finishOutput(of: side)
+    }
+
+    /// Once every byte for `side` is written: closes the connection after a toxic's cut, or
+    /// shuts `side`'s output after the end of the other side's stream.
+    private func finishOutput(of side: ProxySide) {
+        let key = Self.side(side)
+        let state = self[keyPath: key]
+        guard !ended, state.pending == 0, !state.done else { return }
+        if state.closing { return end() }
+        guard state.ending else { return }
+        self[keyPath: key].outputEnded = true
+        state.channel?.close(mode: .output, promise: nil)
+        endIfDone()
+    }
+
+    /// Ends the connection once nothing more can go either way.
+    private func endIfDone() {
+        if client.done && server.done { end() }
     }
 
     private func end() {
         guard !ended else { return }
         ended = true
-        client.close(promise: nil)
-        server?.close(promise: nil)
+        for key in [Self.side(.client), Self.side(.server)] {
+            self[keyPath: key].timer?.cancel()
+            self[keyPath: key].channel?.close(promise: nil)
+        }
         onEnd()
     }
 }
+

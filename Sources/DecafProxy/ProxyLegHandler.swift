@@ -1,6 +1,7 @@
 import NIOCore
 
-/// One leg of a proxied connection: passes what it reads, and its close, to the connection.
+/// One leg of a proxied connection: passes what it reads, the end of its input (a FIN) and its
+/// close to the connection.
 final class ProxyLegHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
@@ -18,6 +19,11 @@ final class ProxyLegHandler: ChannelInboundHandler {
 
     func channelReadComplete(context: ChannelHandlerContext) {
         connection.value.readComplete(from: side)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case ChannelEvent.inputClosed = event { connection.value.inputEnded(side) }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func channelInactive(context: ChannelHandlerContext) {

@@ -77,6 +77,8 @@ public final class ProxyServer: Sendable {
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
                 .childChannelOption(.autoRead, value: false)
+                // A client's FIN ends only what it sends: the upstream gets it after the last byte.
+                .childChannelOption(.allowRemoteHalfClosure, value: true)
                 .childChannelInitializer { client in
                     accept(client, upstream: upstream, seed: seed, counters: counters, state: state, pcap: pcap)
                     return client.eventLoop.makeSucceededVoidFuture()

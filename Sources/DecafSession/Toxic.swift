@@ -38,6 +38,16 @@ public enum Toxic: Hashable, Sendable {
     /// server's host is unreachable. Connections already open are left as they are.
     case down
 
+    /// Whether every byte the sender sends reaches the receiver once, unchanged and in order,
+    /// before the end of its stream: the toxic only delays, slices or holds back. A proxy loses,
+    /// adds or changes bytes only through a toxic for which this is false.
+    public var deliversEveryByte: Bool {
+        switch self {
+        case .latency, .bandwidth, .slicer, .slowClose, .packetLoss, .down: true
+        case .timeout, .resetPeer, .limitData, .blackhole, .dropFrames, .duplicateFrames, .corruptFrames, .cutFrames: false
+        }
+    }
+
     /// Whether the toxic acts on whole frames.
     public var isOnFrames: Bool {
         switch self {

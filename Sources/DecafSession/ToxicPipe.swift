@@ -1,29 +1,39 @@
 import DecafWire
 
-/// One direction of a proxied connection with its toxics applied in order: bytes and the other
-/// side's close go in with the time they came, and come out as what to write, close or reset, and
-/// when. Pure: the time and a seeded generator are given, so a test or a `--seed` replays a run.
+/// One direction of a proxied connection with its toxics applied in order: bytes and the end of
+/// the sender's stream go in with the time they came, and come out as what to write, end, close or
+/// reset, and when. Pure: the time and a seeded generator are given, so a test or a `--seed` replays a run.
 public struct ToxicPipe: Sendable {
     /// Something to do to the receiving side, `at` a time since the connection opened.
     public enum Passage: Hashable, Sendable {
         case bytes([UInt8], at: Duration)
+        /// The sender ended its stream (a FIN): the receiver's stream ends after every byte before
+        /// it, and the other direction goes on (a half-close, as TCP and toxiproxy pass it).
+        case end(at: Duration)
+        /// A toxic cuts the connection: both sides are closed.
         case close(at: Duration)
+        /// A toxic resets the connection (TCP RST).
         case reset(at: Duration)
 
         public var at: Duration {
             switch self {
-            case let .bytes(_, at), let .close(at), let .reset(at): at
+            case let .bytes(_, at), let .end(at), let .close(at), let .reset(at): at
+            }
+        }
+
+        /// The same, at `time`.
+        func moved(to time: Duration) -> Passage {
+            switch self {
+            case let .bytes(bytes, _): .bytes(bytes, at: time)
+            case .end: .end(at: time)
+            case .close: .close(at: time)
+            case .reset: .reset(at: time)
             }
         }
 
         /// The same, no earlier than `floor`.
         func notBefore(_ floor: Duration) -> Passage {
-            guard at < floor else { return self }
-            switch self {
-            case let .bytes(bytes, _): return .bytes(bytes, at: floor)
-            case .close: return .close(at: floor)
-            case .reset: return .reset(at: floor)
-            }
+            at < floor ? moved(to: floor) : self
         }
     }
 
@@ -132,10 +142,11 @@ public struct ToxicPipe: Sendable {
         }
     }
 
-    /// What becomes of the sending side's close at `now`.
+    /// What becomes of the end of the sender's stream at `now`: the bytes a frame toxic still
+    /// held, then the end, after everything let out before it.
     public mutating func ended(at now: Duration) -> [Passage] {
         let rest = cutter?.rest() ?? []
-        return (rest.isEmpty ? [] : run([.bytes(rest, at: now)], framed: false)) + run([.close(at: now)], framed: false)
+        return (rest.isEmpty ? [] : run([.bytes(rest, at: now)], framed: false)) + run([.end(at: now)], framed: false)
     }
 
     private mutating func run(_ input: [Passage], framed: Bool) -> [Passage] {
@@ -159,11 +170,10 @@ public struct ToxicPipe: Sendable {
         var stage = stages[index]
         defer { stages[index] = stage }
         guard case let .bytes(bytes, now) = passage else {
-            // A cut keeps its place behind what went before it.
+            // An end or a cut keeps its place behind what went before it.
             let at = max(passage.at + (stage.toxic.closeDelay ?? .zero), stage.last)
             stage.last = at
-            if case .reset = passage { return [.reset(at: at)] }
-            return [.close(at: at)]
+            return [passage.moved(to: at)]
         }
         // A chunk or frame the toxic spares (toxicity) still keeps its place behind earlier ones.
         guard chosen(stage.toxicity) else {

@@ -24,12 +24,15 @@ struct ProxyCommandTests {
 
     @Test("a frame toxic on DATA only lets the handshake through, and the proxy counts the frames it saw (--json)")
     func frameToxicCounts() async throws {
-        let peer = try RunningChild(decaf: ["peer", "--log-level", "critical"])
+        let peer = try RunningChild(decaf: ["peer", "--log-level", "info"])
         let peerAddress = String(try await peer.firstLine().dropFirst("listening on ".count))
         let proxy = try RunningChild(decaf: ["proxy", "127.0.0.1:0", peerAddress, "--toxic", "drop_frames:probability=100%,types=DATA@upstream", "--json"])
         let address = String(try await proxy.firstLine().dropFirst("listening on ".count))
         let handshake = try await DecafProcess.run(["handshake", address])
         #expect(handshake.status == 0, "\(handshake.output)")
+        // The proxy passes the client's close after its last frame: once the peer has seen it, the
+        // proxy has counted every frame.
+        try await peer.errorLine(containing: "connection closed")
         let stopped = String(decoding: try await proxy.stop().output, as: UTF8.self)
         let last = try #require(stopped.split(separator: "\n").last)
         let json = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])

@@ -7,12 +7,12 @@ import Testing
 struct ToxicPipeTests {
     static let chunk = Array("hello, world".utf8)
 
-    @Test("no toxics: bytes and the close pass at once")
+    @Test("no toxics: bytes and the end of the stream pass at once")
     func clear() {
         var pipe = ToxicPipe(toxics: [], seed: 1)
         #expect(pipe.opened(at: .zero).isEmpty)
         #expect(pipe.received(Self.chunk, at: .milliseconds(5)) == [.bytes(Self.chunk, at: .milliseconds(5))])
-        #expect(pipe.ended(at: .milliseconds(6)) == [.close(at: .milliseconds(6))])
+        #expect(pipe.ended(at: .milliseconds(6)) == [.end(at: .milliseconds(6))])
     }
 
     @Test("latency delays every chunk within its jitter, never reorders, and the close follows the data")
@@ -79,12 +79,12 @@ struct ToxicPipeTests {
         #expect(blackhole.received(Self.chunk, at: .zero) == [])
     }
 
-    @Test("reset_peer resets the connection its time after it opened; slow_close delays the close")
+    @Test("reset_peer resets the connection its time after it opened; slow_close delays the end of the stream")
     func resetAndSlowClose() {
         var pipe = ToxicPipe(toxics: [.slowClose(.seconds(2)), .resetPeer(.seconds(30))], seed: 1)
         #expect(pipe.opened(at: .zero) == [.reset(at: .seconds(30))])
         #expect(pipe.received(Self.chunk, at: .seconds(1)) == [.bytes(Self.chunk, at: .seconds(1))])
-        #expect(pipe.ended(at: .seconds(3)) == [.close(at: .seconds(5))])
+        #expect(pipe.ended(at: .seconds(3)) == [.end(at: .seconds(5))])
     }
 
     @Test("packet_loss: a lost chunk waits a retransmission timeout, doubled per loss in a row, and holds up the ones behind it")

@@ -38,10 +38,22 @@ final class OutputDrain: @unchecked Sendable {
 
     /// The first line, once it has come; nil if the pipe ends or `deadline` passes first.
     func firstLine(by deadline: Date) -> String? {
+        line(where: { _ in true }, by: deadline)
+    }
+
+    /// The first whole line `matches` accepts, once it has come; nil if the pipe ends or
+    /// `deadline` passes first.
+    func line(where matches: (String) -> Bool, by deadline: Date) -> String? {
         condition.withLock {
-            while !data.contains(UInt8(ascii: "\n")), !ended, condition.wait(until: deadline) {}
-            guard let newline = data.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-            return String(decoding: data[..<newline], as: UTF8.self)
+            var checked = 0
+            while true {
+                while let newline = data[checked...].firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: data[checked..<newline], as: UTF8.self)
+                    if matches(line) { return line }
+                    checked = newline + 1
+                }
+                guard !ended, condition.wait(until: deadline) else { return nil }
+            }
         }
     }
 }

@@ -9,6 +9,7 @@ import Glibc
 public final class RunningChild: @unchecked Sendable {
     private let process: Process
     private let output: OutputDrain
+    private let errors: OutputDrain
     private let streams = DispatchGroup()
     private let exited = DispatchSemaphore(value: 0)
     private let command: [String]
@@ -18,22 +19,23 @@ public final class RunningChild: @unchecked Sendable {
         public var description: String
     }
 
-    /// Starts `executable` with `arguments` in `directory`; standard error is discarded, standard
-    /// output is kept.
+    /// Starts `executable` with `arguments` in `directory`; what it prints on standard output and
+    /// standard error is kept.
     public init(_ executable: URL, _ arguments: [String], in directory: URL? = nil) throws {
         process = Process()
         process.executableURL = executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
-        let pipe = Pipe()
+        let pipe = Pipe(), errorPipe = Pipe()
         process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errorPipe
         process.standardInput = FileHandle.nullDevice
         command = [executable.lastPathComponent] + arguments
         let exited = exited
         process.terminationHandler = { _ in exited.signal() }
         try process.run()
         output = OutputDrain(pipe.fileHandleForReading, streams)
+        errors = OutputDrain(errorPipe.fileHandleForReading, streams)
     }
 
     /// Starts `decaf` with `arguments`.
@@ -48,6 +50,18 @@ public final class RunningChild: @unchecked Sendable {
         guard let line else {
             kill(process.processIdentifier, SIGKILL)
             throw Stalled(description: "`\(command.joined(separator: " "))` printed no line in \(limit)")
+        }
+        return line
+    }
+
+    /// The first line on standard error that contains `text`, once it has come, such as a peer's
+    /// log of a connection closed; throws if none has come within `limit`.
+    @discardableResult
+    public func errorLine(containing text: String, limit: Duration = .seconds(30)) async throws -> String {
+        let deadline = Date.now.addingTimeInterval(Double(limit.components.seconds) + 1)
+        let line = try await ChildProcess.offCooperativeThreads { [errors] in errors.line(where: { $0.contains(text) }, by: deadline) }
+        guard let line else {
+            throw Stalled(description: "`\(command.joined(separator: " "))` printed no line with '\(text)' on standard error in \(limit)")
         }
         return line
     }
@@ -67,6 +81,6 @@ public final class RunningChild: @unchecked Sendable {
             throw Stalled(description: "`\(command.joined(separator: " "))` was still running \(limit) after signal \(signal); it was killed")
         }
         return ChildProcess.Run(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-                                output: output.bytes, error: [])
+                                output: output.bytes, error: errors.bytes)
     }
 }
