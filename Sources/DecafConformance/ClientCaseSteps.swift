@@ -37,12 +37,14 @@ enum ClientCaseSteps {
 
     /// A frame whose body is exactly `body` (compressed or not, valid or not), with the right
     /// body_length and checksum unless `damage` breaks them.
-    static func raw(_ header: FrameHeader, body: [UInt8], damage: FrameDamage = FrameDamage(), label: String) -> ServerStep {
+    /// With `minorAboveClient`, its version is set when it is sent: one minor above the client's
+    /// highest, as the client said it in its `ready` line.
+    static func raw(_ header: FrameHeader, body: [UInt8], damage: FrameDamage = FrameDamage(), label: String, minorAboveClient: Bool = false) -> ServerStep {
         var header = header
         header.bodyLength = UInt32(body.count)
         header.checksum = CRC32.checksum(body)
         let bytes = damage.apply(to: header.bytes + body)
-        return .send(Transmission(label: label, bytes: bytes, stamps: [Transmission.Stamp(headerOffset: 0)]))
+        return .send(Transmission(label: label, bytes: bytes, stamps: [Transmission.Stamp(headerOffset: 0, minorAboveReceiver: minorAboveClient)]))
     }
 
     /// A DATA frame with one TEXT field, broken by `damage`.

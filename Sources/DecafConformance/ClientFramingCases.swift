@@ -16,9 +16,9 @@ enum ClientFramingCases {
                        needs: needs, check: .delivered(payloads + [sentinel]))
         }
         func refused(_ id: String, _ requirements: [RequirementID], _ summary: String, _ code: ErrorCode, _ step: ServerStep,
-                     sequence: SequenceNumber? = SequenceNumber(category: .normal, counter: 1)) -> ClientCase {
+                     sequence: SequenceNumber? = SequenceNumber(category: .normal, counter: 1), after before: [ServerStep] = []) -> ClientCase {
             ClientCase(id, requirements, .required, summary,
-                       script: ServerScript(connections: [ConnectionScript(steps: [step, .awaitClosed, .pause(.milliseconds(200)), .finish])]),
+                       script: ServerScript(connections: [ConnectionScript(steps: before + [step, .awaitClosed, .pause(.milliseconds(200)), .finish])]),
                        check: .refuses(code, sequence: sequence))
         }
         let data = CaseFrames.header(.data, 1)
@@ -76,8 +76,11 @@ enum ClientFramingCases {
                                        stamps: [Transmission.Stamp(headerOffset: 0)]))),
             refused("client.frame.version-major", [.ver1, .ex5], "refuses a DATA frame of version 2.0", .versionUnsupported,
                     ClientCaseSteps.damaged(FrameDamage(), label: "DATA of version 2.0") { $0.version = ProtocolVersion(major: 2, minor: 0) }),
-            refused("client.frame.version-minor-higher", [.ver2, .ex5], "refuses a DATA frame of version 1.1 when its highest is 1.0", .versionUnsupported,
-                    ClientCaseSteps.damaged(FrameDamage(), label: "DATA of version 1.1") { $0.version = ProtocolVersion(major: 1, minor: 1) }),
+            refused("client.frame.version-minor-higher", [.ver2, .ex5], "refuses a DATA frame whose minor is one above the highest it says it has", .versionUnsupported,
+                    ClientCaseSteps.raw(data, body: ClientCaseSteps.payload("this frame is broken"), label: "DATA of a minor above the client's highest",
+                                        minorAboveClient: true),
+                    // The frame's version follows the client's own, from its `ready` line.
+                    after: [.awaitEvent("ready")]),
             refused("client.frame.unsupported-encryption", [.frame5, .ex5], "refuses encrypt_type 7", .unsupportedEncryption,
                     ClientCaseSteps.damaged(FrameDamage(), label: "DATA with encrypt_type 7") { $0.encryptType = EncryptType(rawValue: 7) }),
             refused("client.frame.encrypted-not-agreed", [.frame5, .ex5], "refuses an AES256 body it has no key for (ENCRYPTION was not agreed)",

@@ -292,7 +292,7 @@ public struct ScriptedServer {
         switch step {
         case let .send(transmission):
             guard connections[index].open else { return [] }
-            let bytes = transmission.bytes(at: now.unixSeconds)
+            let bytes = transmission.bytes(at: now.unixSeconds, receiver: observation.settings.version)
             connections[index].lastSent = bytes
             connections[index].lastLabel = transmission.label
             for (number, part) in transmission.writes(of: bytes).enumerated() {

@@ -23,11 +23,15 @@ public struct Transmission: Hashable, Sendable {
         public var skew: Int64
         /// False for a frame whose timestamp is what it tests (TS-1): only its session is the run's.
         public var setsClock: Bool
+        /// The frame's version is one minor above the receiver's highest (VER-2), as the receiver
+        /// said it when the run began: what is refused depends on whom it is sent to.
+        public var minorAboveReceiver: Bool
 
-        public init(headerOffset: Int, skew: Int64 = 0, setsClock: Bool = true) {
+        public init(headerOffset: Int, skew: Int64 = 0, setsClock: Bool = true, minorAboveReceiver: Bool = false) {
             self.headerOffset = headerOffset
             self.skew = skew
             self.setsClock = setsClock
+            self.minorAboveReceiver = minorAboveReceiver
         }
     }
 
@@ -39,16 +43,20 @@ public struct Transmission: Hashable, Sendable {
         self.stamps = stamps
     }
 
-    /// The bytes as sent at `now` (UNIX seconds): every stamped header carries `now + skew`.
-    /// The bytes as sent at `now`: the stamped headers carry the clock and, where they carry the
-    /// catalog's session `replacing.from`, the run's session `replacing.to`.
-    public func bytes(at now: UInt32?, replacing session: (from: SessionID, to: SessionID)? = nil) -> [UInt8] {
-        guard now != nil || session != nil, !stamps.isEmpty else { return bytes }
+    /// The bytes as sent at `now` (UNIX seconds) to a receiver of `receiver`'s version: the stamped
+    /// headers carry `now + skew` and, where they carry the catalog's session `replacing.from`, the
+    /// run's session `replacing.to`; a header stamped `minorAboveReceiver` carries the receiver's
+    /// major and a minor above its highest (its highest, 255, has none above: then 255).
+    public func bytes(at now: UInt32?, replacing session: (from: SessionID, to: SessionID)? = nil, receiver: ProtocolVersion? = nil) -> [UInt8] {
+        guard now != nil || session != nil || receiver != nil, !stamps.isEmpty else { return bytes }
         var out = bytes
         for stamp in stamps where stamp.headerOffset + FrameHeader.size <= out.count {
             guard var header = FrameHeader(decoding: out[stamp.headerOffset...]) else { continue }
             if let now, stamp.setsClock { header.timestamp = UInt32(clamping: max(0, Int64(now) + stamp.skew)) }
             if let session, header.sessionID == session.from { header.sessionID = session.to }
+            if let receiver, stamp.minorAboveReceiver {
+                header.version = ProtocolVersion(major: receiver.major, minor: receiver.minor == .max ? .max : receiver.minor + 1)
+            }
             out.withUnsafeMutableBytes { header.write(to: UnsafeMutableRawBufferPointer(rebasing: $0[stamp.headerOffset...])) }
         }
         return out

@@ -27,6 +27,9 @@ struct TesteeClientCommand: ParsableCommand {
     @Flag(help: "List the faults, what each does and the requirements it breaks.")
     var listFaults = false
 
+    @Option(help: ArgumentHelp("The version the client offers: its major and highest minor. (default: 1.0)", valueName: "version"), transform: WireArgument.version)
+    var protocolVersion = ProtocolVersion.v1_0
+
     func run() throws {
         if listFaults {
             for fault in ClientFault.allCases {
@@ -54,6 +57,7 @@ struct TesteeClientCommand: ParsableCommand {
         configuration.reconnectBase = settings.reconnectBase
         configuration.maxDelay = settings.reconnectMax
         configuration.faults = Set(fault)
+        configuration.version = protocolVersion
         settings.version = configuration.version
         settings.features = configuration.features
         let output = FileHandleOutput.standardOutput

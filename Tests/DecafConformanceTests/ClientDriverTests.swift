@@ -32,6 +32,17 @@ struct ClientDriverTests {
         #expect(run.exitStatus == 0)
     }
 
+    @Test("a client that offers and says 1.1 passes every required case; the minor-higher case sends it 1.2 (VER-2)")
+    func clientOfMinorOne() async throws {
+        let required = ClientCatalog.cases.filter { $0.level == .required }
+        let run = try await Self.run(Self.swiftTestee + ["--protocol-version", "1.1"], required)
+        #expect(Self.failures(run) == [])
+        let higher = try #require(run.results.first { $0.testCase.id == "client.frame.version-minor-higher" })
+        #expect(higher.verdict.kind == .pass)
+        let sent = higher.transcript.filter { $0.direction == .sent && $0.label?.contains("minor above") == true }
+        #expect(!sent.isEmpty && sent.allSatisfy { Array($0.bytes[4...5]) == [1, 2] }, "\(sent.map { $0.bytes.prefix(8) })")
+    }
+
     @Test("tools/reference/client.py passes every required case", .enabled(if: ExternalTool.python3.isInstalled, Comment(rawValue: ExternalTool.python3.skipReason)))
     func pythonClient() async throws {
         let run = try await Self.run(Self.pythonTestee)
