@@ -9,7 +9,7 @@ LIBRARIES := libdeflate-dev zlib1g-dev pkg-config
 # testee and encoder).
 TOOLS := tshark:tshark xmllint:libxml2-utils python3:python3
 
-.PHONY: demo test build deps fixtures fixtures-check fuzz bench bench-dissect load weak clean
+.PHONY: demo test build install deps fixtures fixtures-check fuzz bench bench-dissect load weak clean
 
 ## demo: install what is missing (as root), build, and show what Decaf does on golden frames.
 demo: deps build
@@ -22,6 +22,15 @@ test: deps
 
 build:
 	$(SWIFT) build --product decaf
+
+## install: build decaf (release) and put it in $(PREFIX)/bin, so the README's `decaf ...` commands run as written.
+PREFIX ?= $(HOME)/.local
+install: deps
+	$(SWIFT) build -c release --product decaf
+	install -d "$(PREFIX)/bin"
+	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/decaf" "$(PREFIX)/bin/decaf"
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) echo "decaf is in $(PREFIX)/bin, on your PATH" ;; \
+		*) echo "decaf is in $(PREFIX)/bin, which is not on your PATH: add it (export PATH=\"$(PREFIX)/bin:\$$PATH\") or run $(PREFIX)/bin/decaf" ;; esac
 
 ## deps: install what the build, the tests and the demo need, when it is missing (needs root).
 deps:

@@ -33,8 +33,6 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
-        // Linux's fallocate(2), for reserving the space of large outputs ahead of their writes.
-        .systemLibrary(name: "CDirectIO"),
         .target(name: "DecafWire", dependencies: ["CDeflate"]),
         .target(name: "DecafCapture"),
         .target(name: "DecafSession", dependencies: ["DecafWire"]),
@@ -81,12 +79,13 @@ let package = Package(
                 "DecafWire", "DecafSession", "DecafNIO", "DecafVectors", "DecafDissect",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .executableTarget(
             name: "decaf",
             dependencies: [
-                "DecafWire", "DecafDissect", "DecafVectors", "DecafSession", "DecafNIO", "DecafPeer", "DecafConformance", "DecafProxy", "CDirectIO",
+                "DecafWire", "DecafDissect", "DecafVectors", "DecafSession", "DecafNIO", "DecafPeer", "DecafConformance", "DecafProxy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -94,7 +93,11 @@ let package = Package(
         ),
         .target(
             name: "DecafTestSupport",
-            dependencies: ["DecafWire", "DecafSession", "CZlib"],
+            dependencies: [
+                "DecafWire", "DecafSession", "CZlib",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
             path: "Tests/DecafTestSupport"
         ),
         .testTarget(name: "DecafCaptureTests", dependencies: ["DecafCapture", "DecafDissect", "DecafVectors", "DecafWire", "DecafTestSupport"]),
@@ -104,12 +107,20 @@ let package = Package(
             dependencies: ["DecafNIO", "DecafWire", .product(name: "NIOEmbedded", package: "swift-nio")]
         ),
         .testTarget(name: "DecafPeerTests", dependencies: ["DecafPeer", "DecafNIO", "DecafWire", "DecafDissect", "DecafTestSupport"]),
-        .testTarget(name: "DecafDissectTests", dependencies: ["DecafDissect", "DecafCapture", "DecafWire", "DecafTestSupport", "CDirectIO"]),
+        .testTarget(name: "DecafDissectTests", dependencies: ["DecafDissect", "DecafCapture", "DecafWire", "DecafTestSupport"]),
         .testTarget(
             name: "DecafConformanceTests",
             dependencies: ["DecafConformance", "DecafPeer", "DecafNIO", "DecafVectors", "DecafWire", "DecafTestSupport"]
         ),
-        .testTarget(name: "DecafCommandLineTests", dependencies: ["decaf", "DecafPeer", "DecafWire", "DecafTestSupport"]),
+        .testTarget(
+            name: "DecafCommandLineTests",
+            dependencies: [
+                "decaf", "DecafPeer", "DecafWire", "DecafTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "DecafProxyTests",
             dependencies: ["DecafProxy", "DecafSession", "DecafNIO", "DecafTestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]

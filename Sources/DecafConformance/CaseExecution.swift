@@ -69,7 +69,12 @@ final class CaseExecution {
         case .endStream:
             // Whether a close before the end is right depends on what the case sent: its
             // expectation judges it.
-            do { try await client.endStream() } catch { closedBeforeStreamEnded = true }
+            do { try await client.endStream(within: settings.timeout) } catch let stalled as WriteStalled {
+                return Verdict(.timeout, "the target did not read to the end of the stream within \(stalled.waited)", expected: "the stream read to its end",
+                               actual: "unread bytes", requirements: testCase.requirements)
+            } catch {
+                closedBeforeStreamEnded = true
+            }
             return nil
         case let .expect(expectation):
             return await judge(expectation)
@@ -97,9 +102,13 @@ final class CaseExecution {
         let writes = transmission.writes(of: bytes)
         for (index, write) in writes.enumerated() {
             if index > 0, transmission.pause > .zero { try? await Task.sleep(for: transmission.pause) }
+            if Task.isCancelled { break }
             let label = writes.count == 1 ? transmission.label : "\(transmission.label), write \(index + 1) of \(writes.count)"
-            do { try await client.send(raw: write, label: label) } catch {
-                if closed || !client.isOpen { break }
+            do { try await client.send(raw: write, label: label, within: settings.timeout) } catch let stalled as WriteStalled {
+                return Verdict(.timeout, "the target stopped reading: it took \(stalled.taken) of the \(stalled.total) bytes of \(label) in \(stalled.waited)",
+                               expected: "every byte read", actual: "\(stalled.taken) of \(stalled.total) bytes read", requirements: testCase.requirements)
+            } catch {
+                if closed || !client.isOpen || Task.isCancelled { break }
                 return Verdict(.harnessError, "writing to the target failed: \(error)")
             }
         }
@@ -143,7 +152,7 @@ final class CaseExecution {
             } else if header.messageType.isAcknowledged, !Self.carriesError(frame) {
                 // An ERROR announces the close; acknowledging it would only give the target more bytes to judge.
                 let ack = header.acknowledgement(timestamp: settings.clock?() ?? CaseFrames.timestamp, version: header.version)
-                try? await client.send(raw: ack.bytes, label: "ACK of the target's \(header.messageType) seq \(header.sequence)")
+                try? await client.send(raw: ack.bytes, label: "ACK of the target's \(header.messageType) seq \(header.sequence)", within: settings.timeout)
             }
         case let .error(error):
             protocolError = error

@@ -28,3 +28,11 @@ public struct CaseResult: Sendable {
         return worst
     }
 }
+
+extension CaseResult {
+    /// Whether the case timed out, or could not connect: what a target that stopped answering, or
+    /// answers too slowly to test, looks like.
+    var stalled: Bool {
+        verdict.kind == .timeout || (verdict.kind == .harnessError && verdict.reason.hasPrefix("cannot connect"))
+    }
+}

@@ -220,8 +220,9 @@ final class ClientCaseDriver {
         guard !done else { return }
         record(TranscriptEntry(direction: .reported, time: now.elapsed, bytes: Array(text.utf8.prefix(Self.transcriptWriteLimit)), connection: nil))
         guard let event = ClientTesteeEvent(line: text, defaults: testCase.suggested) else {
+            // A testee that prints what is not an event cannot be understood: the case ends now.
             server.garbled(text)
-            return
+            return begin(ending: false)
         }
         perform(server.reported(event, instance: instance, at: now))
     }
@@ -343,13 +344,28 @@ final class ClientCaseDriver {
         loop.scheduleTask(in: .milliseconds(1500)) { [self] in
             for instance in testees.indices where testees[instance].exit == nil {
                 testees[instance].stopped = true
-                testees[instance].process.terminate()
+                TesteeLaunch.signal(testees[instance].process, SIGTERM)
             }
             loop.scheduleTask(in: .seconds(1)) { [self] in
-                for testee in testees where testee.exit == nil { kill(testee.process.processIdentifier, SIGKILL) }
+                for testee in testees where testee.exit == nil { TesteeLaunch.signal(testee.process, SIGKILL) }
                 loop.scheduleTask(in: .seconds(1)) { [self] in complete() }
             }
         }
+    }
+
+    /// The run was interrupted: the testees are stopped at once (killed if they have not gone a
+    /// second later) and the case ends without waiting for them.
+    func interrupt() {
+        guard !done else { return }
+        ending = true
+        for instance in testees.indices where testees[instance].exit == nil {
+            testees[instance].stopped = true
+            TesteeLaunch.signal(testees[instance].process, SIGTERM)
+        }
+        eventLoop.assumeIsolated().scheduleTask(in: .seconds(1)) { [self] in
+            for testee in testees where testee.exit == nil { TesteeLaunch.signal(testee.process, SIGKILL) }
+        }
+        complete()
     }
 
     private func complete() {
@@ -359,6 +375,8 @@ final class ClientCaseDriver {
         for timer in timers.values { timer.cancel() }
         watchdog?.cancel()
         listener?.close(promise: nil)
+        // What the testees started and left behind goes with the case.
+        for testee in testees where testee.exit != nil { TesteeLaunch.signal(testee.process, SIGKILL) }
         for channel in connections.values { channel.close(promise: nil) }
         for testee in testees { testee.pipes?.close(promise: nil) }
         try? FileManager.default.removeItem(at: errorLog)

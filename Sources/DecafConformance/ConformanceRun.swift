@@ -21,15 +21,40 @@ public struct ConformanceRun: Sendable {
     public var duration: Duration
     /// The expected failures the run was judged against, and what became of them.
     public var baseline: BaselineComparison?
+    /// The cases selected to run; `results` has fewer when the run stopped early.
+    public var planned: Int
+    /// Why the run stopped before every case selected ran; nil when it ran them all.
+    public var stop: Stop?
 
-    public init(kind: Kind, target: String, identity: TargetIdentity?, catalogChecksum: String, results: [CaseResult], duration: Duration) {
+    /// Why a run stopped early. Its results are those reached before.
+    public enum Stop: Hashable, Sendable, CustomStringConvertible {
+        /// The user stopped it (Ctrl-C, SIGINT or SIGTERM).
+        case interrupted
+        /// The target stopped answering, or the testee could no longer be used: why.
+        case targetLost(String)
+
+        public var description: String {
+            switch self {
+            case .interrupted: "interrupted"
+            case let .targetLost(reason): "stopped: \(reason)"
+            }
+        }
+    }
+
+    public init(kind: Kind, target: String, identity: TargetIdentity?, catalogChecksum: String, results: [CaseResult], duration: Duration,
+                planned: Int? = nil, stop: Stop? = nil) {
         self.kind = kind
         self.target = target
         self.identity = identity
         self.catalogChecksum = catalogChecksum
         self.results = results
         self.duration = duration
+        self.planned = planned ?? results.count
+        self.stop = stop
     }
+
+    /// Whether the run ran every case it selected.
+    public var isComplete: Bool { stop == nil }
 
     /// How many cases got each kind of verdict.
     public var counts: [VerdictKind: Int] {
@@ -44,7 +69,9 @@ public struct ConformanceRun: Sendable {
             (.unsupported, "unsupported"), (.harnessError, "harness errors"),
         ]
         let shown = parts.compactMap { kind, word in counts[kind].map { "\($0) \(word)" } }
-        return "\(results.count) case\(results.count == 1 ? "" : "s"): " + (shown.isEmpty ? "none ran" : shown.joined(separator: ", "))
+        let verdicts = shown.isEmpty ? "none ran" : shown.joined(separator: ", ")
+        guard let stop else { return "\(results.count) case\(results.count == 1 ? "" : "s"): " + verdicts }
+        return "\(stop.headline) after \(results.count) of \(planned) cases: \(verdicts)"
     }
 
     /// Results that count against the target: failures of required cases not in the baseline.
@@ -55,11 +82,27 @@ public struct ConformanceRun: Sendable {
     /// Cases whose repeated runs disagreed.
     public var flakyResults: [CaseResult] { results.filter(\.isFlaky) }
 
-    /// 0: every required case passed (or failed as the baseline expects); 1: failures; 2: the
-    /// harness failed; 3: nothing ran.
+    /// 130: interrupted (as a shell reports SIGINT); 0: every required case passed (or failed as
+    /// the baseline expects); 1: failures; 2: the harness failed, or the target stopped answering;
+    /// 3: nothing ran.
     public var exitStatus: Int32 {
+        switch stop {
+        case .interrupted: return 130
+        case .targetLost: return 2
+        case nil: break
+        }
         if results.isEmpty { return 3 }
         if results.contains(where: { $0.verdict.kind == .harnessError }) { return 2 }
         return unexpectedFailures.isEmpty ? 0 : 1
+    }
+}
+
+extension ConformanceRun.Stop {
+    /// How the summary line starts: "INTERRUPTED", "STOPPED".
+    var headline: String {
+        switch self {
+        case .interrupted: "INTERRUPTED"
+        case .targetLost: "STOPPED"
+        }
     }
 }

@@ -62,6 +62,10 @@ public struct ConformanceRunJSON: Encodable {
     var targetFeatures: UInt16?
     var targetNote: String?
     var summary: String
+    /// False when the run stopped before every case selected ran; `stop` says why.
+    var complete: Bool
+    var planned: Int
+    var stop: String?
     var counts: [String: Int]
     var exitStatus: Int32
     var unexpectedFailures: [String]
@@ -79,6 +83,9 @@ public struct ConformanceRunJSON: Encodable {
         targetFeatures = run.identity?.features.rawValue
         targetNote = run.identity?.note
         summary = run.summaryLine
+        complete = run.isComplete
+        planned = run.planned
+        stop = run.stop?.description
         counts = Dictionary(uniqueKeysWithValues: run.counts.map { ($0.key.rawValue, $0.value) })
         exitStatus = run.exitStatus
         unexpectedFailures = run.unexpectedFailures.map(\.testCase.id)

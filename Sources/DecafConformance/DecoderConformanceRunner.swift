@@ -3,6 +3,7 @@ import DecafNIO
 import DecafVectors
 import DecafWire
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Runs codec cases against a testee process (`decaf conform decoder -- COMMAND`): each request
 /// carries a case's bytes to decode or fields to encode; each answer is judged against the vector.
@@ -17,29 +18,58 @@ public struct DecoderConformanceRunner: Sendable {
         self.command = command
     }
 
-    /// Runs `cases` in order. Throws when the testee is not usable at all: it cannot be started, or
-    /// it ends before answering each of the first `attemptsBeforeGivingUp` requests; then no
-    /// verdict would say anything about the codec.
-    public func run(_ cases: [CodecCase], progress: (CaseResult, Int, Int) -> Void = { _, _, _ in }) throws(TesteeUnusable) -> ConformanceRun {
+    /// Runs `cases` in order, on a thread of its own (a testee is waited for with blocking reads).
+    /// Throws when the testee is not usable at all: it cannot be started, or it ends before
+    /// answering each of the first `attemptsBeforeGivingUp` requests; then no verdict would say
+    /// anything about the codec. Stops early, keeping the verdicts reached, when the task is
+    /// cancelled: a testee's answer awaited then is given up within a tenth of a second.
+    public func run(_ cases: [CodecCase], progress: @escaping @Sendable (CaseResult, Int, Int) -> Void = { _, _, _ in }) async throws(TesteeUnusable) -> ConformanceRun {
+        let cancelled = NIOLockedValueBox(false)
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<ConformanceRun, TesteeUnusable>, Never>) in
+                Thread {
+                    continuation.resume(returning: Result { () throws(TesteeUnusable) in
+                        try runBlocking(cases, progress: progress) { cancelled.withLockedValue { $0 } }
+                    })
+                }.start()
+            }
+        } onCancel: {
+            cancelled.withLockedValue { $0 = true }
+        }
+        return try outcome.get()
+    }
+
+    private func runBlocking(_ cases: [CodecCase], progress: (CaseResult, Int, Int) -> Void, isCancelled: @escaping () -> Bool) throws(TesteeUnusable) -> ConformanceRun {
         let started = ContinuousClock.now
-        let testee = TesteeProcess(command: command)
+        let testee = TesteeProcess(command: command, isCancelled: isCancelled)
         defer { testee.stop() }
         var results: [CaseResult] = []
         var answered = false
         var failuresBeforeAnswer = 0
         for (index, codecCase) in cases.enumerated() {
             let runs = (0..<max(1, repeats)).map { _ in runOnce(codecCase, on: testee) }
-            for run in runs {
+            // A case cut short by the interruption reached no verdict.
+            if isCancelled() { break }
+            for run in runs where !answered {
+                // Until a first real answer, every request that gets none counts towards giving up.
+                let why: String
+                var lastWords = ""
                 switch run.failure {
-                case nil, .timedOut: answered = true
-                case let .cannotStart(why) where !answered: throw TesteeUnusable(command: command, reason: "cannot be started: \(why)")
-                case let .exited(why, lastWords) where !answered:
-                    failuresBeforeAnswer += 1
-                    if failuresBeforeAnswer == Self.attemptsBeforeGivingUp || failuresBeforeAnswer == cases.count {
-                        throw TesteeUnusable(command: command, reason: "\(why) before answering any of its first \(failuresBeforeAnswer) requests"
-                            + TesteeProcess.Failure.quoting(lastWords))
+                case nil:
+                    guard let garbled = run.garbled else {
+                        answered = true
+                        continue
                     }
-                default: break
+                    why = "answered each of its first \(failuresBeforeAnswer + 1) requests with a line that is not the testee protocol's JSON (the last: '\(garbled.prefix(80))')"
+                case let .cannotStart(reason): throw TesteeUnusable(command: command, reason: "cannot be started: \(reason)")
+                case let .exited(reason, words):
+                    why = "\(reason) before answering any of its first \(failuresBeforeAnswer + 1) requests"
+                    lastWords = words
+                case .timedOut: why = "answered none of its first \(failuresBeforeAnswer + 1) requests within \(timeout) each"
+                }
+                failuresBeforeAnswer += 1
+                if failuresBeforeAnswer == Self.attemptsBeforeGivingUp || failuresBeforeAnswer == cases.count * max(1, repeats) {
+                    throw TesteeUnusable(command: command, reason: why + TesteeProcess.Failure.quoting(lastWords))
                 }
             }
             let result = CaseResult.merging(runs.map(\.result))
@@ -47,24 +77,30 @@ public struct DecoderConformanceRunner: Sendable {
             progress(result, index + 1, cases.count)
         }
         return ConformanceRun(kind: .decoder, target: command.joined(separator: " "), identity: nil, catalogChecksum: CodecCase.checksum,
-                              results: results, duration: ContinuousClock.now - started)
+                              results: results, duration: ContinuousClock.now - started, planned: cases.count,
+                              stop: results.count < cases.count ? .interrupted : nil)
     }
 
-    /// Requests a testee may fail before it has answered one, before the run gives up on it.
+    /// Requests a testee may fail (no answer, a crash, an answer that is not JSON) before it has
+    /// answered one, before the run gives up on it.
     static let attemptsBeforeGivingUp = 3
 
-    private func runOnce(_ codecCase: CodecCase, on testee: TesteeProcess) -> (result: CaseResult, failure: TesteeProcess.Failure?) {
+    /// Runs `codecCase` once: its result, why the testee gave no answer, and an answer that was not
+    /// a response of the protocol.
+    private func runOnce(_ codecCase: CodecCase, on testee: TesteeProcess) -> (result: CaseResult, failure: TesteeProcess.Failure?, garbled: String?) {
         let started = ContinuousClock.now
         let request = TesteeMessage.line(TesteeMessage.request(for: codecCase))
         var transcript = [TranscriptEntry(direction: .sent, time: .zero, bytes: Array(request.utf8), label: "request")]
         let verdict: Verdict
         var failure: TesteeProcess.Failure?
+        var garbled: String?
         do {
             let answer = try testee.exchange(request, timeout: timeout)
             transcript.append(TranscriptEntry(direction: .reported, time: ContinuousClock.now - started, bytes: Array(answer.utf8), label: "answer"))
             if let response = try? JSONDecoder().decode(TesteeMessage.Response.self, from: Data(answer.utf8)) {
                 verdict = CodecJudge(codecCase: codecCase).judge(response)
             } else {
+                garbled = answer
                 verdict = Verdict(.fail, "the testee's answer is not a response of the testee protocol", expected: "one JSON object per line",
                                   actual: String(answer.prefix(200)), requirements: codecCase.vector.requirements)
             }
@@ -74,11 +110,12 @@ public struct DecoderConformanceRunner: Sendable {
             verdict = Verdict(kind, "\(error)", expected: "an answer", actual: "\(error)", requirements: codecCase.vector.requirements)
         }
         let result = CaseResult(testCase: codecCase.conformanceCase, verdict: verdict, transcript: transcript, duration: ContinuousClock.now - started)
-        return (result, failure)
+        return (result, failure, garbled)
     }
 }
 
-/// A testee that never answered: the run stops, since no verdict would be about the codec.
+/// A testee that never answered, or never did anything a case could judge: the run stops, since no
+/// verdict would be about the implementation.
 public struct TesteeUnusable: Error, CustomStringConvertible {
     public let command: [String]
     public let reason: String

@@ -19,6 +19,7 @@ public enum HTMLReport {
         <h1>decaf conform \(run.kind.rawValue): \(escape(run.target))</h1>
         <p>\(escape(run.suiteVersion)), catalog checksum <code>\(run.catalogChecksum)</code>\(run.identity.map { ", target version \($0.version), features \(escape("\($0.features)")) (\(escape($0.note)))" } ?? "")</p>
         <p id="summary"><strong>\(escape(run.summaryLine))</strong>; exit status \(run.exitStatus)</p>
+        \(run.stop.map { "<p id=\"incomplete\" class=\"fail\">This report is incomplete: \(escape($0.description)); \(run.planned - run.results.count) of \(run.planned) cases did not run.</p>" } ?? "")
         <div class="tiles">
         """
         for kind in VerdictKind.allCases {

@@ -1,7 +1,9 @@
 /// The run as JUnit XML (`--junit FILE`), the format CI systems read: one testsuite per spec
 /// section, one testcase per case (name = case ID, classname = `decaf.conform.<section>`), a
 /// `<failure>` with the reason for fail and timeout, `<error>` for harness errors, `<skipped>` for
-/// unsupported; the suite version and catalog checksum as properties.
+/// unsupported; the suite version and catalog checksum as properties. A run that stopped early
+/// says so in an `incomplete` property of every testsuite (and in a testsuite of its own when no
+/// case had finished).
 public enum JUnitReport {
     public static func render(_ run: ConformanceRun) -> String {
         let escape = MarkupEscaping.escape
@@ -10,6 +12,11 @@ public enum JUnitReport {
         let errors = run.results.filter { $0.verdict.kind == .harnessError }.count
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"decaf conform \(run.kind.rawValue)\" tests=\"\(run.results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(DurationText.seconds(run.duration))\">\n"
+        let incomplete = run.stop.map { _ in "      <property name=\"incomplete\" value=\"\(escape(run.summaryLine))\"/>\n" } ?? ""
+        if sections.isEmpty && !incomplete.isEmpty {
+            xml += "  <testsuite id=\"0\" name=\"incomplete run\" package=\"decaf.conform\" tests=\"0\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"0\" hostname=\"\(escape(run.target))\">\n"
+            xml += "    <properties>\n\(incomplete)    </properties>\n    <system-out></system-out>\n    <system-err></system-err>\n  </testsuite>\n"
+        }
         for (index, (section, results)) in sections.enumerated() {
             let sectionFailures = results.filter { $0.verdict.kind.isFailure }.count
             let sectionErrors = results.filter { $0.verdict.kind == .harnessError }.count
@@ -20,6 +27,7 @@ public enum JUnitReport {
             xml += "      <property name=\"suiteVersion\" value=\"\(escape(run.suiteVersion))\"/>\n"
             xml += "      <property name=\"catalogChecksum\" value=\"\(run.catalogChecksum)\"/>\n"
             xml += "      <property name=\"target\" value=\"\(escape(run.target))\"/>\n"
+            xml += incomplete
             xml += "    </properties>\n"
             for result in results {
                 let verdict = result.verdict

@@ -13,7 +13,7 @@ public enum SpecSection: Int, CaseIterable, Sendable, Hashable, Comparable, Coda
         case .seq1, .seq2, .ts1, .session1, .replay1: self = .sequence
         case .tlv1, .tlv2, .tlv3, .tlv4: self = .tlv
         case .zlib1, .zlib2, .zlib3: self = .compression
-        case .hs1, .hs2, .ex1, .ex2, .ex3, .ex4, .ex5, .ex6, .ex7: self = .exchange
+        case .hs1, .hs2, .ex1, .ex2, .ex3, .ex4, .ex5, .ex6, .ex7, .reconnect1: self = .exchange
         }
     }
 

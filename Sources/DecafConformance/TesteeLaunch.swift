@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How the suite starts a testee: through env(1), so a command is looked up on PATH as a shell
 /// would. env answers for a command it could not start with a status of its own.
@@ -10,5 +13,24 @@ enum TesteeLaunch {
     /// started, which is the suite's problem to report, not a verdict on the testee.
     static func neverStarted(status: Int32) -> Bool {
         status == 126 || status == 127
+    }
+
+    /// Sends `signal` to the testee and everything it started: Foundation starts every process
+    /// in a process group of its own, so a shell's children, or a client's helpers, go too.
+    static func signal(_ process: Process, _ signal: Int32) {
+        kill(-process.processIdentifier, signal)
+    }
+
+    /// Stops the testee and what it started: SIGTERM, then SIGKILL when it has not exited within
+    /// `grace`; returns once it has. What is left of its group is killed.
+    static func stop(_ process: Process, grace: Duration = .seconds(1)) {
+        if process.isRunning {
+            signal(process, SIGTERM)
+            let deadline = ContinuousClock.now + grace
+            while process.isRunning && ContinuousClock.now < deadline { usleep(10_000) }
+            if process.isRunning { signal(process, SIGKILL) }
+            process.waitUntilExit()
+        }
+        signal(process, SIGKILL)
     }
 }

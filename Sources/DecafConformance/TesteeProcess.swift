@@ -35,8 +35,12 @@ final class TesteeProcess {
         }
     }
 
-    init(command: [String]) {
+    /// Whether the run was interrupted: a wait for an answer then ends within `slice`.
+    private let isCancelled: () -> Bool
+
+    init(command: [String], isCancelled: @escaping () -> Bool = { false }) {
         self.command = command
+        self.isCancelled = isCancelled
         // A write to a testee that died must fail with EPIPE, not kill the driver.
         signal(SIGPIPE, SIG_IGN)
     }
@@ -56,10 +60,7 @@ final class TesteeProcess {
     /// Stops the testee.
     func stop() {
         try? input?.close()
-        if let process, process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        if let process { TesteeLaunch.stop(process) }
         if output >= 0 { close(output) }
         output = -1
         process = nil
@@ -86,6 +87,9 @@ final class TesteeProcess {
         buffered = []
     }
 
+    /// The longest one wait for the testee's output lasts before the run looks for an interruption.
+    private static let slice = Duration.milliseconds(100)
+
     private func readLine(timeout: Duration) throws(Failure) -> String {
         let deadline = ContinuousClock.now + timeout
         while true {
@@ -95,11 +99,12 @@ final class TesteeProcess {
                 return line
             }
             let remaining = deadline - ContinuousClock.now
-            guard remaining > .zero else {
+            guard remaining > .zero, !isCancelled() else {
                 stop()
                 throw .timedOut
             }
-            let (seconds, attoseconds) = remaining.components
+            // Waits a slice at a time, so an interrupted run does not wait out the timeout.
+            let (seconds, attoseconds) = min(remaining, Self.slice).components
             var poller = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
             if ready < 0 && errno == EINTR { continue }
@@ -118,10 +123,7 @@ final class TesteeProcess {
     /// The failure for a testee that is gone, after reaping it.
     private func stopped() -> Failure {
         guard let process else { return .exited("is not running", lastWords: "") }
-        if process.isRunning {
-            process.terminate()
-        }
-        process.waitUntilExit()
+        TesteeLaunch.stop(process)
         if process.terminationReason == .exit, TesteeLaunch.neverStarted(status: process.terminationStatus) {
             let words = lastWords
             stop()

@@ -57,6 +57,7 @@ public enum TextReport {
     /// The summary, the baseline's news and the flaky cases.
     public static func footer(_ run: ConformanceRun) -> String {
         var out = run.summaryLine + "\n"
+        if case let .targetLost(reason) = run.stop { out += "    \(reason)\n" }
         let unexpected = run.unexpectedFailures
         if !unexpected.isEmpty {
             out += "required cases failing: " + unexpected.map(\.testCase.id).joined(separator: ", ") + "\n"

@@ -32,6 +32,17 @@ public enum InputFormat: String, Sendable, Hashable {
         return sawDigit ? .hex : .binary
     }
 
+    /// What `input`, taken as raw bytes, holds instead of frames, when it cannot hold one: only
+    /// whitespace, or no magic anywhere (text, such as a README, or other bytes). Nil when a
+    /// frame may be in it, however damaged.
+    public static func notFrames(_ input: [UInt8]) -> String? {
+        if input.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return "it holds only whitespace" }
+        // A magic cut off by the end of the input is still the start of a frame.
+        guard FrameHeader.resynchronizationPoint(in: input[...]) == input.endIndex else { return nil }
+        let what = ForeignProtocol(recognising: input).map(\.description) ?? "bytes that are not frames"
+        return "it holds \(what), and no 0xDECAFBAD anywhere in its \(input.count) bytes"
+    }
+
     /// The frame bytes that `input` in this format stands for, or nil for malformed hex.
     public func bytes(of input: [UInt8]) -> [UInt8]? {
         switch self {

@@ -109,6 +109,7 @@ e.magic = ProtoExpert.new("decaf.magic.bad", label("bad_magic") .. ": skipped to
 e.header = ProtoExpert.new("decaf.header.bad", "Header error", expert.group.MALFORMED, expert.severity.ERROR)
 e.tlv = ProtoExpert.new("decaf.tlv.bad", "TLV error", expert.group.MALFORMED, expert.severity.ERROR)
 e.zlib = ProtoExpert.new("decaf.zlib.bad", "DECOMPRESSION_FAILED", expert.group.MALFORMED, expert.severity.ERROR)
+e.cut = ProtoExpert.new("decaf.body.cut", "Body cut short by the capture", expert.group.MALFORMED, expert.severity.WARN)
 
 decaf.prefs.port = Pref.uint("TCP port", DEFAULT_PORT, "The TCP port the protocol runs on (the magic is also found on any port)")
 
@@ -281,6 +282,9 @@ local function dissect_frame(tvb, pinfo, tree)
         report(state, subtree, e.header, kind, errors[kind].offset, why)
         -- An empty body has arrived whole with its header: its checksum can still be read (CRC-1: 0).
         if body_length == 0 then status = field_range(tvb, "checksum"):uint() == 0 and "correct" or "mismatch" end
+    elseif tvb:len() < HEADER_SIZE + body_length then
+        -- The capture lost part of the body (a gap, a snapshot length): said, and never read past.
+        subtree:add_proto_expert_info(e.cut, string.format("the body is cut short: %d of its %d bytes were captured", tvb:len() - HEADER_SIZE, body_length))
     else
         local stored = field_range(tvb, "checksum"):uint()
         local body = body_length > 0 and tvb(HEADER_SIZE, body_length) or nil

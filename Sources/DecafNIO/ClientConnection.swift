@@ -17,18 +17,25 @@ public final class ClientConnection: Sendable {
 
     /// A client of `host`:`port` behaving as `configuration` says. `onEvent` hears what the session
     /// tells its application; `onConnectionProblem` hears, in the user's words, why an attempt to
-    /// connect failed. Both are called on `eventLoop`. `unixSeconds` is the clock for timestamps.
+    /// connect failed, and `onBroken` why an open connection broke ("connection reset by peer");
+    /// `onFirstBytes` hears the first bytes
+    /// each connection received (its first read, up to 256 bytes), before any frame or protocol
+    /// error from them, so a reply that is not Decaf can be named.
+    /// All are called on `eventLoop`. `unixSeconds` is the clock for timestamps.
     public init(
         host: String, port: Int, configuration: ClientConfiguration, eventLoop: EventLoop,
         unixSeconds: @escaping @Sendable () -> UInt32,
         onEvent: @escaping @Sendable (ClientEvent) -> Void = { _ in },
-        onConnectionProblem: @escaping @Sendable (String) -> Void = { _ in }
+        onConnectionProblem: @escaping @Sendable (String) -> Void = { _ in },
+        onBroken: @escaping @Sendable (String) -> Void = { _ in },
+        onFirstBytes: @escaping @Sendable ([UInt8]) -> Void = { _ in }
     ) {
         self.eventLoop = eventLoop
         let finished = eventLoop.makePromise(of: ClientStatistics.self)
         self.finished = finished.futureResult
         driver = .makeBoxSendingValue(ClientDriver(host: host, port: port, configuration: configuration, eventLoop: eventLoop, finished: finished,
-                                                   unixSeconds: unixSeconds, onEvent: onEvent, onConnectionProblem: onConnectionProblem),
+                                                   unixSeconds: unixSeconds, onEvent: onEvent, onConnectionProblem: onConnectionProblem,
+                                                   onBroken: onBroken, onFirstBytes: onFirstBytes),
                                       eventLoop: eventLoop)
     }
 
@@ -59,6 +66,8 @@ final class ClientDriver {
     private let unixSeconds: @Sendable () -> UInt32
     private let onEvent: @Sendable (ClientEvent) -> Void
     private let onConnectionProblem: @Sendable (String) -> Void
+    private let onBroken: @Sendable (String) -> Void
+    private let onFirstBytes: @Sendable ([UInt8]) -> Void
     let finished: EventLoopPromise<ClientStatistics>
 
     private let started = NIODeadline.now()
@@ -70,8 +79,11 @@ final class ClientDriver {
 
     init(host: String, port: Int, configuration: ClientConfiguration, eventLoop: EventLoop, finished: EventLoopPromise<ClientStatistics>,
          unixSeconds: @escaping @Sendable () -> UInt32,
-         onEvent: @escaping @Sendable (ClientEvent) -> Void, onConnectionProblem: @escaping @Sendable (String) -> Void) {
+         onEvent: @escaping @Sendable (ClientEvent) -> Void, onConnectionProblem: @escaping @Sendable (String) -> Void,
+         onBroken: @escaping @Sendable (String) -> Void, onFirstBytes: @escaping @Sendable ([UInt8]) -> Void) {
         session = ClientSession(configuration: configuration)
+        self.onBroken = onBroken
+        self.onFirstBytes = onFirstBytes
         self.host = host
         self.port = port
         self.eventLoop = eventLoop
@@ -109,6 +121,16 @@ final class ClientDriver {
     func failed(_ error: WireError, generation: Int) {
         guard generation == self.generation else { return }
         perform(session.failed(error, at: now))
+    }
+
+    func receivedFirst(_ bytes: [UInt8], generation: Int) {
+        guard generation == self.generation else { return }
+        onFirstBytes(bytes)
+    }
+
+    func broke(_ error: Error, generation: Int) {
+        guard generation == self.generation else { return }
+        onBroken(ConnectionFailure.reason(error))
     }
 
     func inactive(generation: Int) {
@@ -160,6 +182,7 @@ final class ClientDriver {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
+                    try pipeline.addHandler(FirstBytesHandler { bytes in driver.value.receivedFirst(bytes, generation: generation) })
                     if swapsChecksums { try pipeline.addHandler(ChecksumByteSwapHandler()) }
                     try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: options)))
                     try pipeline.addHandler(MessageToByteHandler(FrameEncoderHandler()))
@@ -170,7 +193,7 @@ final class ClientDriver {
             .whenFailure { error in
                 let driver = driver.value
                 guard generation == driver.generation else { return }
-                driver.onConnectionProblem("cannot connect to \(HostAndPort(host: driver.host, port: driver.port)): \(ConnectionFailure.reason(error))")
+                driver.onConnectionProblem(ConnectionFailure.attempt(to: HostAndPort(host: driver.host, port: driver.port), failed: error))
                 driver.perform(driver.session.connectFailed(at: driver.now, random: &driver.random))
             }
     }
@@ -201,6 +224,7 @@ final class ClientChannelHandler: ChannelInboundHandler {
         if let error = error as? WireError {
             driver.value.failed(error, generation: generation)
         } else {
+            driver.value.broke(error, generation: generation)
             context.close(promise: nil)
         }
     }

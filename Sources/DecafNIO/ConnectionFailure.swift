@@ -7,6 +7,17 @@ import Glibc
 /// Why a socket could not be opened, in the words a user knows from other tools ("connection
 /// refused", "address already in use", "cannot resolve the host name") instead of NIO's type dump.
 public enum ConnectionFailure {
+    /// Why an attempt to connect to `server` failed, in one line: "cannot connect to
+    /// 127.0.0.1:1: connection refused", or, for a server that accepts and resets at once,
+    /// "127.0.0.1:7447 reset the connection as soon as it was made".
+    public static func attempt(to server: HostAndPort, failed error: any Error) -> String {
+        let why = reason(error)
+        if why == String(cString: strerror(ECONNRESET)).lowercased() {
+            return "\(server) reset the connection as soon as it was made (\(why))"
+        }
+        return "cannot connect to \(server): \(why)"
+    }
+
     /// The reason `error` gives, for a line such as "cannot connect to 127.0.0.1:1: connection refused".
     public static func reason(_ error: any Error) -> String {
         switch error {
@@ -16,6 +27,8 @@ public enum ConnectionFailure {
             return "no address to connect to"
         case let error as IOError:
             return String(cString: strerror(error.errnoCode)).lowercased()
+        case is SocketAddressError.UnknownHost:
+            return "cannot resolve the host name"
         case let error as SocketAddressError:
             if case .unknown = error { return "cannot resolve the host name" }
             return "not an address this machine can use"

@@ -9,13 +9,14 @@ import NIOPosix
 /// (VER-3), the VERSION_RESPONSE acknowledged (EX-1), and the server's ACK and response taken in
 /// either order (HS-2). It waits for both, or for the timeout.
 public enum HandshakeClient {
-    /// Throws when no connection can be made; everything else is in the report.
+    /// Throws when no connection can be made within `timeout`; everything else is in the report.
     public static func run(
         host: String, port: Int, offer: VersionRequest, session: SessionID = SessionID(rawValue: 1),
         timeout: Duration = .seconds(5), now: @escaping @Sendable () -> UInt32,
         group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> HandshakeReport {
         var configuration = ClientConfiguration()
+        configuration.connectTimeout = timeout
         configuration.session = session
         configuration.version = offer.version
         configuration.features = offer.features
@@ -35,7 +36,9 @@ public enum HandshakeClient {
                 }
                 if complete { box.withLockedValue { $0 }?.endOfInput() }
             },
-            onConnectionProblem: { reason in problem.withLockedValue { $0 = $0 ?? reason } }
+            onConnectionProblem: { reason in problem.withLockedValue { $0 = $0 ?? reason } },
+            onBroken: { reason in report.withLockedValue { $0.broken = $0.broken ?? reason } },
+            onFirstBytes: { bytes in report.withLockedValue { $0.firstBytes = bytes } }
         )
         box.withLockedValue { $0 = connection }
         let timer = eventLoop.scheduleTask(in: TimeAmount(timeout)) {
@@ -43,7 +46,11 @@ public enum HandshakeClient {
             connection.giveUp(reason: "no answer within \(timeout)")
         }
         connection.start()
-        _ = try await connection.finished.get()
+        _ = try await withTaskCancellationHandler {
+            try await connection.finished.get()
+        } onCancel: {
+            connection.giveUp(reason: "interrupted")
+        }
         timer.cancel()
         if let reason = problem.withLockedValue({ $0 }), report.withLockedValue({ $0.response == nil && !$0.acknowledged }) {
             throw HandshakeClientError.cannotConnect(reason)
@@ -57,9 +64,12 @@ public enum HandshakeClientError: Error, CustomStringConvertible {
     /// No connection could be made, in the user's words.
     case cannotConnect(String)
 
+    /// Why, and what to try.
     public var description: String {
         switch self {
-        case let .cannotConnect(reason): reason
+        case let .cannotConnect(reason) where reason.contains("reset the connection"):
+            "\(reason). Is a Decaf server listening there, or a proxy that cannot reach one?"
+        case let .cannotConnect(reason): "\(reason); is the server running and listening there?"
         }
     }
 }

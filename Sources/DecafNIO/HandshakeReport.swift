@@ -16,6 +16,13 @@ public struct HandshakeReport: Hashable, Sendable {
     /// Whether the server closed the connection.
     public var closedByServer = false
     public var timedOut = false
+    /// The first bytes the server sent (its first read, up to 256 bytes).
+    public var firstBytes: [UInt8] = []
+    /// Why the connection broke, when it did (a reset).
+    public var broken: String?
+
+    /// What the server sent instead of frames, when its first bytes are not Decaf's.
+    public var foreign: ForeignProtocol? { ForeignProtocol(recognising: firstBytes) }
 
     public init(offered: VersionRequest) {
         self.offered = offered
@@ -23,10 +30,50 @@ public struct HandshakeReport: Hashable, Sendable {
 
     /// What came instead of a VERSION_RESPONSE, in a few words, for a handshake that got none.
     public var insteadOfResponse: String {
+        if let foreign { return "\(foreign), not Decaf frames" }
         if let protocolError { return "a reply that breaks the protocol, \(protocolError)" }
         if let error { return "ERROR \(ErrorCode(rawValue: error.code)?.name ?? String(error.code)): \(error.reason)" }
         if closedByServer { return acknowledged ? "an ACK, then the close" : "the close of the connection" }
         return acknowledged ? "only an ACK" : "nothing"
+    }
+
+    /// Whether the server gave a sign of speaking Decaf: a response, an ACK, an ERROR, or frames
+    /// that break the protocol (a broken Decaf server is still one).
+    public var speaksDecaf: Bool {
+        response != nil || acknowledged || error != nil || (protocolError != nil && foreign == nil && !endedInsideFrame)
+    }
+
+    /// The only error is the stream ending inside a frame: when the client gave up waiting, the
+    /// frame begun was never finished.
+    private var endedInsideFrame: Bool { protocolError?.code == .truncatedFrame }
+
+    /// Whether nothing came back at all, neither a byte nor a close: the server may not be reading.
+    public var isSilent: Bool { firstBytes.isEmpty && !closedByServer && broken == nil && (protocolError == nil || endedInsideFrame) }
+
+    /// Why `target` cannot be talked to, in one paragraph a user can act on, when it gave no sign of
+    /// speaking Decaf: what answered instead, a close or a reset without a byte, a frame begun and
+    /// never finished, or nothing at all within `timeout`. Nil when it speaks Decaf.
+    public func unusable(target: String, timeout: Duration) -> String? {
+        guard !speaksDecaf else { return nil }
+        if let foreign {
+            return "\(target) answered the VERSION_REQUEST with \(foreign), not with Decaf frames. Is \(target) the port of a Decaf server?"
+        }
+        if !firstBytes.isEmpty {
+            return "\(target) began a frame (\(firstBytes.count) byte\(firstBytes.count == 1 ? "" : "s"): \(Hex.spaced(firstBytes.prefix(16)))) in answer to the VERSION_REQUEST "
+                + "and did not finish it within \(timeout). A server that writes this slowly, or stops in the middle of a frame, cannot be talked to; "
+                + "if it is only slow, give it more time with --timeout."
+        }
+        if let broken {
+            return "\(target) accepted the connection, then reset it without sending a byte (\(broken)). "
+                + "Is a Decaf server listening there, or a proxy that cannot reach one?"
+        }
+        if closedByServer {
+            return "\(target) accepted the connection and closed it without sending a byte, in answer to the VERSION_REQUEST. "
+                + "Is a Decaf server listening there, or a proxy that cannot reach one?"
+        }
+        return "\(target) accepted the connection but sent nothing within \(timeout) in answer to the VERSION_REQUEST. "
+            + "Is it a Decaf server, and is it reading? A server that never reads its socket, or is stopped (SIGSTOP, a debugger), looks like this; "
+            + "if it is only slow, give it more time with --timeout."
     }
 
     /// True when the server answered with the client's major and acknowledged the request.

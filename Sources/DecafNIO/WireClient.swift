@@ -18,19 +18,22 @@ public final class WireClient: Sendable {
         self.recorder = recorder
     }
 
-    /// Connects to `host`:`port`; frames from the server are decoded with `options` (by default any
-    /// minor of major 1, since the server may answer in the version the handshake agreed).
-    /// A `receiveBufferSize` sets the kernel receive buffer (SO_RCVBUF); with `readsReplies` false
-    /// the client never reads what the server sends, like a stalled mobile client.
+    /// Connects to `host`:`port`, giving up after `timeout`; frames from the server are decoded
+    /// with `options` (by default any minor of major 1, since the server may answer in the version
+    /// the handshake agreed). A `receiveBufferSize` sets the kernel receive buffer (SO_RCVBUF);
+    /// with `readsReplies` false the client never reads what the server sends, like a stalled
+    /// mobile client.
     public static func connect(
         host: String, port: Int,
         options: DecodeOptions = .observer,
         receiveBufferSize: Int? = nil, readsReplies: Bool = true, recordsTranscript: Bool = false,
+        timeout: Duration = .seconds(10),
         group: EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> WireClient {
         let events = WireEventQueue()
         let recorder = recordsTranscript ? TranscriptRecorder() : nil
         var bootstrap = ClientBootstrap(group: group).channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .connectTimeout(TimeAmount(timeout))
         if let receiveBufferSize {
             bootstrap = bootstrap.channelOption(.socketOption(.so_rcvbuf), value: SocketOptionValue(receiveBufferSize))
         }
@@ -58,15 +61,59 @@ public final class WireClient: Sendable {
     }
 
     /// Sends `bytes` exactly as given: frames, parts of frames, or anything else. `label` says what
-    /// they are in the transcript.
-    public func send(raw bytes: some Collection<UInt8>, label: String? = nil) async throws {
-        recorder?.record(.sent, Array(bytes), label: label)
-        try await channel.writeAndFlush(ByteBuffer(bytes: bytes))
+    /// they are in the transcript. Throws `WriteStalled` when the server has not taken them all
+    /// within `limit` (it stopped reading), and when the task is cancelled.
+    public func send(raw bytes: some Collection<UInt8>, label: String? = nil, within limit: Duration = .seconds(10)) async throws {
+        let all = Array(bytes)
+        recorder?.record(.sent, all, label: label)
+        // Written in pieces, so a server that stops reading is told by how far it got.
+        let taken = NIOLockedValueBox(0)
+        var writes: [EventLoopFuture<Void>] = []
+        var offset = 0
+        repeat {
+            let end = min(all.count, offset + Self.writePiece)
+            let count = end - offset
+            let write = channel.write(ByteBuffer(bytes: all[offset..<end]))
+            write.whenSuccess { taken.withLockedValue { $0 += count } }
+            writes.append(write)
+            offset = end
+        } while offset < all.count
+        channel.flush()
+        let loop = channel.eventLoop
+        let outcome = loop.makePromise(of: Void.self)
+        EventLoopFuture.andAllSucceed(writes, on: loop).cascade(to: outcome)
+        let started = ContinuousClock.now
+        let timer = loop.scheduleTask(in: TimeAmount(limit)) {
+            outcome.fail(WriteStalled(taken: taken.withLockedValue { $0 }, total: all.count, waited: ContinuousClock.now - started))
+        }
+        defer { timer.cancel() }
+        try await withTaskCancellationHandler {
+            try await outcome.futureResult.get()
+        } onCancel: {
+            outcome.fail(CancellationError())
+        }
     }
 
-    /// Ends the sending side of the connection (a half-close): the server sees the stream end.
-    public func endStream() async throws {
-        try await channel.close(mode: .output)
+    /// Writes are handed to the channel in pieces of this size.
+    static let writePiece = 64 << 10
+
+    /// Ends the sending side of the connection (a half-close): the server sees the stream end
+    /// once it has read everything sent before. Throws `WriteStalled` when that has not happened
+    /// within `limit`.
+    public func endStream(within limit: Duration = .seconds(10)) async throws {
+        let loop = channel.eventLoop
+        let outcome = loop.makePromise(of: Void.self)
+        channel.close(mode: .output, promise: outcome)
+        let started = ContinuousClock.now
+        let timer = loop.scheduleTask(in: TimeAmount(limit)) {
+            outcome.fail(WriteStalled(taken: 0, total: 0, waited: ContinuousClock.now - started))
+        }
+        defer { timer.cancel() }
+        try await withTaskCancellationHandler {
+            try await outcome.futureResult.get()
+        } onCancel: {
+            outcome.fail(CancellationError())
+        }
     }
 
     /// Every byte sent and received so far, in order; empty unless the client records one.
@@ -89,6 +136,19 @@ public final class WireClient: Sendable {
     /// Closes the connection.
     public func close() async {
         try? await channel.close()
+    }
+}
+
+/// A write the server did not take in time: it stopped reading (or never started).
+public struct WriteStalled: Error, CustomStringConvertible {
+    /// Bytes of the write the server took, and the write's size.
+    public let taken: Int
+    public let total: Int
+    public let waited: Duration
+
+    public var description: String {
+        total == 0 ? "the server did not read to the end of the stream within \(waited)"
+            : "the server stopped reading: it took \(taken) of \(total) bytes in \(waited)"
     }
 }
 

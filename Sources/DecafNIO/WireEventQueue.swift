@@ -43,12 +43,21 @@ final class WireEventQueue: Sendable {
         waiter?.continuation.resume(returning: event)
     }
 
-    /// The next event, or nil if none arrives within `timeout`.
+    /// The next event, or nil if none arrives within `timeout` or the task is cancelled.
     func next(timeout: Duration) async -> WireEvent? {
         let id = state.withLockedValue { state -> Int in
             state.lastID += 1
             return state.lastID
         }
+        return await withTaskCancellationHandler {
+            await next(id: id, timeout: timeout)
+        } onCancel: {
+            expire(id)
+        }
+    }
+
+    private func next(id: Int, timeout: Duration) async -> WireEvent? {
+        guard !Task.isCancelled else { return nil }
         return await withCheckedContinuation { continuation in
             let ready: WireEvent?? = state.withLockedValue { state in
                 if let event = state.takeEvent() { return .some(event) }
@@ -71,6 +80,8 @@ final class WireEventQueue: Sendable {
                 return true
             }
             if !stillWaiting { timer.cancel() }
+            // A cancellation that came before the waiter was registered found nothing to expire.
+            if Task.isCancelled { expire(id) }
         }
     }
 

@@ -1,6 +1,7 @@
 import DecafNIO
 import DecafSession
 import DecafWire
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 
@@ -8,8 +9,10 @@ import NIOPosix
 /// well-written mobile client (see `ClientSession`), with the ACK latency and the losses reported.
 public enum SendClient {
     /// Sends `configuration.count` messages on each connection and reports what happened.
-    /// `onConnectionProblem` hears why attempts to connect failed, while the clients keep trying.
-    /// `wallClock` (UNIX seconds) times the messages `configuration.onMessage` hears of.
+    /// `onConnectionProblem` hears, in the user's words, why attempts to connect or to handshake
+    /// failed (refused, reset, an answer that is not Decaf, no answer), while the clients keep
+    /// trying. `wallClock` (UNIX seconds) times the messages `configuration.onMessage` hears of.
+    /// Cancelling the task gives up what is not settled and reports what was, `interrupted`.
     public static func run(
         _ configuration: SendConfiguration, threads: Int = System.coreCount, clock: @escaping @Sendable () -> UInt32,
         wallClock: @escaping @Sendable () -> Double = { 0 },
@@ -17,15 +20,25 @@ public enum SendClient {
     ) async throws -> SendReport {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
         let started = ContinuousClock.now
+        let feeders = NIOLockedValueBox<[NIOLoopBound<SendFeeder>]>([])
         let outcomes = (0..<configuration.connections).map { index -> EventLoopFuture<(ClientStatistics, [Duration])> in
             let loop = group.next()
             return loop.flatSubmit {
                 SendFeeder.start(configuration, session: SessionID(rawValue: UInt16(truncatingIfNeeded: index + 1)), eventLoop: loop,
-                                 clock: clock, wallClock: wallClock, onConnectionProblem: onConnectionProblem)
+                                 clock: clock, wallClock: wallClock, onConnectionProblem: onConnectionProblem) { feeder in
+                    feeders.withLockedValue { $0.append(feeder) }
+                }
             }
         }
-        let results = try await EventLoopFuture.whenAllSucceed(outcomes, on: group.next()).get()
+        let results = try await withTaskCancellationHandler {
+            try await EventLoopFuture.whenAllSucceed(outcomes, on: group.next()).get()
+        } onCancel: {
+            for feeder in feeders.withLockedValue({ $0 }) {
+                feeder.eventLoop.execute { feeder.value.giveUp(reason: "interrupted") }
+            }
+        }
         var report = SendReport()
+        report.interrupted = Task.isCancelled
         report.elapsed = ContinuousClock.now - started
         for (statistics, _) in results { report.add(statistics) }
         report.latency = LatencySummary(results.flatMap(\.1))
@@ -49,6 +62,11 @@ final class SendFeeder {
     private var latencies: [Duration] = []
     /// Set when the client has finished: nothing more is fed.
     private var done = false
+    /// A handshake completed on some connection.
+    private(set) var handshaked = false
+    /// What went wrong on the present connection before a handshake, said when it closes: the
+    /// first thing, which explains the rest (an answer in another protocol, then BAD_MAGIC).
+    var problem: String?
 
     private init(configuration: SendConfiguration, session: SessionID, wallClock: @escaping @Sendable () -> Double) {
         self.configuration = configuration
@@ -59,16 +77,31 @@ final class SendFeeder {
 
     static func start(
         _ configuration: SendConfiguration, session: SessionID, eventLoop: EventLoop, clock: @escaping @Sendable () -> UInt32,
-        wallClock: @escaping @Sendable () -> Double, onConnectionProblem: @escaping @Sendable (String) -> Void
+        wallClock: @escaping @Sendable () -> Double, onConnectionProblem: @escaping @Sendable (String) -> Void,
+        started: (NIOLoopBound<SendFeeder>) -> Void
     ) -> EventLoopFuture<(ClientStatistics, [Duration])> {
         let feeder = NIOLoopBound(SendFeeder(configuration: configuration, session: session, wallClock: wallClock), eventLoop: eventLoop)
         var client = configuration.client
         client.session = session
-        let connection = ClientConnection(host: configuration.host, port: configuration.port, configuration: client, eventLoop: eventLoop,
-                                          unixSeconds: clock, onEvent: { feeder.value.handle($0) }, onConnectionProblem: onConnectionProblem)
+        let server = HostAndPort(host: configuration.host, port: configuration.port)
+        let connection = ClientConnection(
+            host: configuration.host, port: configuration.port, configuration: client, eventLoop: eventLoop, unixSeconds: clock,
+            onEvent: { event in
+                if let problem = feeder.value.handle(event) { onConnectionProblem("\(server) \(problem)") }
+            },
+            onConnectionProblem: onConnectionProblem,
+            onBroken: { reason in feeder.value.problem = feeder.value.problem ?? "broke the connection (\(reason))" },
+            onFirstBytes: { bytes in
+                if let foreign = ForeignProtocol(recognising: bytes) { feeder.value.problem = "answered with \(foreign), not with Decaf frames" }
+            }
+        )
         feeder.value.connection = connection
+        started(feeder)
         let deadline = eventLoop.scheduleTask(in: TimeAmount(configuration.deadline)) {
-            connection.giveUp(reason: "the deadline of \(configuration.deadline) passed")
+            feeder.value.giveUp(reason: "the deadline of \(configuration.deadline) passed")
+        }
+        let connectDeadline = eventLoop.scheduleTask(in: TimeAmount(configuration.connectDeadline)) {
+            if !feeder.value.handshaked { feeder.value.giveUp(reason: "no handshake within \(configuration.connectDeadline)") }
         }
         connection.start()
         if let rate = configuration.rate {
@@ -81,12 +114,20 @@ final class SendFeeder {
         }
         return connection.finished.map { statistics in
             deadline.cancel()
+            connectDeadline.cancel()
             // Messages never handed to the client, because it stopped first, are lost too.
             var statistics = statistics
             statistics.failed += configuration.count - feeder.value.submitted
             feeder.value.done = true
             return (statistics, feeder.value.latencies)
         }
+    }
+
+    /// Stops feeding and gives up every message not settled: those never submitted count as lost
+    /// too, and none is submitted while the session refuses them one by one.
+    func giveUp(reason: String) {
+        done = true
+        connection?.giveUp(reason: reason)
     }
 
     /// Submits up to `limit` more messages, keeping at most two windows ahead of the settled ones;
@@ -106,10 +147,20 @@ final class SendFeeder {
         return true
     }
 
-    private func handle(_ event: ClientEvent) {
+    /// Takes what the session tells the application; returns what went wrong with the server
+    /// before a handshake, in the user's words, for the user to hear while the client keeps trying.
+    private func handle(_ event: ClientEvent) -> String? {
         switch event {
         case .handshake:
+            handshaked = true
             configuration.onConnected?(session, wallClock())
+        case let .protocolError(error) where !handshaked:
+            problem = problem ?? "sent bytes that break the protocol: \(error)"
+        case let .serverError(error) where !handshaked:
+            problem = problem ?? "sent ERROR \(error.code) \(ErrorCode(rawValue: error.code)?.name ?? ""): \(error.reason)"
+        case .disconnected where !handshaked:
+            defer { problem = nil }
+            return problem ?? "accepted the connection, but the handshake did not complete (no VERSION_RESPONSE in time, or the connection closed)"
         case let .sent(id, sequence, timestamp) where configuration.onMessage != nil:
             unsettled[id] = SentMessage(session: session, sequence: sequence, timestamp: timestamp, sent: wallClock(), sends: 1)
         case let .acknowledged(id, latency, retransmissions):
@@ -128,5 +179,6 @@ final class SendFeeder {
         default:
             break
         }
+        return nil
     }
 }

@@ -15,6 +15,9 @@ public struct SendConfiguration: Sendable {
     public var rate: Int?
     /// The client gives up on anything not acknowledged by then.
     public var deadline: Duration = .seconds(120)
+    /// A connection that has not completed a handshake by then gives up: what a person at a
+    /// terminal waits for before wanting to hear that the server is not there.
+    public var connectDeadline: Duration = .seconds(10)
     /// How every connection behaves; each gets its own session id.
     public var client = ClientConfiguration()
     /// Hears every message as it is settled, on its connection's event loop.

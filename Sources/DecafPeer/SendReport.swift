@@ -25,6 +25,8 @@ public struct SendReport: Hashable, Sendable {
     public var protocolErrors: [WireError] = []
     /// Time from the first connection attempt to the last message settled.
     public var elapsed: Duration = .zero
+    /// The run was stopped (Ctrl-C) before every message was settled: what was not is given up.
+    public var interrupted = false
     /// From a message's first sending to its ACK.
     public var latency: LatencySummary?
 

@@ -61,10 +61,11 @@ final class ProxyConnection {
     }
 
     /// Connects `client` to `upstream` and starts passing bytes; closes the client if the
-    /// upstream cannot be reached. `onEnd` hears when both are closed.
-    /// With `pcap`, both legs are recorded as they are on the wire.
+    /// upstream cannot be reached, and tells `onUpstreamFailure` why. `onEnd` hears when both are
+    /// closed. With `pcap`, both legs are recorded as they are on the wire.
     static func open(client: Channel, upstream: HostAndPort, toxics: ProxyToxics, generation: Int, seed: UInt64, counters: NIOLockedValueBox<ProxyCounts>,
-                     pcap: NIOWritePCAPHandler.SynchronizedFileSink?, onEnd: @escaping @Sendable () -> Void) -> NIOLoopBound<ProxyConnection> {
+                     pcap: NIOWritePCAPHandler.SynchronizedFileSink?, onUpstreamFailure: @escaping @Sendable (String) -> Void,
+                     onEnd: @escaping @Sendable () -> Void) -> NIOLoopBound<ProxyConnection> {
         let connection = ProxyConnection(client: client, toxics: toxics, generation: generation, seed: seed, counters: counters, onEnd: onEnd)
         let loop = client.eventLoop
         let bound = NIOLoopBound(connection, eventLoop: loop)
@@ -84,8 +85,9 @@ final class ProxyConnection {
             .whenComplete { result in
                 switch result {
                 case let .success(server): bound.value.connected(server)
-                case .failure:
+                case let .failure(error):
                     counters.withLockedValue { $0.upstreamFailures += 1 }
+                    onUpstreamFailure("cannot reach the upstream \(upstream): \(ConnectionFailure.reason(error))")
                     bound.value.end()
                 }
             }

@@ -62,9 +62,11 @@ public final class ProxyServer: Sendable {
     /// Starts a proxy on `host`:`port` (port 0: any free port) in front of `upstream`. Each
     /// connection's toxics draw from a generator seeded with `seed` and the connection's number.
     /// With `pcapPath`, both legs of every connection (client to proxy, proxy to upstream) are
-    /// recorded there.
+    /// recorded there. `onUpstreamFailure` hears, in the user's words, why the upstream could not
+    /// be reached for a connection, as it happens.
     public static func start(host: String, port: Int, upstream: HostAndPort, toxics: ProxyToxics, seed: UInt64,
-                             pcapPath: String? = nil, threads: Int = 1) async throws -> ProxyServer {
+                             pcapPath: String? = nil, threads: Int = 1,
+                             onUpstreamFailure: @escaping @Sendable (String) -> Void = { _ in }) async throws -> ProxyServer {
         let pcap: NIOWritePCAPHandler.SynchronizedFileSink?
         do { pcap = try pcapPath.map { path throws(PcapFile.Problem) in try PcapFile.open(path: path) { _ in } } } catch {
             throw ProxyServerError.cannotRecord(error)
@@ -80,7 +82,7 @@ public final class ProxyServer: Sendable {
                 // A client's FIN ends only what it sends: the upstream gets it after the last byte.
                 .childChannelOption(.allowRemoteHalfClosure, value: true)
                 .childChannelInitializer { client in
-                    accept(client, upstream: upstream, seed: seed, counters: counters, state: state, pcap: pcap)
+                    accept(client, upstream: upstream, seed: seed, counters: counters, state: state, pcap: pcap, onUpstreamFailure: onUpstreamFailure)
                     return client.eventLoop.makeSucceededVoidFuture()
                 }
                 .bind(host: host, port: port)
@@ -94,7 +96,8 @@ public final class ProxyServer: Sendable {
     }
 
     private static func accept(_ client: Channel, upstream: HostAndPort, seed: UInt64, counters: NIOLockedValueBox<ProxyCounts>,
-                               state: NIOLockedValueBox<State>, pcap: NIOWritePCAPHandler.SynchronizedFileSink?) {
+                               state: NIOLockedValueBox<State>, pcap: NIOWritePCAPHandler.SynchronizedFileSink?,
+                               onUpstreamFailure: @escaping @Sendable (String) -> Void) {
         let number = counters.withLockedValue { counts in
             counts.connections += 1
             return counts.connections
@@ -109,7 +112,7 @@ public final class ProxyServer: Sendable {
             return
         }
         let connection = ProxyConnection.open(client: client, upstream: upstream, toxics: admitted.toxics, generation: admitted.generation,
-                                              seed: seed &+ UInt64(number), counters: counters, pcap: pcap) {
+                                              seed: seed &+ UInt64(number), counters: counters, pcap: pcap, onUpstreamFailure: onUpstreamFailure) {
             _ = state.withLockedValue { $0.connections.removeValue(forKey: number) }
         }
         // A change made between reading the toxics and this registration reaches it too.

@@ -1,4 +1,5 @@
-/// A stable requirement identifier of the wire-v1 spec (`Specs/decaf-wire-v1.md`), so every
+/// A stable requirement identifier of the wire-v1 spec (`Specs/decaf-wire-v1.md`: the brief's, and
+/// Decaf's own for what the brief leaves open), so every
 /// verdict, vector and conformance case can say which rule it checks.
 public enum RequirementID: String, CaseIterable, Sendable, Hashable, Codable {
     case frame1 = "FRAME-1", frame2 = "FRAME-2", frame3 = "FRAME-3"
@@ -13,6 +14,8 @@ public enum RequirementID: String, CaseIterable, Sendable, Hashable, Codable {
     case zlib1 = "ZLIB-1", zlib2 = "ZLIB-2", zlib3 = "ZLIB-3"
     case hs1 = "HS-1", hs2 = "HS-2"
     case ex1 = "EX-1", ex2 = "EX-2", ex3 = "EX-3", ex4 = "EX-4", ex5 = "EX-5", ex6 = "EX-6", ex7 = "EX-7"
+    /// Decaf's own, for what the brief leaves open: how a client reconnects.
+    case reconnect1 = "RECONNECT-1"
 
     /// The rule in one sentence, for reports that quote the requirement they checked.
     public var summary: String {
@@ -50,6 +53,7 @@ public enum RequirementID: String, CaseIterable, Sendable, Hashable, Codable {
         case .ex5: "on a fatal error send an ERROR TLV, then close; never crash, hang or leak"
         case .ex6: "a server closes a connection idle for its timeout"
         case .ex7: "an unacknowledged frame is resent with the same sequence, up to 3 times"
+        case .reconnect1: "a client SHOULD reconnect after a loss, waiting longer each time up to a cap, with jitter, never hammering"
         }
     }
 }

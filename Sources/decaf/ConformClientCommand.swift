@@ -10,8 +10,13 @@ struct ConformClientCommand: AsyncParsableCommand {
         discussion: """
         Examples: decaf conform client -- decaf testee client
                   decaf conform client -- python3 tools/reference/client.py
-        The protocol is in Specs/conform-client.md. A testee that crashes, hangs or prints garbage spoils only its case.
-        Exit status: 0 every required case passed, 1 failures, 2 usage or harness error, 3 nothing ran.
+        The protocol is in Specs/conform-client.md. A testee that crashes, hangs or prints garbage spoils only its case, \
+        which ends within its time limit (8 s for most cases). A testee that does nothing a case can judge in each of \
+        the first 3 cases (it exits, prints nothing, prints what is not an event, never connects) stops the run within \
+        3 case time limits, with one paragraph. Ctrl-C stops the run and its testees: the verdicts reached are printed, \
+        marked INTERRUPTED, and the reports asked for are written, marked incomplete.
+        Exit status: 0 every required case passed, 1 failures, 2 usage or harness error, or a testee that cannot be \
+        tested, 3 nothing ran, 130 interrupted.
         """
     )
 
@@ -29,23 +34,17 @@ struct ConformClientCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let signals = await SignalWaiter.install()
         let selected = try filter.select(ClientCatalog.cases.map(\.conformanceCase))
         let ids = Set(selected.map(\.id))
         let baseline = try report.loadBaseline()
         var settings = ClientRunSettings(command: command, clock: Clock.unixSeconds)
         settings.jobs = jobs
         settings.repeats = report.repeat
-        let progress = ProgressLine()
-        let run: ConformanceRun
-        do {
-            run = try await ClientConformanceRunner(settings: settings).run(ClientCatalog.cases.filter { ids.contains($0.id) }) { result, done, total in
-                progress.show(result, done: done, total: total)
-            }
-        } catch {
-            progress.clear()
-            throw InputError(error.description)
+        let runner = ClientConformanceRunner(settings: settings)
+        let cases = ClientCatalog.cases.filter { ids.contains($0.id) }
+        try await report.conduct(knownIDs: Set(ClientCatalog.cases.map(\.id)), baseline: baseline, signals: signals) { progress in
+            try await runner.run(cases, progress: progress)
         }
-        progress.clear()
-        try report.finish(run, knownIDs: Set(ClientCatalog.cases.map(\.id)), baseline: baseline)
     }
 }

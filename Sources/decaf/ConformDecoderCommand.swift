@@ -3,13 +3,18 @@ import DecafConformance
 
 /// `decaf conform decoder -- COMMAND ARGS...`: runs the codec cases against a codec in any
 /// language, driven over its standard input and output (Specs/conform-testee.md).
-struct ConformDecoderCommand: ParsableCommand {
+struct ConformDecoderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "decoder",
         abstract: "Run the codec cases against a testee process speaking the testee protocol on stdin/stdout.",
         discussion: """
         Example: decaf conform decoder -- python3 tools/reference/testee.py
-        The protocol is in Specs/conform-testee.md. A testee that crashes or hangs fails that case and is started again.
+        The protocol is in Specs/conform-testee.md. A testee that crashes or hangs fails that case and is started again; \
+        one that answers none of its first 3 requests (it exits, hangs, or prints what is not the protocol's JSON) stops \
+        the run within 3 x --timeout, with one paragraph. Ctrl-C stops the run: the verdicts reached are printed, marked \
+        INTERRUPTED, and the reports asked for are written, marked incomplete.
+        Exit status: 0 every required case passed, 1 failures, 2 usage or harness error, or a testee that cannot be \
+        tested, 3 nothing ran, 130 interrupted.
         """
     )
 
@@ -27,7 +32,8 @@ struct ConformDecoderCommand: ParsableCommand {
         if command.isEmpty { throw ValidationError("give the testee's command after --, e.g. -- python3 tools/reference/testee.py") }
     }
 
-    func run() throws {
+    func run() async throws {
+        let signals = await SignalWaiter.install()
         let all = CodecCase.all
         let selected = try filter.select(all.map(\.conformanceCase))
         let ids = Set(selected.map(\.id))
@@ -35,15 +41,9 @@ struct ConformDecoderCommand: ParsableCommand {
         var runner = DecoderConformanceRunner(command: command)
         runner.timeout = timeout
         runner.repeats = report.repeat
-        let progress = ProgressLine()
-        let run: ConformanceRun
-        do {
-            run = try runner.run(all.filter { ids.contains($0.id) }) { result, done, total in progress.show(result, done: done, total: total) }
-        } catch {
-            progress.clear()
-            throw InputError(error.description)
+        let cases = all.filter { ids.contains($0.id) }
+        try await report.conduct(knownIDs: Set(all.map(\.id)), baseline: baseline, signals: signals) { [runner] progress in
+            try await runner.run(cases, progress: progress)
         }
-        progress.clear()
-        try report.finish(run, knownIDs: Set(all.map(\.id)), baseline: baseline)
     }
 }

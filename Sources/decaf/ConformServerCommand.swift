@@ -10,7 +10,16 @@ struct ConformServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "server",
         abstract: "Run the conformance cases against a server.",
-        discussion: "Exit status: 0 every required case passed, 1 failures, 2 usage or harness error, 3 nothing ran."
+        discussion: """
+            Every wait on the server has the deadline --timeout (connecting, each write, each answer), so a case ends within \
+            (2 x its steps + 2) x --timeout. Against a target that is not a Decaf server, or answers nothing, no case runs: \
+            one paragraph says what answered instead (HTTP, TLS, an SSH banner, a close, a reset, silence, a frame begun \
+            and never finished), within 4 x --timeout. When three cases in a row time out and a fresh handshake fails too, \
+            the run stops there (STOPPED). Ctrl-C stops the run: the verdicts reached are printed, marked INTERRUPTED, and \
+            the reports asked for are written, marked incomplete.
+            Exit status: 0 every required case passed, 1 failures, 2 usage or harness error, or a target that cannot be \
+            tested, 3 nothing ran, 130 interrupted.
+            """
     )
 
     @Argument(help: ArgumentHelp("The server under test, HOST:PORT.", valueName: "host:port"), transform: Endpoint.server)
@@ -27,6 +36,7 @@ struct ConformServerCommand: AsyncParsableCommand {
     var jobs = 4
 
     func run() async throws {
+        let signals = await SignalWaiter.install()
         let catalog = ConformanceCatalog(profile: target.profile)
         let cases = try filter.select(catalog.cases)
         let baseline = try report.loadBaseline()
@@ -34,18 +44,10 @@ struct ConformServerCommand: AsyncParsableCommand {
         settings.timeout = timeout
         settings.jobs = jobs
         settings.repeats = report.repeat
-        let progress = ProgressLine()
-        let run: ConformanceRun
-        do {
-            run = try await ServerConformanceRunner(catalog: catalog, settings: settings).run(cases) { result, done, total in
-                progress.show(result, done: done, total: total)
-            }
-        } catch {
-            progress.clear()
-            throw InputError(error.description)
+        let runner = ServerConformanceRunner(catalog: catalog, settings: settings)
+        try await report.conduct(knownIDs: Set(catalog.cases.map(\.id)), baseline: baseline, signals: signals) { progress in
+            do throws(TargetProblem) { return try await runner.run(cases, progress: progress) } catch { throw InputError(error.reason + " No case ran.") }
         }
-        progress.clear()
-        try report.finish(run, knownIDs: Set(catalog.cases.map(\.id)), baseline: baseline)
     }
 }
 

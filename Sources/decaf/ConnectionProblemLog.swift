@@ -1,12 +1,22 @@
 import NIOConcurrencyHelpers
 
-/// Why connection attempts fail, said on standard error while a client keeps trying: the first
-/// reason, then each time the reason changes, never the same line over and over.
+/// Why connection attempts fail, said on standard error while a client keeps trying (or a proxy
+/// keeps serving): the first reason, then each time the reason changes, never the same line over
+/// and over.
 final class ConnectionProblemLog: Sendable {
     private let state = NIOLockedValueBox<(first: String?, last: String?, repeats: Int, count: Int)>((nil, nil, 0, 0))
+    /// What each line ends with: what is done about the problem.
+    private let suffix: String
+
+    init(suffix: String = "; still trying") {
+        self.suffix = suffix
+    }
 
     /// The first reason heard, if any.
     var first: String? { state.withLockedValue { $0.first } }
+
+    /// The latest reason heard, if any.
+    var last: String? { state.withLockedValue { $0.last } }
 
     /// How many attempts failed.
     var count: Int { state.withLockedValue { $0.count } }
@@ -22,7 +32,7 @@ final class ConnectionProblemLog: Sendable {
             let before = state.repeats > 0 ? " (and \(state.repeats) more attempt(s) like the last)" : ""
             state.last = reason
             state.repeats = 0
-            return "\(reason); still trying\(before)"
+            return "\(reason)\(suffix)\(before)"
         }
         if let line { FileHandleOutput.standardError.write(line + "\n") }
     }

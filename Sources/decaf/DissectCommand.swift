@@ -24,8 +24,9 @@ struct DissectCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("A capture or a file of frames, or '-' for standard input (the default when --hex is not given).", valueName: "file"), transform: PathArgument.parse)
-    var file: String?
+    @Argument(help: ArgumentHelp("Captures or files of frames, one after another, or '-' for standard input (the default when --hex is not given).", valueName: "file"),
+              transform: PathArgument.parse)
+    var files: [String] = []
 
     @Option(name: .customLong("hex"), help: ArgumentHelp("Frames given as hex on the command line.", valueName: "hex"), transform: TextArgument.nonEmpty)
     var hexInput: String?
@@ -63,7 +64,8 @@ struct DissectCommand: ParsableCommand {
     @OptionGroup var limits: DecodeOptionsArguments
 
     func validate() throws {
-        if file != nil && hexInput != nil { throw ValidationError("give either a FILE or --hex, not both") }
+        if !files.isEmpty && hexInput != nil { throw ValidationError("give either a FILE or --hex, not both") }
+        if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
         if json && (verbose || hexdump) { throw ValidationError("--json cannot be combined with --verbose or --hexdump") }
         if stats && (verbose || hexdump) { throw ValidationError("--stats cannot be combined with --verbose or --hexdump") }
     }
@@ -75,8 +77,33 @@ struct DissectCommand: ParsableCommand {
 
     private var style: DissectionReport.Style { json ? .json : verbose ? .tree : .summary }
 
+    /// Text written to a terminal fits its width, each longer line cut with "…"; JSON, and
+    /// anything written to a file or a pipe, is never cut.
+    private var lineWidth: Int? { json ? nil : StandardOutputFile.terminalWidth }
+
     func run() throws {
         if let hexInput { return try dissectStream(Array(hexInput.utf8), format: .hex) }
+        guard files.count > 1 else { return try dissect(files.first) }
+        // Several files one after another, as cat and head do: each under a line naming it (a
+        // `file` record with --json); a file that cannot be read is said and the others go on.
+        var worst: Int32 = 0
+        for (index, path) in files.enumerated() {
+            let header = json ? JSONLine.encode(FileRecordJSON(path: path)) : (index == 0 ? "" : "\n") + "==> \(path) <=="
+            if let code = FileHandleOutput.standardOutput.write(header + "\n") { throw InputError.cannotWrite(code) }
+            do {
+                try dissect(path)
+            } catch let error as InputError {
+                FileHandleOutput.standardError.write("Error: \(path): \(error.message)\n")
+                worst = 2
+            } catch let code as ExitCode {
+                worst = max(worst, code.rawValue)
+            }
+        }
+        if worst != 0 { throw ExitCode(worst) }
+    }
+
+    /// Dissects one file, or standard input when `file` is nil or "-".
+    private func dissect(_ file: String?) throws {
         if file == nil || file == "-", isatty(0) == 1 {
             throw InputError("no input: give a FILE, --hex, or pipe frames into standard input")
         }
@@ -94,7 +121,12 @@ struct DissectCommand: ParsableCommand {
             if more.isEmpty { break }
             head += more
         }
-        try dissectStream(head, format: InputFormat.detect(head))
+        let format = InputFormat.detect(head)
+        if format == .binary, let what = InputFormat.notFrames(head) {
+            throw InputError("\(file.map { $0 == "-" ? "standard input" : $0 } ?? "standard input") is not a capture, hex or frames: \(what); "
+                + "give a pcap or pcapng capture, a file of frames, or hex")
+        }
+        try dissectStream(head, format: format)
     }
 
     /// Hex text or a binary stream of frames, held whole.
@@ -110,7 +142,7 @@ struct DissectCommand: ParsableCommand {
         let filter = filter
         var failed = false
         var frames = 0, shown = 0
-        var output = StandardOutputFile(descriptor: FileHandleOutput.standardOutput.descriptor)
+        var output = StandardOutputFile(width: lineWidth)
         var pending: [UInt8] = []
         for event in StreamDissector.dissect(bytes, options: limits.decodeOptions) {
             if case let .frame(record) = event {
@@ -129,7 +161,6 @@ struct DissectCommand: ParsableCommand {
             }
         }
         pending.withUnsafeBytes { output.write($0) }
-        output.finish()
         if let code = output.failure { throw InputError.cannotWrite(code) }
         if frames > 0 && shown == 0 { FileHandleOutput.standardError.write("No frame matches the filter; the input holds \(frames) frame(s)\n") }
         if failed { throw ExitCode.failure }
@@ -146,11 +177,13 @@ struct DissectCommand: ParsableCommand {
             try feed(first, rest: &input, to: &dissector, into: &statistics)
             let lines = json ? [CaptureStatisticsRenderer.json(for: statistics.inner, of: dissector)]
                 : CaptureStatisticsRenderer.lines(for: statistics.inner, of: dissector)
-            if let code = FileHandleOutput.standardOutput.write(lines.joined(separator: "\n") + "\n") { throw InputError.cannotWrite(code) }
+            var output = StandardOutputFile(width: lineWidth)
+            Array((lines.joined(separator: "\n") + "\n").utf8).withUnsafeBytes { output.write($0) }
+            if let code = output.failure { throw InputError.cannotWrite(code) }
             report(statistics.captureError)
             (failed, frames) = (statistics.failed, statistics.frames)
         } else {
-            let rendering = ParallelRendering(style: style, hexdump: hexdump, workers: ProcessInfo.processInfo.activeProcessorCount)
+            let rendering = ParallelRendering(style: style, hexdump: hexdump, workers: ProcessInfo.processInfo.activeProcessorCount, width: lineWidth)
             var outcome = CaptureOutcome(CaptureListing(output: rendering, filter: filter))
             do {
                 try feed(first, rest: &input, to: &dissector, into: &outcome)

@@ -9,7 +9,12 @@ struct HandshakeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "handshake",
         abstract: "Perform the version handshake with a server and print the agreed version and features.",
-        discussion: "Exit status 0 when the handshake succeeds, 1 when it does not, 2 on a usage error or when the server cannot be reached."
+        discussion: """
+            Exit status 0 when the handshake succeeds, 1 when the server answers but the handshake fails, 2 on a usage error, \
+            or when nothing that speaks Decaf answers: the server cannot be reached, answers in another protocol (HTTP, TLS, SSH), \
+            closes or resets the connection without a byte, or sends nothing within --timeout. It ends within twice --timeout \
+            (the connection, then the answer).
+            """
     )
 
     @Argument(help: ArgumentHelp("The server, HOST:PORT.", valueName: "host:port"), transform: Endpoint.server)
@@ -35,7 +40,11 @@ struct HandshakeCommand: AsyncParsableCommand {
                                                    timeout: timeout, now: Clock.unixSeconds)
         } catch {
             if json { print(HandshakeReportJSON(connectionError: "\(error)").line) }
-            throw InputError("\(error); is the server running and listening there?")
+            throw InputError("\(error)")
+        }
+        if let reason = report.unusable(target: "\(server)", timeout: timeout) {
+            if json { print(HandshakeReportJSON(report, unusable: reason).line) }
+            throw InputError(reason)
         }
         print(json ? HandshakeReportJSON(report).line : HandshakeReportText(report, server: server).lines.joined(separator: "\n"))
         if !report.succeeded { throw ExitCode.failure }

@@ -24,8 +24,11 @@ struct HandshakeReportJSON: Encodable {
     var closedByServer = false
     var timedOut = false
     var connectionError: String?
+    /// Why nothing that speaks Decaf answered, when that is the case.
+    var notDecaf: String?
 
-    init(_ report: HandshakeReport) {
+    init(_ report: HandshakeReport, unusable: String? = nil) {
+        notDecaf = unusable
         ok = report.succeeded
         acknowledged = report.acknowledged
         offeredVersion = report.offered.version.description

@@ -19,9 +19,10 @@ final class ParallelRendering: CaptureSink {
     private let coordinator: Coordinator
     private let workers: Int
 
-    init(style: DissectionReport.Style, hexdump: Bool, workers: Int) {
+    /// `width`: a terminal's, to which each line is fitted.
+    init(style: DissectionReport.Style, hexdump: Bool, workers: Int, width: Int? = nil) {
         self.workers = max(1, workers)
-        coordinator = Coordinator(capacity: 2 * self.workers)
+        coordinator = Coordinator(capacity: 2 * self.workers, width: width)
         for _ in 0..<self.workers {
             let coordinator = coordinator
             Thread {
@@ -72,10 +73,11 @@ private final class Coordinator: @unchecked Sendable {
     private var closed = false
     private var finishedWorkers = 0
     /// Used by the worker whose turn it is to write, one at a time.
-    private var output = StandardOutputFile(descriptor: FileHandleOutput.standardOutput.descriptor)
+    private var output: StandardOutputFile
 
-    init(capacity: Int) {
+    init(capacity: Int, width: Int?) {
         self.capacity = capacity
+        output = StandardOutputFile(width: width)
     }
 
     /// Writes `bytes` to standard output; called in turn.
@@ -132,7 +134,6 @@ private final class Coordinator: @unchecked Sendable {
         closed = true
         condition.broadcast()
         while written < submitted || finishedWorkers < workers { condition.wait() }
-        output.finish()
         condition.unlock()
         return output.failure
     }

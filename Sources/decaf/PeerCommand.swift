@@ -48,8 +48,11 @@ struct PeerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Record every connection to this pcap file.", valueName: "file"), transform: PathArgument.parse)
     var pcap: String?
 
-    @Option(help: "How much to log.")
-    var logLevel = Logger.Level.info
+    @Option(help: "How much to log: warnings and the summary by default; info logs every connection, debug and trace more. (default: warning, or info with -v)")
+    var logLevel: Logger.Level?
+
+    @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Log every connection opened and closed, with what it carried (--log-level info).")
+    var verbose = false
 
     @Option(help: ArgumentHelp("Largest body accepted, before and after inflating, in bytes. (default: 10485760)", valueName: "bytes"), transform: IntegerArgument.within(0...Int(UInt32.max)))
     var bodyLimit = DecodeOptions.defaultBodyLimit
@@ -71,7 +74,7 @@ struct PeerCommand: AsyncParsableCommand {
             }
             return
         }
-        let level = logLevel
+        let level = logLevel ?? (verbose ? .info : .warning)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level

@@ -4,6 +4,7 @@ import DecafNIO
 import DecafProxy
 import DecafSession
 import Foundation
+import NIOCore
 
 /// `decaf proxy LISTEN UPSTREAM`: the weak-network proxy.
 struct ProxyCommand: AsyncParsableCommand {
@@ -16,7 +17,9 @@ struct ProxyCommand: AsyncParsableCommand {
         Point the client at the proxy's address instead of the server's. Toxics have toxiproxy's names \
         and attributes and act on both directions unless @upstream (client to server) or @downstream \
         is given; several are applied in the order given. The first line printed is the address the \
-        proxy listens on; SIGINT or SIGTERM stop it and print what it carried.
+        proxy listens on, printed once the upstream's name resolves and the proxy (and the control API) \
+        listen; a connection whose upstream cannot be reached is closed, and why is said on standard \
+        error as it happens. SIGINT or SIGTERM stop it and print what it carried.
         With --control HOST:PORT, an HTTP/JSON API in toxiproxy's shape lists, adds, changes and removes \
         toxics, enables and disables the proxy, and switches profiles while connections live: \
         curl -d '{"type":"blackhole"}' http://HOST:PORT/proxies/decaf/toxics
@@ -91,16 +94,23 @@ struct ProxyCommand: AsyncParsableCommand {
             for stream in choice.streams { extra.add(choice.toxic, stream: stream) }
         }
         let timeline = (timelineFile ?? profile?.timeline ?? ProxyTimeline(toxics: ProxyToxics())).adding(extra)
+        // What can be checked is checked before the first line, which scripts wait for: the
+        // upstream's name resolves, the proxy and the control API can listen.
+        do {
+            _ = try SocketAddress.makeAddressResolvingHost(upstream.host, port: upstream.port)
+        } catch {
+            throw InputError("the upstream \(upstream): \(ConnectionFailure.reason(error))")
+        }
         let signals = await SignalWaiter.install()
+        let failures = ConnectionProblemLog(suffix: "; that client's connection was closed")
         let proxy: ProxyServer
         do {
             proxy = try await ProxyServer.start(host: listen.host, port: listen.port, upstream: HostAndPort(host: upstream.host, port: upstream.port),
-                                                toxics: timeline.phases[0].toxics, seed: seed, pcapPath: pcap)
+                                                toxics: timeline.phases[0].toxics, seed: seed, pcapPath: pcap, onUpstreamFailure: failures.note)
         } catch let error as ProxyServerError {
             if case .cannotRecord = error { throw InputError("\(error)") }
             throw InputError("cannot listen on \(listen): \(error)")
         }
-        FileHandleOutput.standardOutput.write("listening on \(HostAndPort(host: listen.host, port: proxy.localAddress.port ?? listen.port))\n")
         let controlAPI = ProxyControl(proxies: [name: proxy], seed: seed)
         var controlServer: ControlServer?
         if let control {
@@ -110,8 +120,10 @@ struct ProxyCommand: AsyncParsableCommand {
                 try await proxy.shutdown()
                 throw InputError("cannot serve the control API on \(control): \(error)")
             }
-            let port = controlServer?.localAddress.port ?? control.port
-            FileHandleOutput.standardOutput.write("control API on http://\(HostAndPort(host: control.host, port: port)), this proxy named \(name)\n")
+        }
+        FileHandleOutput.standardOutput.write("listening on \(HostAndPort(host: listen.host, port: proxy.localAddress.port ?? listen.port))\n")
+        if let control, let controlServer {
+            FileHandleOutput.standardOutput.write("control API on http://\(HostAndPort(host: control.host, port: controlServer.localAddress.port ?? control.port)), this proxy named \(name)\n")
         }
         if timeline.phases.count > 1 {
             let json = json

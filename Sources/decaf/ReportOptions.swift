@@ -34,6 +34,24 @@ struct ReportOptions: ParsableArguments {
         return Baseline(text: text)
     }
 
+    /// Runs a suite with a progress line on a terminal, stops it on SIGINT or SIGTERM keeping the
+    /// verdicts reached, then finishes as `finish` does. `suite` gets the progress callback; what
+    /// it throws (a target or testee that cannot be used) is said in one line, exit status 2.
+    /// `signals` were installed when the command started, so a Ctrl-C while it prepares is kept.
+    func conduct(knownIDs: Set<String>, baseline: Baseline?, signals: SignalWaiter,
+                 _ suite: @escaping @Sendable (@escaping @Sendable (CaseResult, Int, Int) -> Void) async throws -> ConformanceRun) async throws -> Never {
+        let progress = ProgressLine()
+        let run: ConformanceRun
+        do {
+            run = try await signals.interrupting { try await suite { result, done, total in progress.show(result, done: done, total: total) } }
+        } catch {
+            progress.clear()
+            throw (error as? InputError) ?? InputError("\(error)")
+        }
+        progress.clear()
+        try finish(run, knownIDs: knownIDs, baseline: baseline)
+    }
+
     /// Judges `run` against the baseline, prints it and writes the reports; exits with the run's status.
     func finish(_ run: ConformanceRun, knownIDs: Set<String>, baseline: Baseline?) throws -> Never {
         var run = run

@@ -11,8 +11,11 @@ struct SendCommand: AsyncParsableCommand {
         discussion: """
             Each connection handshakes, sends its messages within a window, resends a message whose ACK is \
             late (same sequence and timestamp) up to --retries times, acknowledges read receipts, and \
-            reconnects after a dropped connection. Exit status 0 when every message was acknowledged, 1 when \
-            any was lost, 2 on a usage error.
+            reconnects after a dropped connection. While no handshake has completed, each change in what goes wrong \
+            (refused, reset, an answer that is not Decaf, no answer) is said on standard error; after --connect-deadline \
+            it gives up. Ctrl-C stops it and reports what was settled. Exit status 0 when every message was acknowledged, \
+            1 when any was lost, 2 on a usage error or when no handshake completed, 130 when interrupted. It ends by \
+            --connect-deadline when no handshake completes, and by --deadline otherwise.
             """
     )
 
@@ -67,6 +70,10 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Count anything not acknowledged by then as lost. (default: 120s)", valueName: "duration"), transform: DurationArgument.positive)
     var deadline = SendConfiguration().deadline
 
+    @Option(help: ArgumentHelp("Give up when no handshake has completed by then (the server refuses, is not there, or answers in another protocol): exit 2 with the reasons seen. (default: 10s)",
+                               valueName: "duration"), transform: DurationArgument.positive)
+    var connectDeadline = SendConfiguration().connectDeadline
+
     @Flag(help: "Print the report as JSON.")
     var json = false
 
@@ -75,6 +82,7 @@ struct SendCommand: AsyncParsableCommand {
     var messages: String?
 
     func run() async throws {
+        let signals = await SignalWaiter.install()
         var configuration = SendConfiguration()
         configuration.host = server.host
         configuration.port = server.port
@@ -83,6 +91,7 @@ struct SendCommand: AsyncParsableCommand {
         configuration.fields = [TLVField(tag: .text, text: text)] + tlv
         configuration.rate = rate
         configuration.deadline = deadline
+        configuration.connectDeadline = min(connectDeadline, deadline)
         configuration.client = policy.configuration
         configuration.client.compress = compress
         configuration.client.window = window
@@ -98,12 +107,17 @@ struct SendCommand: AsyncParsableCommand {
             configuration.onConnected = { session, at in log.write(ConnectionRecordJSON(session: session.rawValue, connected: at)) }
         }
         let problems = ConnectionProblemLog()
-        let report = try await SendClient.run(configuration, clock: Clock.unixSeconds, wallClock: Clock.now, onConnectionProblem: problems.note)
-        if report.neverConnected, let reason = problems.first {
+        let report = try await signals.interrupting { [configuration] in
+            try await SendClient.run(configuration, clock: Clock.unixSeconds, wallClock: Clock.now, onConnectionProblem: problems.note)
+        }
+        if report.neverConnected && !report.interrupted {
             if json { print(SendReportJSON(report).line) }
-            throw InputError("\(reason); no connection was made in \(deadline): \(problems.count) attempt(s) failed")
+            let reason = problems.last ?? "\(server) did not complete a handshake"
+            let attempts = max(1, problems.count)
+            throw InputError("\(reason); no handshake completed: gave up after \(attempts) attempt\(attempts == 1 ? "" : "s") in \(Milliseconds.text(report.elapsed))")
         }
         print(json ? SendReportJSON(report).line : SendReportText(report).lines.joined(separator: "\n"))
+        if report.interrupted { throw ExitCode(130) }
         if !report.succeeded { throw ExitCode.failure }
     }
 }

@@ -8,6 +8,8 @@ struct SendReportJSON: Encodable {
     }
 
     var ok: Bool
+    /// Stopped by Ctrl-C before every message was settled.
+    var interrupted: Bool
     var connections, sent, acknowledged, lost, retransmissions, copies, duplicateAcks, readReceipts, reconnects, heartbeatsAcknowledged: Int
     var elapsedMs: Double
     var messagesPerSecond: Double
@@ -18,6 +20,7 @@ struct SendReportJSON: Encodable {
 
     init(_ report: SendReport) {
         ok = report.succeeded
+        interrupted = report.interrupted
         connections = report.connections
         sent = report.sent
         acknowledged = report.acknowledged

@@ -7,9 +7,11 @@ struct SendReportText {
 
     init(_ report: SendReport) {
         let seconds = Milliseconds.value(report.elapsed) / 1000
+        let connections = "\(report.connections) connection\(report.connections == 1 ? "" : "s")"
         var lines = [
-            "\(report.sent) messages on \(report.connections) connection\(report.connections == 1 ? "" : "s") in \(String(format: "%.2f", seconds)) s: "
-                + "\(report.acknowledged) acknowledged, \(report.lost) lost",
+            report.interrupted
+                ? "INTERRUPTED after \(String(format: "%.2f", seconds)) s: \(report.sent) messages sent on \(connections), \(report.acknowledged) acknowledged; \(report.lost) given up"
+                : "\(report.sent) messages on \(connections) in \(String(format: "%.2f", seconds)) s: \(report.acknowledged) acknowledged, \(report.lost) lost",
             "  \(String(format: "%.0f", report.messagesPerSecond)) acknowledged messages per second",
         ]
         if let latency = report.latency {

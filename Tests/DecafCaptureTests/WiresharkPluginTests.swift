@@ -185,6 +185,15 @@ struct WiresharkPluginTests {
         #expect(differences.contains { $0.contains("tshark \(field) ") }, "\(what): \(differences)")
     }
 
+    @Test("every sample capture, past its gaps too, is dissected without a Lua error; a body the capture cut short is an expert note",
+          arguments: ["damaged.pcap", "cut-short.pcapng", "reordered-retransmitted.pcap", "split-coalesced.pcapng"])
+    func noLuaError(_ name: String) async throws {
+        let path = FixturePaths.fixtures.appending(path: "captures/\(name)").path
+        let run = try await Tshark.run(["-X", "lua_script:\(Self.plugin.path)", "-r", path, "-V"])
+        #expect(!run.output.contains("Lua Error") && !run.error.contains("Lua"), "\(run.output.components(separatedBy: "\n").filter { $0.contains("Lua") }.prefix(3))")
+        if name == "damaged.pcap" { #expect(run.output.contains("the body is cut short: "), "the cut body is said") }
+    }
+
     @Test("a checksum mismatch is an expert error in Wireshark")
     func checksumExpert() async throws {
         let path = FixturePaths.fixtures.appending(path: "captures/damaged.pcap").path

@@ -80,7 +80,7 @@ struct ClientFaultTests {
     /// break none (the brief asks for no backoff) and fail a recommended case.
     @Test("every client fault fails a case that names a requirement the fault breaks", arguments: ClientFault.allCases)
     func fault(_ fault: ClientFault) async throws {
-        let concerned = fault.breaks.isEmpty ? [.ex7] : Set(fault.breaks)
+        let concerned = fault.breaks.isEmpty ? [.reconnect1] : Set(fault.breaks)
         let level: ConformanceLevel = fault.breaks.isEmpty ? .recommended : .required
         var cases = ClientCatalog.cases.filter { $0.level == level && !concerned.isDisjoint(with: $0.requirements) }
         if fault.breaks.isEmpty { cases = cases.filter { $0.id.hasPrefix("client.reconnect.") } }

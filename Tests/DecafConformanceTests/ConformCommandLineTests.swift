@@ -20,7 +20,7 @@ struct ConformCommandLineTests {
     func unreachableServer() async throws {
         let run = try await DecafProcess.run(["conform", "server", "127.0.0.1:9", "--timeout", "500ms"])
         #expect(run.status == 2)
-        #expect(run.error == "Error: cannot connect to 127.0.0.1:9: connection refused; is the server running and listening there? (no case ran)\n")
+        #expect(run.error == "Error: cannot connect to 127.0.0.1:9: connection refused; is the server running and listening there? No case ran.\n")
         #expect(run.output.isEmpty)
     }
 

@@ -9,9 +9,8 @@ import Testing
 struct DecoderDriverTests {
     static let testee = FixturePaths.root.appending(path: "tools/reference/testee.py").path
 
-    /// Runs `cases` with `runner` on a thread of its own: the driver blocks while a testee answers.
     static func run(_ runner: DecoderConformanceRunner, _ cases: [CodecCase]) async throws -> ConformanceRun {
-        try await ChildProcess.offCooperativeThreads { try runner.run(cases) }
+        try await runner.run(cases)
     }
 
     @Test("the reference testee passes every codec case")

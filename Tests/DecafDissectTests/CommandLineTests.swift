@@ -49,6 +49,51 @@ struct CommandLineTests {
     func emptyInput() async throws {
         #expect(try await Self.decaf(["dissect"], input: Data()).status == 2)
     }
+
+    @Test("a file that is not a capture, hex or frames is refused with what it holds; a newline alone is not a truncated frame")
+    func notFrames() async throws {
+        let readme = try await Self.decaf(["dissect", FixturePaths.root.appending(path: "README.md").path])
+        #expect(readme.status == 2 && readme.output.isEmpty)
+        #expect(readme.error.hasSuffix("README.md is not a capture, hex or frames: it holds text ('# Decaf'), and no 0xDECAFBAD anywhere in its "
+            + "\(FileManager.default.contents(atPath: FixturePaths.root.appending(path: "README.md").path)!.count) bytes; give a pcap or pcapng capture, a file of frames, or hex\n"),
+                "\(readme.error)")
+        let newline = try await Self.decaf(["dissect"], input: Data("\n".utf8))
+        #expect(newline.status == 2 && newline.error == "Error: standard input is not a capture, hex or frames: it holds only whitespace; give a pcap or pcapng capture, a file of frames, or hex\n")
+        // Bytes that begin with a cut-off magic are still the start of a frame.
+        #expect(try await Self.decaf(["dissect"], input: Data([0xDE, 0xCA])).output.contains("TRUNCATED_FRAME"))
+    }
+
+    @Test("several files, one after another, each under a line naming it (a file record in JSON), as each alone")
+    func severalFiles() async throws {
+        let capture = FixturePaths.fixtures.appending(path: "captures/session-any.pcap").path
+        let frames = FixturePaths.fixtures.appending(path: "frames/checksum/207.bin").path
+        let both = try await Self.decaf(["dissect", capture, frames])
+        let alone = [try await Self.decaf(["dissect", capture]), try await Self.decaf(["dissect", frames])]
+        #expect(both.status == 1, "the worst of 0 and 1")
+        #expect(both.output == "==> \(capture) <==\n" + alone[0].output + "\n==> \(frames) <==\n" + alone[1].output)
+        let json = try await Self.decaf(["dissect", "--json", capture, frames])
+        let lines = json.output.split(separator: "\n")
+        #expect(lines.filter { $0.contains(#""record":"file""#) } == [#"{"path":"\#(capture)","record":"file"}"#, #"{"path":"\#(frames)","record":"file"}"#])
+        let missing = try await Self.decaf(["dissect", "/no/such/file", capture])
+        #expect(missing.status == 2 && missing.error.hasPrefix("Error: /no/such/file: cannot read /no/such/file") && missing.output.contains(alone[0].output),
+                "a file that cannot be read is said, and the others are dissected")
+    }
+
+    @Test("written to a terminal, each line fits its width, ending in …; written to a pipe, nothing is cut")
+    func terminalWidth() async throws {
+        let capture = FixturePaths.fixtures.appending(path: "captures/damaged.pcap").path
+        let piped = try await Self.decaf(["dissect", capture])
+        #expect(piped.output.split(separator: "\n").contains { $0.count > 60 }, "the listing has long lines to cut")
+        // script(1) runs it on a terminal; COLUMNS sets the width where the terminal has none.
+        let command = "COLUMNS=60 '\(FixturePaths.decafExecutable.path)' dissect '\(capture)'"
+        let run = try await ChildProcess.run(URL(filePath: "/usr/bin/script"), ["-qec", command, "/dev/null"])
+        let lines = String(decoding: run.output, as: UTF8.self).replacingOccurrences(of: "\r", with: "").split(separator: "\n")
+        #expect(!lines.isEmpty && lines.allSatisfy { $0.count <= 60 }, "\(lines.filter { $0.count > 60 })")
+        #expect(lines.contains { $0.count == 60 && $0.hasSuffix("…") })
+        let terminalLines = Set(lines.map(String.init))
+        let shortLines = piped.output.split(separator: "\n").map(String.init).filter { $0.count <= 60 }
+        #expect(shortLines.allSatisfy { terminalLines.contains($0) }, "lines that fit are not changed")
+    }
 }
 
 @Suite("Specs/dissect-json.md")

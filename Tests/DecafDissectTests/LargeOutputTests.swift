@@ -1,4 +1,3 @@
-import CDirectIO
 import DecafCapture
 import DecafTestSupport
 import DecafWire
@@ -9,69 +8,48 @@ import Glibc
 #endif
 
 /// `decaf dissect` writing a listing of tens of MiB into a file, as users keep big captures'
-/// listings: past its first 16 MiB the listing goes around the page cache, and the file holds
-/// exactly what a pipe gets, wherever the shell put it; a file that refuses the bytes is said so.
+/// listings: the file holds exactly what a pipe gets, wherever the shell put it, also when other
+/// programs write to the same open file at the same time; a file that refuses the bytes is said so.
 @Suite("decaf dissect into big files")
 struct LargeOutputTests {
-    /// Runs `script` in the shell with `$0` the decaf executable, `$1` a capture of 64 DATA frames
-    /// of 60,000 bytes of text each (a --json listing of about 27 MiB) and `$2` a file in the
-    /// temporary directory, and hands `check` the run, the listing a pipe gets, and the file's path;
-    /// the capture and the file are removed afterwards.
-    static func withCapture(_ script: String, check: (ChildProcess.Run, [UInt8], String) throws -> Void) async throws {
-        var conversation = SyntheticConversation(start: CaptureTime(seconds: 1_700_000_000, nanoseconds: 0))
-        conversation.handshake()
-        var encoder = FrameEncoder()
-        for counter in 1...64 {
-            let header = FrameHeader(messageType: .data, sequence: SequenceNumber(category: .normal, counter: UInt32(counter)),
-                                     timestamp: 1_700_000_000, sessionID: SessionID(rawValue: 7))
-            conversation.send(encoder.encode(header, fields: [TLVField(tag: .text, text: String(repeating: "m", count: 60_000))]), .clientToServer)
-        }
-        conversation.close()
+    /// What a script gets: the run, the listings a pipe gets of the two captures, and the file.
+    struct Outcome {
+        var run: ChildProcess.Run
+        var listings: [[UInt8]]
+        var file: String
+    }
+
+    /// Runs `script` in the shell with `$0` the decaf executable, `$1` and `$2` captures of 64 DATA
+    /// frames of 60,000 bytes of text each (the first of m, the second, made only when `both`, of
+    /// n: --json listings of about 27 MiB) and `$3` a file in the temporary directory, and hands
+    /// `check` what came of it; the captures and the file are removed afterwards.
+    static func withCaptures(both: Bool = false, _ script: String, check: (Outcome) throws -> Void) async throws {
         let directory = FileManager.default.temporaryDirectory
-        let capture = directory.appending(path: "decaf-big-\(UUID().uuidString).pcap")
+        let letters = both ? ["m", "n"] : ["m"]
+        let captures = ["m", "n"].map { _ in directory.appending(path: "decaf-big-\(UUID().uuidString).pcap") }
         let file = directory.appending(path: "decaf-big-\(UUID().uuidString).json")
         defer {
-            try? FileManager.default.removeItem(at: capture)
+            for capture in captures { try? FileManager.default.removeItem(at: capture) }
             try? FileManager.default.removeItem(at: file)
         }
-        try Data(CaptureWriter.pcap(conversation.records, linkType: .ethernet)).write(to: capture)
-        let piped = try await DecafProcess.run(["dissect", "--json", capture.path])
-        #expect(piped.status == 0 && piped.outputBytes.count > 24 << 20, "\(piped.error)")
-        let run = try await ChildProcess.run(URL(filePath: "/bin/sh"), ["-c", script, FixturePaths.decafExecutable.path, capture.path, file.path])
-        try check(run, piped.outputBytes, file.path)
-    }
-
-    /// How many of `path`'s bytes are in the page cache, or nil where that says nothing of how
-    /// they were written: where a block written with O_DIRECT is refused or lands in the page
-    /// cache all the same (tmpfs).
-    static func cachedBytes(of path: String) -> Int? {
-        let probePath = path + ".probe"
-        let probe = open(probePath, O_CREAT | O_WRONLY | O_CLOEXEC | DECAF_O_DIRECT, 0o600)
-        defer { unlink(probePath) }
-        guard probe >= 0 else { return nil }
-        let block = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 4096)
-        defer { block.deallocate() }
-        block.initializeMemory(as: UInt8.self, repeating: 0)
-        let probed = pwrite(probe, block.baseAddress, 4096, 0)
-        close(probe)
-        guard probed == 4096, residentBytes(of: probePath) == 0 else { return nil }
-        return residentBytes(of: path)
-    }
-
-    /// How many of `path`'s bytes are in the page cache, as mincore(2) sees them.
-    static func residentBytes(of path: String) -> Int? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_size > 0 else { return nil }
-        let size = Int(status.st_size)
-        guard let mapping = mmap(nil, size, PROT_READ, MAP_SHARED, descriptor, 0), mapping != MAP_FAILED else { return nil }
-        defer { munmap(mapping, size) }
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        var resident = [UInt8](repeating: 0, count: (size + page - 1) / page)
-        guard mincore(mapping, size, &resident) == 0 else { return nil }
-        return resident.count(where: { $0 & 1 == 1 }) * page
+        var listings: [[UInt8]] = []
+        for (capture, letter) in zip(captures, letters) {
+            var conversation = SyntheticConversation(start: CaptureTime(seconds: 1_700_000_000, nanoseconds: 0))
+            conversation.handshake()
+            var encoder = FrameEncoder()
+            for counter in 1...64 {
+                let header = FrameHeader(messageType: .data, sequence: SequenceNumber(category: .normal, counter: UInt32(counter)),
+                                         timestamp: 1_700_000_000, sessionID: SessionID(rawValue: 7))
+                conversation.send(encoder.encode(header, fields: [TLVField(tag: .text, text: String(repeating: letter, count: 60_000))]), .clientToServer)
+            }
+            conversation.close()
+            try Data(CaptureWriter.pcap(conversation.records, linkType: .ethernet)).write(to: capture)
+            let piped = try await DecafProcess.run(["dissect", "--json", capture.path])
+            #expect(piped.status == 0 && piped.outputBytes.count > 24 << 20, "\(piped.error)")
+            listings.append(piped.outputBytes)
+        }
+        let run = try await ChildProcess.run(URL(filePath: "/bin/sh"), ["-c", script, FixturePaths.decafExecutable.path] + captures.map(\.path) + [file.path])
+        try check(Outcome(run: run, listings: listings, file: file.path))
     }
 
     /// Where the file at `path` first differs from `expected` (its length if one is a prefix of
@@ -82,35 +60,64 @@ struct LargeOutputTests {
         return zip(written, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(written.count, expected.count)
     }
 
-    @Test("--json into a file: the bytes a pipe gets, all but the first 16 MiB written around the page cache")
+    @Test("--json into a file: the bytes a pipe gets")
     func intoFile() async throws {
-        try await Self.withCapture(#"exec "$0" dissect --json "$1" > "$2""#) { run, listing, file in
-            #expect(run.status == 0, "\(String(decoding: run.error, as: UTF8.self))")
-            if let cached = Self.cachedBytes(of: file) {
-                #expect(cached <= (16 << 20) + (2 << 20), "\(cached) bytes of the listing went through the page cache")
-            } else {
-                print("the temporary directory's file system is tmpfs or takes no O_DIRECT: not checking what went around the page cache")
-            }
-            let difference = try Self.firstDifference(of: file, from: listing)
+        try await Self.withCaptures(#"exec "$0" dissect --json "$1" > "$3""#) { outcome in
+            #expect(outcome.run.status == 0, "\(String(decoding: outcome.run.error, as: UTF8.self))")
+            let difference = try Self.firstDifference(of: outcome.file, from: outcome.listings[0])
             #expect(difference == nil, "the file differs from the listing at byte \(difference ?? 0)")
         }
     }
 
     @Test("--json after what the shell wrote before, on an offset that is not a block's, and before what it writes after")
     func betweenOtherWrites() async throws {
-        try await Self.withCapture(#"{ printf abc; "$0" dissect --json "$1"; printf 'end\n'; } > "$2""#) { run, listing, file in
-            #expect(run.status == 0)
-            let difference = try Self.firstDifference(of: file, from: Array("abc".utf8) + listing + Array("end\n".utf8))
+        try await Self.withCaptures(#"{ printf abc; "$0" dissect --json "$1"; printf 'end\n'; } > "$3""#) { outcome in
+            #expect(outcome.run.status == 0)
+            let difference = try Self.firstDifference(of: outcome.file, from: Array("abc".utf8) + outcome.listings[0] + Array("end\n".utf8))
             #expect(difference == nil, "the file differs from what was written at byte \(difference ?? 0)")
         }
     }
 
     @Test("--json appended to a file with >>")
     func appended() async throws {
-        try await Self.withCapture(#"printf xy > "$2" && exec "$0" dissect --json "$1" >> "$2""#) { run, listing, file in
-            #expect(run.status == 0)
-            let difference = try Self.firstDifference(of: file, from: Array("xy".utf8) + listing)
+        try await Self.withCaptures(#"printf xy > "$3" && exec "$0" dissect --json "$1" >> "$3""#) { outcome in
+            #expect(outcome.run.status == 0)
+            let difference = try Self.firstDifference(of: outcome.file, from: Array("xy".utf8) + outcome.listings[0])
             #expect(difference == nil, "the file differs from what was written at byte \(difference ?? 0)")
+        }
+    }
+
+    @Test("another writer on the same open file while the listing is written: every byte of both is kept")
+    func sharedWithAnotherWriter() async throws {
+        // The marker is written once the listing has passed 17 MiB (or has ended, on a fast machine).
+        let script = #"""
+            { "$0" dissect --json "$1" & pid=$!
+              while kill -0 $pid 2>/dev/null && [ "$(stat -c %s "$3")" -lt 17825792 ]; do sleep 0.01; done
+              printf 'MARKMARK\n'; wait $pid; } > "$3"
+            """#
+        try await Self.withCaptures(script) { outcome in
+            #expect(outcome.run.status == 0)
+            var written = [UInt8](try Data(contentsOf: URL(filePath: outcome.file)))
+            #expect(written.count == outcome.listings[0].count + 9, "the file has \(written.count) bytes, the listing and the marker \(outcome.listings[0].count + 9)")
+            let marker = Array("MARKMARK\n".utf8)
+            let found = try #require(written.firstRange(of: marker), "the marker was overwritten")
+            written.removeSubrange(found)
+            let difference = written == outcome.listings[0] ? nil : zip(written, outcome.listings[0]).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            #expect(written == outcome.listings[0], "without the marker, the file differs from the listing at byte \(difference ?? written.count)")
+        }
+    }
+
+    @Test("two listings into one open file at once (xargs -P2): every byte of each is kept")
+    func twoListingsAtOnce() async throws {
+        try await Self.withCaptures(both: true, #"printf '%s\n' "$1" "$2" | xargs -P2 -n1 "$0" dissect --json > "$3""#) { outcome in
+            #expect(outcome.run.status == 0)
+            let written = [UInt8](try Data(contentsOf: URL(filePath: outcome.file)))
+            #expect(written.count == outcome.listings[0].count + outcome.listings[1].count)
+            // The listings differ in the letter of their texts: each letter's count is the sum of both.
+            for letter in "mn".utf8 {
+                #expect(written.count(where: { $0 == letter }) == outcome.listings.map { $0.count(where: { $0 == letter }) }.reduce(0, +),
+                        "bytes of one listing were lost or overwritten")
+            }
         }
     }
 
@@ -119,9 +126,9 @@ struct LargeOutputTests {
         #"exec "$0" dissect -V --hex decafbad > /dev/full"#,
     ])
     func fullDisk(script: String) async throws {
-        try await Self.withCapture(script) { run, _, _ in
-            #expect(run.status == 2)
-            #expect(String(decoding: run.error, as: UTF8.self)
+        try await Self.withCaptures(script) { outcome in
+            #expect(outcome.run.status == 2)
+            #expect(String(decoding: outcome.run.error, as: UTF8.self)
                 == "Error: cannot write the output: No space left on device; free some space or write it elsewhere\n")
         }
     }

@@ -15,6 +15,11 @@ public enum ChildProcess {
         public var signalled: Bool
         public var output: [UInt8]
         public var error: [UInt8]
+        /// From the start to the exit, as a thread of its own saw them: not lengthened by a test
+        /// that waits for the cooperative threads to resume it.
+        public var lifetime: Duration = .zero
+        /// When the exit was seen, on that thread.
+        public var ended = ContinuousClock.now
     }
 
     /// The child was still running at its time limit; it has been killed.
@@ -58,6 +63,7 @@ public enum ChildProcess {
         process.standardInput = stdin
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
+        let started = ContinuousClock.now
         try process.run()
         let streams = DispatchGroup()
         let readOutput = OutputDrain(output.fileHandleForReading, streams), readError = OutputDrain(error.fileHandleForReading, streams)
@@ -72,9 +78,11 @@ public enum ChildProcess {
             _ = streams.wait(timeout: .now() + .seconds(5))
             throw TimedOut(command: [executable.lastPathComponent] + arguments, limit: limit, error: String(decoding: readError.bytes, as: UTF8.self))
         }
+        let ended = ContinuousClock.now
+        let lifetime = ended - started
         // A grandchild may keep a pipe open; what the child wrote is read by then.
         _ = streams.wait(timeout: .now() + .seconds(10))
         return Run(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-                   output: readOutput.bytes, error: readError.bytes)
+                   output: readOutput.bytes, error: readError.bytes, lifetime: lifetime, ended: ended)
     }
 }

@@ -10,6 +10,8 @@ public enum DecafProcess {
         public var error: String
         /// The standard output exactly, for commands that write bytes.
         public var outputBytes: [UInt8]
+        /// From the start to the exit (see `ChildProcess.Run.lifetime`).
+        public var lifetime: Duration
     }
 
     /// Runs `decaf` with `arguments`, `input` on its standard input, and waits for it to exit;
@@ -17,6 +19,6 @@ public enum DecafProcess {
     public static func run(_ arguments: [String], input: Data? = nil, limit: Duration = .seconds(120)) async throws -> Run {
         let run = try await ChildProcess.run(FixturePaths.decafExecutable, arguments, input: input, limit: limit)
         return Run(status: run.status, signalled: run.signalled, output: String(decoding: run.output, as: UTF8.self),
-                   error: String(decoding: run.error, as: UTF8.self), outputBytes: run.output)
+                   error: String(decoding: run.error, as: UTF8.self), outputBytes: run.output, lifetime: run.lifetime)
     }
 }

@@ -41,16 +41,20 @@ final class OutputDrain: @unchecked Sendable {
         line(where: { _ in true }, by: deadline)
     }
 
-    /// The first whole line `matches` accepts, once it has come; nil if the pipe ends or
+    /// The `count`-th whole line `matches` accepts, once it has come; nil if the pipe ends or
     /// `deadline` passes first.
-    func line(where matches: (String) -> Bool, by deadline: Date) -> String? {
+    func line(where matches: (String) -> Bool, count: Int = 1, by deadline: Date) -> String? {
         condition.withLock {
             var checked = 0
+            var found = 0
             while true {
                 while let newline = data[checked...].firstIndex(of: UInt8(ascii: "\n")) {
                     let line = String(decoding: data[checked..<newline], as: UTF8.self)
-                    if matches(line) { return line }
                     checked = newline + 1
+                    if matches(line) {
+                        found += 1
+                        if found == count { return line }
+                    }
                 }
                 guard !ended, condition.wait(until: deadline) else { return nil }
             }

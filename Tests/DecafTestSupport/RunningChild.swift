@@ -54,33 +54,49 @@ public final class RunningChild: @unchecked Sendable {
         return line
     }
 
-    /// The first line on standard error that contains `text`, once it has come, such as a peer's
-    /// log of a connection closed; throws if none has come within `limit`.
+    /// The `count`-th line on standard error that contains `text`, once it has come, such as a
+    /// peer's log of a connection closed; throws if it has not come within `limit`.
     @discardableResult
-    public func errorLine(containing text: String, limit: Duration = .seconds(30)) async throws -> String {
+    public func errorLine(containing text: String, count: Int = 1, limit: Duration = .seconds(30)) async throws -> String {
         let deadline = Date.now.addingTimeInterval(Double(limit.components.seconds) + 1)
-        let line = try await ChildProcess.offCooperativeThreads { [errors] in errors.line(where: { $0.contains(text) }, by: deadline) }
+        let line = try await ChildProcess.offCooperativeThreads { [errors] in errors.line(where: { $0.contains(text) }, count: count, by: deadline) }
         guard let line else {
             throw Stalled(description: "`\(command.joined(separator: " "))` printed no line with '\(text)' on standard error in \(limit)")
         }
         return line
     }
 
+    /// The child's process id, to signal it (SIGSTOP, SIGCONT) while it runs.
+    public var processIdentifier: Int32 { process.processIdentifier }
+
     /// Sends `signal` and waits for the child to exit; kills it and throws if it has not within
     /// `limit`. Returns how it ended and everything it printed.
     public func stop(signal: Int32 = SIGINT, limit: Duration = .seconds(30)) async throws -> ChildProcess.Run {
         kill(process.processIdentifier, signal)
+        return try await wait(limit: limit, after: "signal \(signal)")
+    }
+
+    /// Waits for the child to exit by itself; kills it and throws if it has not within `limit`.
+    public func wait(limit: Duration) async throws -> ChildProcess.Run {
+        try await wait(limit: limit, after: "it was started")
+    }
+
+    /// The run's `lifetime` is how long the child took to exit from the call (from the signal, for
+    /// `stop`), measured on a thread of its own.
+    private func wait(limit: Duration, after event: String) async throws -> ChildProcess.Run {
         let (seconds, attoseconds) = limit.components
-        let stopped = try await ChildProcess.offCooperativeThreads { [exited, streams] in
-            guard exited.wait(timeout: .now() + .seconds(Int(seconds)) + .nanoseconds(Int(attoseconds / 1_000_000_000))) == .success else { return false }
+        let called = ContinuousClock.now
+        let ended = try await ChildProcess.offCooperativeThreads { [exited, streams] () -> ContinuousClock.Instant? in
+            guard exited.wait(timeout: .now() + .seconds(Int(seconds)) + .nanoseconds(Int(attoseconds / 1_000_000_000))) == .success else { return nil }
+            let ended = ContinuousClock.now
             _ = streams.wait(timeout: .now() + .seconds(10))
-            return true
+            return ended
         }
-        guard stopped else {
+        guard let ended else {
             kill(process.processIdentifier, SIGKILL)
-            throw Stalled(description: "`\(command.joined(separator: " "))` was still running \(limit) after signal \(signal); it was killed")
+            throw Stalled(description: "`\(command.joined(separator: " "))` was still running \(limit) after \(event); it was killed")
         }
         return ChildProcess.Run(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-                                output: output.bytes, error: errors.bytes)
+                                output: output.bytes, error: errors.bytes, lifetime: ended - called, ended: ended)
     }
 }
