@@ -55,7 +55,7 @@ fixtures: build
 fixtures-check: build
 	$(DECAF) fixtures verify Fixtures
 
-## fuzz: run each libFuzzer target for 30 s (FUZZ_SECONDS to change), at least 1000 executions a second each.
+## fuzz: run each libFuzzer target for 30 s (FUZZ_SECONDS to change), at least 250 executions a second each.
 fuzz: deps
 	tools/fuzz/run.sh $${FUZZ_SECONDS:-30}
 

@@ -18,6 +18,16 @@ public struct CaseResult: Sendable {
         self.runs = runs ?? [verdict.kind]
     }
 
+    /// Whether a failure of this case decides the exit status: the case is required, or the
+    /// failure broke a MUST whatever the case was about.
+    public var countsAsRequired: Bool { testCase.level == .required || verdict.breaksMust }
+
+    /// The case's level as reports show it: `recommended; breaks a MUST` when the failure counts
+    /// as required all the same.
+    public var levelLabel: String {
+        testCase.level != .required && verdict.kind.isFailure && verdict.breaksMust ? "\(testCase.level.rawValue); breaks a MUST" : testCase.level.rawValue
+    }
+
     /// Whether repeated runs disagreed.
     public var isFlaky: Bool { Set(runs).count > 1 }
 

@@ -48,6 +48,13 @@ public enum ClientCheck: Hashable, Sendable {
     case messageBodies([[UInt8]])
     /// Different messages go out under different sequences (SEQ-1, REPLAY-1).
     case sequencesDistinct
+    /// The server's DATA frame `sequence`, repeated on the client's next connection with its
+    /// sequence and timestamp, is acknowledged there and delivered once in all (REPLAY-1: the
+    /// memory spans the session's connections).
+    case repeatAcrossConnections(SequenceNumber, payload: [UInt8])
+    /// No more than one READ_RECEIPT names the DATA frame `sequence` that the server sent twice
+    /// (EX-4: not for repeats).
+    case noReceiptForRepeat(SequenceNumber)
 
     // MARK: Retransmission (EX-7)
     /// An unacknowledged message is sent again, as `aspect` checks.
@@ -102,6 +109,21 @@ public enum ClientCheck: Hashable, Sendable {
     case countersIncrement
     /// Timestamps within a minute of the suite's clock (TS-1).
     case timestampsPlausible
+
+    /// Whether the verdict rests on when things happened (waits, timeouts, the suite's ACKs
+    /// arriving in time), so a suite that could not keep its own time may have got it wrong. A
+    /// failure of any other check (a repeat delivered, an ACK of an ACK, bad bytes) stands
+    /// whatever the clock did.
+    public var dependsOnTime: Bool {
+        switch self {
+        case .resend, .givesUp, .noResendAfterAck, .lateAckHarmless, .onlyUnacknowledgedResent, .retriesUnansweredHandshake,
+             .reconnects, .backoffGrows, .backoffCapped, .noHammering, .jitter, .handshakesAgain, .messageSettled, .resendsOnNewConnection,
+             .heartbeats, .heartbeatSequences, .deadServerNoticed, .refuses:
+            true
+        default:
+            false
+        }
+    }
 
     public enum ResendAspect: String, Hashable, Sendable {
         case sameSequence, sameTimestamp, sameBody, afterTimeout

@@ -91,11 +91,15 @@ public struct ClientConformanceRunner: Sendable {
         var result: CaseResult
         var held: Duration
         var unusable: String?
+        /// Whether the case's verdict rests on time (`ClientCheck.dependsOnTime`).
+        var timed: Bool
 
-        /// A verdict short of a pass, reached while the suite could not keep its own time.
+        /// A verdict short of a pass that rests on time, reached while the suite could not keep
+        /// its own time. A failure that does not rest on time (or that breaks a MUST whatever the
+        /// case, as a crash does) stands, and is not run again.
         var isSuspect: Bool {
             let kind = result.verdict.kind
-            return (kind.isFailure || kind == .passNonStrict) && held > TimingTolerance.early
+            return timed && !result.verdict.breaksMust && (kind.isFailure || kind == .passNonStrict) && held > TimingTolerance.early
         }
     }
 
@@ -110,7 +114,7 @@ public struct ClientConformanceRunner: Sendable {
             unusable = runUnusable
             if result.verdict.kind == .harnessError { break }
         }
-        return Attempt(result: CaseResult.merging(runs), held: held, unusable: unusable)
+        return Attempt(result: CaseResult.merging(runs), held: held, unusable: unusable, timed: testCase.check.dependsOnTime)
     }
 
     /// Runs `testCase` once: its own listener, its own testee.

@@ -54,6 +54,12 @@ enum ClientExchangeCases {
                        script: repeatedLate, check: .acknowledgedTimes(data1, 2)),
             ClientCase("client.exchange.late-repeat-delivered-once", [.replay1], .required, "delivers a DATA frame repeated 300 ms later once",
                        script: repeatedLate, check: .delivered([ClientCaseSteps.payload("my ACK got lost"), sentinel])),
+            ClientCase("client.exchange.repeat-no-second-receipt", [.ex4], .required,
+                       "with READ_RECEIPT agreed, sends no READ_RECEIPT for a repeated DATA frame",
+                       script: ServerScript(features: [.basic, .readReceipt], connections: [
+                           ConnectionScript(steps: [ClientCaseSteps.data(1, "read me once"), .awaitAck(data1), .repeatLast] + ClientCaseSteps.closing),
+                       ]),
+                       needs: .readReceipt, check: .noReceiptForRepeat(data1)),
             ClientCase("client.exchange.same-sequence-new-timestamp", [.replay1, .seq1], .recommended,
                        "delivers two DATA frames with one sequence and different timestamps: a repeat is the same sequence and timestamp",
                        script: script([ClientCaseSteps.data(1, "first"), ClientCaseSteps.data(1, "second", skew: -5)]),

@@ -60,7 +60,7 @@ enum ClientFramingCases {
             ClientCase("client.frame.timestamp-far", [.ts1], .optional, "a DATA frame an hour old: accepted, or refused as TIMESTAMP_OUT_OF_WINDOW (a MAY)",
                        script: ServerScript(connections: [ConnectionScript(steps: [ClientCaseSteps.data(1, "an hour late", skew: -3600), .pause(.milliseconds(300))] + ClientCaseSteps.closing)]),
                        check: .acceptsOrRefuses(SequenceNumber(category: .normal, counter: 1), .timestampOutOfWindow)),
-            ClientCase("client.frame.duplicate-tags", [.tlv3], .optional, "two TEXT fields: refused as TLV_DUPLICATE_TAG, or accepted where duplicates are allowed",
+            ClientCase("client.frame.duplicate-tags", [.tlv3], .required, "two TEXT fields: refused as TLV_DUPLICATE_TAG, or accepted where duplicates are allowed, never ignored",
                        script: ServerScript(connections: [ConnectionScript(steps: [ClientCaseSteps.frame(data, [TLVField(tag: .text, text: "one"), TLVField(tag: .text, text: "two")]),
                                                                                    .pause(.milliseconds(300))] + ClientCaseSteps.closing)]),
                        check: .acceptsOrRefuses(SequenceNumber(category: .normal, counter: 1), .tlvDuplicateTag)),

@@ -25,6 +25,8 @@ extension ClientJudge {
         case .receiptReported: return judgeReceiptReported()
         case let .messageBodies(payloads): return judgeBodies(payloads)
         case .sequencesDistinct: return judgeSequencesDistinct()
+        case let .repeatAcrossConnections(sequence, payload): return judgeRepeatAcrossConnections(sequence, payload: payload)
+        case let .noReceiptForRepeat(sequence): return judgeNoReceiptForRepeat(sequence)
         case let .resend(aspect): return judgeResend(aspect)
         case let .givesUp(aspect): return judgeGivingUp(aspect)
         case .noResendAfterAck: return judgeNoResendAfterAck()
@@ -347,7 +349,8 @@ extension ClientJudge {
             let clock = Int64(observation.startedAt) + received.time.components.seconds
             let off = Int64(received.frame.header.timestamp) - clock
             if abs(off) > 60 {
-                return fail("the client stamped a frame \(off) s from the suite's clock: a server with TS-1's 60 s window refuses it",
+                let cause = abs(off) > 86_400 ? " (timestamps are UNIX seconds: milliseconds or another epoch look like this)" : ""
+                return fail("the client stamped a frame \(off) s from the suite's clock: a server with TS-1's 60 s window refuses it" + cause,
                             expected: "within 60 s of \(clock)", actual: "\(received.frame.header.timestamp) (\(Self.describe(received.frame)))")
             }
         }

@@ -14,9 +14,12 @@ extension ClientJudge {
             return fail("the client acknowledged a frame it must refuse (\(code.name))", expected: "no ACK, a close", actual: "an ACK of \(sequence)")
         }
         let allowed = TimingTolerance.late(.zero)
-        guard let closed = connection.closed, !connection.closedByServer else {
-            return fail("the client kept the connection open after a frame it must refuse (\(code.name))",
-                        expected: "the close within \(Self.text(allowed))", actual: "open", requirements: testCase.requirements + [.ex5])
+        // A close at or after the case's end is the suite stopping the client, not the client closing.
+        let closedByClient = connection.closed.map { $0 < (observation.ended ?? .seconds(1 << 40)) } ?? false
+        guard let closed = connection.closed, !connection.closedByServer, closedByClient else {
+            return fail("the client never closed the connection after a frame it must refuse (\(code.name))",
+                        expected: "the close within \(Self.text(allowed))", actual: "still open when the case ended \(Self.text((observation.ended ?? sentAt) - sentAt)) after the frame",
+                        requirements: testCase.requirements + [.ex5])
         }
         guard closed - sentAt <= allowed else {
             return fail("the client closed \(Self.text(closed - sentAt)) after a frame it must refuse", expected: "within \(Self.text(allowed))",

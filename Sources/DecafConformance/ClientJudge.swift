@@ -34,7 +34,10 @@ public struct ClientJudge {
         }
         for exit in observation.exits {
             if case let .signal(signal) = exit {
-                return fail("the client crashed (killed by signal \(signal))" + words, requirements: [.ex5])
+                return crashed("killed by signal \(signal)" + words)
+            }
+            if case let .status(status) = exit, let signal = TesteeLaunch.signal(inShellStatus: status) {
+                return crashed("it exited with status \(status), as a shell reports signal \(signal)" + words)
             }
         }
         if let report = observation.reports.first(where: { $0.event.name == "unsupported" }), case let .unsupported(reason) = report.event {
@@ -46,7 +49,8 @@ public struct ClientJudge {
                                requirements: testCase.requirements)
             }
             if case let .status(status) = exit, status != 0 {
-                return Verdict(.harnessError, "the testee exited with status \(status)" + words)
+                return fail("the client exited with status \(status) before the case was done" + words,
+                            expected: "exit status 0 once its input ends and its messages are settled", actual: "status \(status)")
             }
         }
         if !testCase.needs.isEmpty, let offer, !offer.features.isSuperset(of: testCase.needs) {
@@ -57,11 +61,20 @@ public struct ClientJudge {
             guard let error = connection.clientError else { continue }
             let afterTheEnd = (connection.clientErrorTime ?? .zero) >= (observation.ended ?? .seconds(1 << 40))
             if error.code == .truncatedFrame && (afterTheEnd || observation.exits.contains(.stopped)) { continue }
-            return fail("the client's bytes on connection \(index + 1) break the protocol: \(error.message)",
-                        expected: "frames as the brief gives them", actual: "\(error.code.name) at offset \(error.offset)",
-                        requirements: Self.writerRequirements(error))
+            var verdict = fail("the client's bytes on connection \(index + 1) break the protocol: \(error.message)",
+                               expected: "frames as the brief gives them", actual: "\(error.code.name) at offset \(error.offset)",
+                               requirements: Self.writerRequirements(error))
+            verdict.breaksMust = true
+            return verdict
         }
         return nil
+    }
+
+    /// The client died: a failure of EX-5 (never crash) in any case, whatever it was about.
+    private func crashed(_ how: String) -> Verdict {
+        var verdict = fail("the client crashed (\(how))", requirements: [.ex5])
+        verdict.breaksMust = true
+        return verdict
     }
 
     /// The rule a writer of bytes that fail with `error` broke.

@@ -3,7 +3,8 @@ import DecafWire
 /// Client cases of reconnecting: after a close, a reset or a refused connection the client comes
 /// back, with waits that grow, stop growing at its longest wait and carry jitter, and resends what
 /// the lost connection cut off. The brief asks for none of it, so most are recommended; a message
-/// cut off must still be settled (EX-7).
+/// cut off must still be settled (EX-7), and a repeat on the new connection is still a repeat
+/// (REPLAY-1).
 enum ClientReconnectCases {
     static var cases: [ClientCase] {
         let comeBack = ConnectionScript(steps: [.finish])
@@ -13,6 +14,11 @@ enum ClientReconnectCases {
             ConnectionScript(steps: [.awaitData(1), .pause(.milliseconds(200)), .finish]),
         ])
         let closeAtOnce = ConnectionScript(steps: [.close])
+        let data1 = SequenceNumber(category: .normal, counter: 1)
+        let repeatAfterReconnect = ServerScript(connections: [
+            ConnectionScript(steps: [ClientCaseSteps.data(1, "once, on whichever connection"), .awaitAck(data1), .close]),
+            ConnectionScript(steps: [.repeatLast] + ClientCaseSteps.closing),
+        ])
         var jitter = ClientSettings.suggested
         jitter.reconnectBase = .seconds(1)
         jitter.reconnectMax = .seconds(2)
@@ -49,6 +55,10 @@ enum ClientReconnectCases {
             ClientCase("client.reconnect.message-settled", [.ex7], .required,
                        "a message cut off by a lost connection is acknowledged on a new one, or reported failed",
                        script: cutOff, messages: [ClientCaseSteps.message], endsInput: true, check: .messageSettled),
+            ClientCase("client.reconnect.repeat-delivered-once", [.replay1], .required,
+                       "a DATA frame repeated on the next connection, with its sequence and timestamp, is acknowledged there and not delivered again",
+                       script: repeatAfterReconnect,
+                       check: .repeatAcrossConnections(data1, payload: ClientCaseSteps.payload("once, on whichever connection"))),
             ClientCase("client.reconnect.same-sequence", [.ex7, .replay1], .recommended,
                        "a message cut off by a lost connection goes out on the new one with its sequence and timestamp",
                        script: cutOff, messages: [ClientCaseSteps.message], endsInput: true, check: .resendsOnNewConnection),

@@ -76,7 +76,7 @@ public struct ConformanceRun: Sendable {
 
     /// Results that count against the target: failures of required cases not in the baseline.
     public var unexpectedFailures: [CaseResult] {
-        results.filter { $0.verdict.kind.isFailure && $0.testCase.level == .required && baseline?.expects($0.testCase.id) != true }
+        results.filter { $0.verdict.kind.isFailure && $0.countsAsRequired && baseline?.expects($0.testCase.id) != true }
     }
 
     /// Cases whose repeated runs disagreed.

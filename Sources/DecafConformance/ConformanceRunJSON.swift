@@ -16,6 +16,8 @@ public struct ConformanceRunJSON: Encodable {
         var expected: String
         var actual: String
         var brokenRequirements: [String]
+        /// Whether a failure of the case decides the exit status (`CaseResult.countsAsRequired`).
+        var countsAsRequired: Bool
         var durationMilliseconds: Double
         var runs: [String]
         var transcript: [Entry]
@@ -98,6 +100,7 @@ public struct ConformanceRunJSON: Encodable {
                 requirements: result.testCase.requirements.map(\.rawValue), summary: result.testCase.summary,
                 verdict: result.verdict.kind.rawValue, reason: result.verdict.reason, expected: result.verdict.expected,
                 actual: result.verdict.actual, brokenRequirements: result.verdict.kind.isFailure ? result.verdict.requirements.map(\.rawValue) : [],
+                countsAsRequired: result.countsAsRequired,
                 durationMilliseconds: Self.milliseconds(result.duration), runs: result.runs.map(\.rawValue),
                 transcript: result.transcript.map(Entry.init)
             )

@@ -32,7 +32,7 @@ public enum HTMLReport {
             for result in results {
                 let kind = result.verdict.kind.rawValue
                 html += "<tr><td class=\"v \(kind)\">\(kind)</td><td><a href=\"#\(escape(result.testCase.id))\">\(escape(result.testCase.id))</a></td>"
-                html += "<td>\(result.testCase.level.rawValue)</td><td>\(result.testCase.requirements.map(\.rawValue).joined(separator: " "))</td>"
+                html += "<td>\(result.levelLabel)</td><td>\(result.testCase.requirements.map(\.rawValue).joined(separator: " "))</td>"
                 html += "<td>\(escape(result.testCase.summary))</td></tr>\n"
             }
             html += "</table>\n"

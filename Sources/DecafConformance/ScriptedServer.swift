@@ -24,8 +24,6 @@ public struct ScriptedServer {
         var paused = false
         /// Writes left of a transmission cut into several, with the pauses between them.
         var queue: [Pending] = []
-        var lastSent: [UInt8] = []
-        var lastLabel = ""
         var dataSends: [UInt32: Int] = [:]
         var dataOrder: [UInt32] = []
         var dataCount = 0
@@ -47,6 +45,9 @@ public struct ScriptedServer {
     private var replay = PeerConfiguration().makeReplayMemory()
     private var timers: [Int: Timer] = [:]
     private var nextToken = 0
+    /// The bytes of the last `send`, on any connection, and its label: what `repeatLast` writes.
+    private var lastSent: [UInt8] = []
+    private var lastLabel = ""
 
     /// A server for `script`; `settings` are the client's until its `ready` line says otherwise.
     public init(script: ServerScript, settings: ClientSettings) {
@@ -69,7 +70,10 @@ public struct ScriptedServer {
         var configuration = PeerConfiguration()
         configuration.version = self.script.version
         configuration.features = self.script.features
-        var connection = Connection(session: PeerSession(configuration: configuration), script: script)
+        // The server's CONTROL counter goes on across the case's connections (SEQ-1 counts per
+        // session), so no VERSION_RESPONSE repeats an earlier one's sequence and timestamp.
+        let session = PeerSession(configuration: configuration, lastControlSequence: connections.last?.session.lastControlSequence)
+        var connection = Connection(session: session, script: script)
         connection.started = script.handshake == .unanswered
         connections.append(connection)
         observation.connections.append(ClientObservation.Connection(opened: now.elapsed))
@@ -105,8 +109,14 @@ public struct ScriptedServer {
         observation.connections[index].clientError = error
         observation.connections[index].clientErrorTime = now.elapsed
         guard connections[index].open else { return [] }
-        let replies = connections[index].session.fail(error, now: now.unixSeconds)
-        return perform(replies, on: index, at: now)
+        let replies = perform(connections[index].session.fail(error, now: now.unixSeconds), on: index, at: now)
+        // Bytes that break the protocol fail the case whatever it is about (the judge's screen), so
+        // the case ends here rather than running to its limit. A frame cut short may be the
+        // client still writing it, and waits for the rest.
+        guard error.code != .truncatedFrame, !isFinished else { return replies }
+        isFinished = true
+        observation.ended = now.elapsed
+        return replies + [.finish]
     }
 
     /// The connection closed, by the client or because it broke.
@@ -293,8 +303,8 @@ public struct ScriptedServer {
         case let .send(transmission):
             guard connections[index].open else { return [] }
             let bytes = transmission.bytes(at: now.unixSeconds, receiver: observation.settings.version)
-            connections[index].lastSent = bytes
-            connections[index].lastLabel = transmission.label
+            lastSent = bytes
+            lastLabel = transmission.label
             for (number, part) in transmission.writes(of: bytes).enumerated() {
                 if number > 0, transmission.pause > .zero { connections[index].queue.append(.pause(transmission.pause)) }
                 let label = transmission.split.isEmpty ? transmission.label : "part \(number + 1): \(transmission.label)"
@@ -302,7 +312,7 @@ public struct ScriptedServer {
             }
             return []
         case .repeatLast:
-            connections[index].queue.append(.write(connections[index].lastSent, label: "again: \(connections[index].lastLabel)"))
+            connections[index].queue.append(.write(lastSent, label: "again: \(lastLabel)"))
             return []
         case let .pause(duration):
             return [pause(index, for: duration)]

@@ -95,7 +95,8 @@ public struct AckPolicy: Hashable, Sendable {
 public enum ServerStep: Hashable, Sendable {
     /// Writes bytes: frames (their timestamps set to the run's clock) or anything else.
     case send(Transmission)
-    /// Writes the bytes of the last `send` again exactly, timestamps included: a repeat (REPLAY-1).
+    /// Writes the bytes of the last `send` again exactly, timestamps included: a repeat (REPLAY-1),
+    /// on a later connection when the last `send` was on an earlier one.
     case repeatLast
     case pause(Duration)
     /// Waits this many of the client's ACK timeouts.

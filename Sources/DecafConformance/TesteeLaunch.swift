@@ -15,6 +15,12 @@ enum TesteeLaunch {
         status == 126 || status == 127
     }
 
+    /// The signal a status above 128 stands for: what a shell (`sh -c`, a wrapper script) exits
+    /// with when the program it ran was killed by a signal; nil for any other status.
+    static func signal(inShellStatus status: Int32) -> Int32? {
+        (129...192).contains(status) ? status - 128 : nil
+    }
+
     /// Sends `signal` to the testee and everything it started: Foundation starts every process
     /// in a process group of its own, so a shell's children, or a client's helpers, go too.
     static func signal(_ process: Process, _ signal: Int32) {

@@ -34,7 +34,7 @@ public enum TextReport {
         if !verdict.expected.isEmpty { out += "    expected: \(verdict.expected)\n" }
         if !verdict.actual.isEmpty { out += "    actual:   \(verdict.actual)\n" }
         for requirement in verdict.requirements { out += "    \(requirement.rawValue): \(requirement.summary)\n" }
-        out += "    cases: " + sharing.map { "\($0.testCase.id) [\($0.testCase.level.rawValue)]" }.joined(separator: ", ") + "\n"
+        out += "    cases: " + sharing.map { "\($0.testCase.id) [\($0.levelLabel)]" }.joined(separator: ", ") + "\n"
         return out
     }
 
@@ -42,7 +42,7 @@ public enum TextReport {
     /// when asked, the bytes both ways.
     public static func detail(_ result: CaseResult, withBytes: Bool) -> String {
         let verdict = result.verdict
-        var out = "\(verdict.kind.rawValue.uppercased()) \(result.testCase.id) [\(result.testCase.level.rawValue)] \(result.testCase.summary)\n"
+        var out = "\(verdict.kind.rawValue.uppercased()) \(result.testCase.id) [\(result.levelLabel)] \(result.testCase.summary)\n"
         out += "    \(verdict.reason)\n"
         if !verdict.expected.isEmpty { out += "    expected: \(verdict.expected)\n" }
         if !verdict.actual.isEmpty { out += "    actual:   \(verdict.actual)\n" }
@@ -63,7 +63,7 @@ public enum TextReport {
             out += "required cases failing: " + unexpected.map(\.testCase.id).joined(separator: ", ") + "\n"
         }
         if let baseline = run.baseline {
-            let expected = run.results.filter { $0.verdict.kind.isFailure && $0.testCase.level == .required && baseline.expects($0.testCase.id) }.count
+            let expected = run.results.filter { $0.verdict.kind.isFailure && $0.countsAsRequired && baseline.expects($0.testCase.id) }.count
             out += "against the baseline: \(expected) expected failure\(expected == 1 ? "" : "s"), \(unexpected.count) new\n"
             for id in baseline.nowPassing { out += "baseline entry \(id) now passes: remove it from the baseline\n" }
             for id in baseline.unknown { out += "baseline entry \(id) matches no case\n" }

@@ -8,12 +8,17 @@ public struct Verdict: Hashable, Sendable {
     public var expected: String
     public var actual: String
     public var requirements: [RequirementID]
+    /// A failure that breaks a MUST the case was not written to check (the target's own bytes break
+    /// the protocol, or it crashed): it counts as a required failure whatever the case's level.
+    public var breaksMust: Bool
 
-    public init(_ kind: VerdictKind, _ reason: String, expected: String = "", actual: String = "", requirements: [RequirementID] = []) {
+    public init(_ kind: VerdictKind, _ reason: String, expected: String = "", actual: String = "", requirements: [RequirementID] = [],
+                breaksMust: Bool = false) {
         self.kind = kind
         self.reason = reason
         self.expected = expected
         self.actual = actual
         self.requirements = requirements
+        self.breaksMust = breaksMust
     }
 }

@@ -76,6 +76,9 @@ final class ClientDriver {
     /// Counts connections, so events from a connection that has been replaced are ignored.
     private var generation = 0
     private var timers: [ClientTimer: Scheduled<Void>] = [:]
+    /// The session finished (its messages settled or given up): a connection attempt still under
+    /// way is no longer a problem worth saying.
+    private var over = false
 
     init(host: String, port: Int, configuration: ClientConfiguration, eventLoop: EventLoop, finished: EventLoopPromise<ClientStatistics>,
          unixSeconds: @escaping @Sendable () -> UInt32,
@@ -164,7 +167,10 @@ final class ClientDriver {
                 timers.removeValue(forKey: timer)?.cancel()
             case let .report(event):
                 onEvent(event)
-                if event == .finished { finished.succeed(session.statistics) }
+                if event == .finished {
+                    over = true
+                    finished.succeed(session.statistics)
+                }
             }
         }
         if wrote { channel?.flush() }
@@ -176,6 +182,7 @@ final class ClientDriver {
         let driver = NIOLoopBound(self, eventLoop: eventLoop)
         let options = session.configuration.effectiveDecodeOptions
         let swapsChecksums = session.configuration.faults.contains(.checksumInHostOrder)
+        let marksPlainBodies = session.configuration.faults.contains(.plainBodyMarkedZlib)
         ClientBootstrap(group: eventLoop)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .connectTimeout(TimeAmount(session.configuration.connectTimeout))
@@ -185,14 +192,18 @@ final class ClientDriver {
                     try pipeline.addHandler(FirstBytesHandler { bytes in driver.value.receivedFirst(bytes, generation: generation) })
                     if swapsChecksums { try pipeline.addHandler(ChecksumByteSwapHandler()) }
                     try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: options)))
-                    try pipeline.addHandler(MessageToByteHandler(FrameEncoderHandler()))
+                    if marksPlainBodies {
+                        try pipeline.addHandler(MessageToByteHandler(PlainBodyEncoderHandler()))
+                    } else {
+                        try pipeline.addHandler(MessageToByteHandler(FrameEncoderHandler()))
+                    }
                     try pipeline.addHandler(ClientChannelHandler(driver: driver, generation: generation))
                 }
             }
             .connect(host: host, port: port)
             .whenFailure { error in
                 let driver = driver.value
-                guard generation == driver.generation else { return }
+                guard generation == driver.generation, !driver.over else { return }
                 driver.onConnectionProblem(ConnectionFailure.attempt(to: HostAndPort(host: driver.host, port: driver.port), failed: error))
                 driver.perform(driver.session.connectFailed(at: driver.now, random: &driver.random))
             }

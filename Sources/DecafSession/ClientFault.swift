@@ -13,6 +13,9 @@ public enum ClientFault: String, Hashable, Sendable, CaseIterable {
     case doubleAck = "double-ack"
     case noHeartbeatAck = "no-heartbeat-ack"
     case deliversRepeats = "delivers-repeats"
+    case forgetsRepeatsOnReconnect = "forgets-repeats-on-reconnect"
+    case receiptsForRepeats = "receipts-for-repeats"
+    case plainBodyMarkedZlib = "plain-body-marked-zlib"
     case ignoresAgreedFeatures = "ignores-agreed-features"
     case checksumInHostOrder = "checksum-in-host-order"
     case acceptsBadCRC = "accepts-bad-crc"
@@ -35,6 +38,9 @@ public enum ClientFault: String, Hashable, Sendable, CaseIterable {
         case .doubleAck: "acknowledges every frame twice"
         case .noHeartbeatAck: "never answers the server's HEARTBEAT"
         case .deliversRepeats: "delivers a repeated DATA frame to the application again"
+        case .forgetsRepeatsOnReconnect: "forgets the DATA frames it delivered when it connects again, so a repeat on the new connection is delivered twice"
+        case .receiptsForRepeats: "sends a READ_RECEIPT again for a repeated DATA frame"
+        case .plainBodyMarkedZlib: "sets compress_type 1 on bodies it does not compress, once COMPRESSION is agreed"
         case .ignoresAgreedFeatures: "sends read receipts and compressed bodies whatever the handshake agreed"
         case .checksumInHostOrder: "writes the checksum of every frame in little-endian"
         case .acceptsBadCRC: "does not verify checksums, so it delivers damaged frames"
@@ -53,8 +59,9 @@ public enum ClientFault: String, Hashable, Sendable, CaseIterable {
         case .acksAnAck: [.ex3]
         case .neverAcksServerData, .doubleAck, .ignoresVersionResponse: [.ex1]
         case .noHeartbeatAck: [.ex2]
-        case .deliversRepeats: [.replay1]
-        case .ignoresAgreedFeatures: [.ex4]
+        case .deliversRepeats, .forgetsRepeatsOnReconnect: [.replay1]
+        case .ignoresAgreedFeatures, .receiptsForRepeats: [.ex4]
+        case .plainBodyMarkedZlib: [.zlib1]
         case .checksumInHostOrder: [.crc1]
         case .acceptsBadCRC: [.crc2]
         case .responseAfterAckOnly: [.hs2]

@@ -73,7 +73,7 @@ public struct ClientSession {
 
     public init(configuration: ClientConfiguration) {
         self.configuration = configuration
-        replay = ReplayMemory(window: configuration.replayWindow, limit: 65_536)
+        replay = Self.replayMemory(configuration)
     }
 
     /// The ACK timeout in force: the configured one, or the one the round trip calls for.
@@ -100,6 +100,11 @@ public struct ClientSession {
 
     private func has(_ fault: ClientFault) -> Bool { configuration.faults.contains(fault) }
 
+    /// An empty memory of delivered frames: it spans the session's connections (REPLAY-1).
+    private static func replayMemory(_ configuration: ClientConfiguration) -> ReplayMemory {
+        ReplayMemory(window: configuration.replayWindow, limit: 65_536)
+    }
+
     // MARK: - Events from the shell
 
     /// The client starts: it connects.
@@ -118,6 +123,7 @@ public struct ClientSession {
         unacknowledgedRequest = control
         agreed = nil
         lastHeard = now.elapsed
+        if has(.forgetsRepeatsOnReconnect) { replay = Self.replayMemory(configuration) }
         let header = FrameHeader(messageType: .control, sequence: control, timestamp: now.unixSeconds, sessionID: configuration.session)
         var actions = [ClientAction]()
         send(OutgoingFrame(header: header, fields: [request.field]), as: .versionRequest, at: now, into: &actions)
@@ -342,13 +348,14 @@ public struct ClientSession {
     /// A DATA frame from the server: delivered once (REPLAY-1), with its read receipt when the
     /// handshake agreed on them (EX-4).
     private mutating func deliver(_ frame: Frame, at now: SessionTime, into actions: inout [ClientAction]) {
-        guard replay.insert(ReplayMemory.Key(frame.header), now: now.unixSeconds) || has(.deliversRepeats) else {
+        let fresh = replay.insert(ReplayMemory.Key(frame.header), now: now.unixSeconds) || has(.deliversRepeats)
+        if fresh {
+            statistics.delivered += 1
+            actions.append(.report(.delivered(sequence: frame.header.sequence, payload: Array(frame.payload))))
+        } else {
             statistics.repeats += 1
-            return
         }
-        statistics.delivered += 1
-        actions.append(.report(.delivered(sequence: frame.header.sequence, payload: Array(frame.payload))))
-        guard agreedFeatures.contains(.readReceipt), case .ready = link else { return }
+        guard fresh || has(.receiptsForRepeats), agreedFeatures.contains(.readReceipt), case .ready = link else { return }
         normal = normal.next
         let header = FrameHeader(messageType: .readReceipt, sequence: normal, timestamp: now.unixSeconds,
                                  sessionID: configuration.session, version: outgoingVersion)

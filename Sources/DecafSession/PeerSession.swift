@@ -16,13 +16,17 @@ public struct PeerSession {
     /// The memory of DATA and READ_RECEIPT frames of a connection served on its own; a server
     /// shares one across its connections.
     private var ownReplay: ReplayMemory?
-    private var controlSequence = SequenceNumber(category: .control, counter: 0)
+    /// The sequence of the last CONTROL frame this session sent.
+    public private(set) var lastControlSequence: SequenceNumber
     private var normalSequence = SequenceNumber(category: .normal, counter: 0)
     /// The session of the last frame received, for replies that answer no frame (ERROR).
     private var lastSession = SessionID(rawValue: 0)
 
-    public init(configuration: PeerConfiguration) {
+    /// A session whose CONTROL counter goes on from `lastControlSequence`, for a server that counts
+    /// across a session's connections (SEQ-1); from 0 when nil.
+    public init(configuration: PeerConfiguration, lastControlSequence: SequenceNumber? = nil) {
         self.configuration = configuration
+        self.lastControlSequence = lastControlSequence ?? SequenceNumber(category: .control, counter: 0)
         negotiator = VersionNegotiator(version: configuration.version, features: configuration.features)
         controlReplay = configuration.makeReplayMemory()
         ownReplay = configuration.makeReplayMemory()
@@ -129,8 +133,8 @@ public struct PeerSession {
 
     /// A CONTROL frame with the peer's own next CONTROL sequence (HS-2, EX-5).
     private mutating func control(fields: [TLVField], session: SessionID, now: UInt32) -> OutgoingFrame {
-        controlSequence = controlSequence.next
-        let header = FrameHeader(messageType: .control, sequence: controlSequence, timestamp: now, sessionID: session, version: outgoingVersion)
+        lastControlSequence = lastControlSequence.next
+        let header = FrameHeader(messageType: .control, sequence: lastControlSequence, timestamp: now, sessionID: session, version: outgoingVersion)
         return OutgoingFrame(header: header, fields: fields)
     }
 

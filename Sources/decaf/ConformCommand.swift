@@ -10,6 +10,6 @@ struct ConformCommand: AsyncParsableCommand {
         Exit status: 0 when every required case passes (or fails as the --baseline expects), 1 when one \
         does not, 2 on a usage or harness error, 3 when nothing ran.
         """,
-        subcommands: [ConformServerCommand.self, ConformClientCommand.self, ConformDecoderCommand.self, ConformListCommand.self, ConformReproCommand.self, ConformVectorsCommand.self]
+        subcommands: [ConformServerCommand.self, ConformClientCommand.self, ConformDecoderCommand.self, ConformListCommand.self, ConformCoverageCommand.self, ConformReproCommand.self, ConformVectorsCommand.self]
     )
 }

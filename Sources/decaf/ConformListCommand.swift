@@ -26,9 +26,14 @@ struct ConformListCommand: ParsableCommand {
         case .codec: (CodecCase.all.map(\.conformanceCase), CodecCase.checksum)
         }
         let cases = try filter.select(all)
-        for item in cases {
-            let requirements = item.requirements.map(\.rawValue).joined(separator: ",")
-            print("\(item.id.padding(toLength: 44, withPad: " ", startingAt: 0)) \(item.level.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0)) \(requirements.padding(toLength: 24, withPad: " ", startingAt: 0)) \(item.summary)")
+        // Columns as wide as their longest entry: an ID is never cut, so each can be pasted into
+        // `decaf conform repro`.
+        let idWidth = cases.map(\.id.count).max() ?? 0
+        let requirementLists = cases.map { $0.requirements.map(\.rawValue).joined(separator: ",") }
+        let requirementWidth = requirementLists.map(\.count).max() ?? 0
+        for (item, requirements) in zip(cases, requirementLists) {
+            print([item.id.padding(toLength: idWidth, withPad: " ", startingAt: 0), item.level.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0),
+                   requirements.padding(toLength: requirementWidth, withPad: " ", startingAt: 0), item.summary].joined(separator: " "))
         }
         print("\(cases.count) of \(all.count) \(suite.rawValue) cases; \(ConformanceCatalog.suiteVersion), catalog \(checksum)")
     }

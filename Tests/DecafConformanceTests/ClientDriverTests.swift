@@ -1,6 +1,7 @@
-import DecafConformance
+@testable import DecafConformance
 import DecafSession
 import DecafTestSupport
+import DecafWire
 import Foundation
 import Testing
 
@@ -71,6 +72,23 @@ struct ClientDriverTests {
         #expect(crash.results.first?.verdict.kind == .fail)
         #expect(crash.results.first?.verdict.requirements.contains(.ex5) == true)
     }
+
+    @Test("a client that dies is a failure of the client, never a harness error: a signal, a shell's 128 + N, or an early exit")
+    func dyingClients() async throws {
+        // A recommended case: a crash in it still counts as a required failure (EX-5).
+        let recommended = try #require(ClientCatalog.cases.first { $0.id == "client.sequence.counters-increment" })
+        let started = "echo '{\"event\":\"ready\"}'; "
+        for (script, words) in [(started + "kill -SEGV $$", "killed by signal 11"), (started + "sh -c 'kill -ABRT $$'; exit $?", "status 134, as a shell reports signal 6")] {
+            let run = try await Self.run(["sh", "-c", script], [recommended])
+            let result = try #require(run.results.first)
+            #expect(result.verdict.kind == .fail && result.verdict.breaksMust && result.verdict.reason.contains(words), "\(result.verdict.reason)")
+            #expect(run.exitStatus == 1)
+        }
+        let early = try await Self.run(["sh", "-c", started + "exit 3"], [recommended])
+        #expect(early.results.first?.verdict.kind == .fail && early.results.first?.verdict.reason.contains("exited with status 3") == true,
+                "\(early.results.first?.verdict.reason ?? "")")
+        #expect(early.exitStatus == 0, "an early exit in a recommended case is that case's failure only")
+    }
 }
 
 /// The Swift client with each of its faults, the faults side by side: their cases mostly wait.
@@ -93,6 +111,57 @@ struct ClientFaultTests {
         let naming = failing.filter { $0.testCase.level == level && !concerned.isDisjoint(with: $0.verdict.requirements + $0.testCase.requirements) }
         #expect(!naming.isEmpty, "no \(level.rawValue) case naming \(concerned.map(\.rawValue).sorted()) failed; failures: \(failing.map(\.testCase.id))")
         #expect(run.exitStatus == (fault.breaks.isEmpty ? 0 : 1))
+    }
+}
+
+/// What the suite does with failures that have nothing to do with time.
+@Suite("client failures that stand", .timeLimit(.minutes(2)))
+struct ClientStandingFailureTests {
+    @Test("a client whose own bytes break the protocol fails each case, which ends there and then, not at its limit")
+    func badBytesEndTheCase() async throws {
+        let cases = Array(ClientCatalog.cases.filter { $0.level == .required && $0.id.hasPrefix("client.exchange.") }.prefix(4))
+        let run = try await ClientDriverTests.run(ClientDriverTests.swiftTestee + ["--fault", "checksum-in-host-order"], cases, jobs: 4)
+        #expect(run.results.count == 4)
+        for result in run.results {
+            #expect(result.verdict.kind == .fail && result.verdict.breaksMust && result.verdict.reason.contains("break the protocol"),
+                    "\(result.testCase.id): \(result.verdict.reason)")
+        }
+        // The scripted server ends the case when the bytes come: the bad frame is its last event.
+        var server = ScriptedServer(script: cases[0].script, settings: .suggested)
+        let time = SessionTime(elapsed: .milliseconds(40), unixSeconds: 1_700_000_000)
+        _ = server.start(at: time)
+        let connection = server.accepted(at: time).connection
+        let actions = server.failed(WireError(.checksumMismatch(stored: 1, computed: 2), offset: 24), on: connection, at: time)
+        #expect(server.isFinished && actions.last == .finish && server.observation.ended == time.elapsed)
+        var cut = ScriptedServer(script: cases[0].script, settings: .suggested)
+        _ = cut.accepted(at: time)
+        #expect(!cut.failed(WireError(.truncatedFrame(received: 10, expected: nil), offset: 0), on: 0, at: time).contains(.finish) && !cut.isFinished,
+                "a frame cut short may be the client still writing it")
+    }
+
+    @Test("only verdicts that rest on time are run again when the suite was held up")
+    func timedChecks() {
+        #expect(ClientCheck.resend(.afterTimeout).dependsOnTime && ClientCheck.noResendAfterAck.dependsOnTime && ClientCheck.jitter.dependsOnTime)
+        #expect(!ClientCheck.delivered([]).dependsOnTime && !ClientCheck.neverAcksAcks.dependsOnTime && !ClientCheck.sequencesDistinct.dependsOnTime)
+    }
+}
+
+/// The three MUSTs the client suite once let through, each now checked by a required case that is
+/// the only one of its requirement's required cases to catch the fault that breaks it.
+@Suite("client suite gaps", .timeLimit(.minutes(3)))
+struct ClientGapTests {
+    @Test("each fault fails exactly its gap's case among the required cases of its requirement", arguments: [
+        (ClientFault.forgetsRepeatsOnReconnect, "client.reconnect.repeat-delivered-once"),
+        (.receiptsForRepeats, "client.exchange.repeat-no-second-receipt"),
+        (.plainBodyMarkedZlib, "client.handshake.compression-when-agreed"),
+    ])
+    func gap(_ fault: ClientFault, _ id: String) async throws {
+        let cases = ClientCatalog.cases.filter { $0.level == .required && !Set(fault.breaks).isDisjoint(with: $0.requirements) }
+        #expect(cases.contains { $0.id == id })
+        let faulty = try await ClientDriverTests.run(ClientDriverTests.swiftTestee + ["--fault", fault.rawValue], cases, jobs: 4)
+        #expect(faulty.unexpectedFailures.map(\.testCase.id) == [id], "\(faulty.unexpectedFailures.map { "\($0.testCase.id): \($0.verdict.reason)" })")
+        let correct = try await ClientDriverTests.run(ClientDriverTests.swiftTestee, cases.filter { $0.id == id })
+        #expect(correct.results.map(\.verdict.kind) == [.pass], "\(correct.results.map(\.verdict.reason))")
     }
 }
 

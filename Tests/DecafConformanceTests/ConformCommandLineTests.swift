@@ -53,9 +53,13 @@ struct ConformCommandLineTests {
         #expect(run.output.contains(Hex.string(item.sentBytes)) && run.output.contains("DECAF_CONFORM_ACK_TIMEOUT_MS=400"))
         let binary = try await DecafProcess.run(["conform", "repro", item.id, "--binary"])
         #expect(binary.outputBytes == item.sentBytes)
-        for (suite, count) in [("client", ClientCatalog.cases.count), ("codec", CodecCase.all.count)] {
+        let catalogs = [("server", ConformanceCatalog().cases.map(\.id)), ("client", ClientCatalog.cases.map(\.id)), ("codec", CodecCase.all.map(\.id))]
+        for (suite, ids) in catalogs {
             let list = try await DecafProcess.run(["conform", "list", "--suite", suite])
-            #expect(list.output.contains("\(count) of \(count) \(suite) cases"), "\(list.output.suffix(200))")
+            #expect(list.output.contains("\(ids.count) of \(ids.count) \(suite) cases"), "\(list.output.suffix(200))")
+            // Every ID whole, so it can be pasted into repro.
+            let listed = list.output.split(separator: "\n").dropLast().map { String($0.prefix { $0 != " " }) }
+            #expect(listed == ids, "\(Set(listed).symmetricDifference(ids).sorted().prefix(5))")
         }
     }
 

@@ -30,6 +30,20 @@ struct ReportTests {
         #expect(Self.run([Self.result("handshake.basic-only", .harnessError)]).exitStatus == 2)
     }
 
+    @Test("a failure that breaks a MUST counts as required in a case of any level, and the report says so")
+    func mustBrokenInRecommendedCase() {
+        var broken = Self.result("timestamp.one-hour-ahead", .fail)
+        #expect(broken.testCase.level != .required)
+        #expect(Self.run([broken]).exitStatus == 0)
+        broken.verdict.breaksMust = true
+        let run = Self.run([broken])
+        #expect(run.exitStatus == 1 && run.unexpectedFailures.map(\.testCase.id) == ["timestamp.one-hour-ahead"])
+        #expect(TextReport.detail(broken, withBytes: false).contains("[\(broken.testCase.level.rawValue); breaks a MUST]"))
+        var passed = Self.result("timestamp.one-hour-ahead", .pass)
+        passed.verdict.breaksMust = true
+        #expect(Self.run([passed]).exitStatus == 0 && passed.levelLabel == passed.testCase.level.rawValue)
+    }
+
     @Test("a baseline excuses expected failures and reports entries that pass or match nothing")
     func baseline() {
         var run = Self.run([Self.result("handshake.basic-only", .fail), Self.result("exchange.heartbeat", .pass), Self.result("handshake.no-features", .fail)])
