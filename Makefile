@@ -8,6 +8,9 @@ LIBRARIES := libdeflate-dev zlib1g-dev pkg-config
 # Wireshark plugin and live-capture tests), xmllint (the JUnit report test), python3 (the reference
 # testee and encoder).
 TOOLS := tshark:tshark xmllint:libxml2-utils python3:python3
+# Python packages the tests run, each as MODULE:PACKAGE on PyPI: toxiproxy's own Python client,
+# driving `decaf proxy --control` in a test.
+PYTHON_PACKAGES := toxiproxy:toxiproxy-python
 
 .PHONY: demo test build install deps fixtures fixtures-check fuzz bench bench-dissect load weak clean
 
@@ -46,6 +49,13 @@ deps:
 			echo "missing system packages:" $$missing "(run: sudo make deps)"; exit 1; \
 		fi; \
 	fi
+	@for p in $(PYTHON_PACKAGES); do \
+		python3 -c "import $${p%%:*}" 2>/dev/null && continue; \
+		echo "installing $${p#*:} (PyPI)"; \
+		python3 -m pip install -q --disable-pip-version-check "$${p#*:}" 2>/dev/null \
+			|| python3 -m pip install -q --disable-pip-version-check --break-system-packages "$${p#*:}" \
+			|| { echo "could not install $${p#*:}: the tests that need it will say they were skipped"; }; \
+	done
 
 ## fixtures: regenerate every golden vector and frame file under Fixtures/.
 fixtures: build

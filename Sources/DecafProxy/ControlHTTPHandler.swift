@@ -63,8 +63,17 @@ final class ControlHTTPHandler: ChannelInboundHandler {
         }
     }
 
+    /// A request ID: 20 characters of lowercase base-32, the shape of toxiproxy's.
+    static func requestID() -> String {
+        let alphabet = Array("0123456789abcdefghijklmnopqrstuv")
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<20).map { _ in alphabet[Int(generator.next() % 32)] })
+    }
+
     private func write(_ response: ProxyControl.Response, version: HTTPVersion, keepAlive: Bool, context: ChannelHandlerContext) {
         var headers = HTTPHeaders()
+        // Each answer carries an ID of its own, as toxiproxy's do, for clients that log it.
+        headers.add(name: "X-Toxiproxy-Request-Id", value: Self.requestID())
         if !response.body.isEmpty { headers.add(name: "Content-Type", value: "application/json") }
         headers.add(name: "Content-Length", value: String(response.body.count))
         if !keepAlive { headers.add(name: "Connection", value: "close") }

@@ -233,9 +233,9 @@ final class ProxyConnection {
             self[keyPath: key].closing = true
             finishOutput(of: side)
         case .reset:
+            // Both sides get the RST, as toxiproxy's reset_peer sets no linger on both.
             counters.withLockedValue { $0.cut += 1 }
-            ProxyServer.reset(channel)
-            end()
+            reset()
         }
         return false
     }

@@ -1,6 +1,7 @@
 import DecafNIO
 import DecafSession
 import Foundation
+import NIOCore
 
 /// The proxy's control API, toxiproxy's in shape (`/proxies`, `/proxies/{name}/toxics`, `/reset`,
 /// `/populate`, `/version`), so toxiproxy's client libraries can drive it, plus what toxiproxy has
@@ -73,8 +74,16 @@ public actor ProxyControl {
             let (name, proxy) = try await create(try Self.decode(ProxyJSON.self, body), replacing: false)
             return Response(status: 201, body: Self.encode(Self.describe(proxy, named: name)))
         case ("POST", 1, "populate"):
+            // As toxiproxy: every entry is checked for its name and upstream before any proxy is
+            // made, and the entry at fault is named; then they are made in order.
+            let entries = try Self.decode([ProxyJSON].self, body)
+            for (index, entry) in entries.enumerated() {
+                for (field, value) in [("name", entry.name), ("upstream", entry.upstream)] where value?.isEmpty ?? true {
+                    throw ControlError("missing required field: \(field) at proxy \(index + 1)", status: 400)
+                }
+            }
             var described: [ProxyJSON] = []
-            for entry in try Self.decode([ProxyJSON].self, body) {
+            for entry in entries {
                 let (name, proxy) = try await create(entry, replacing: true)
                 described.append(Self.describe(proxy, named: name))
             }
@@ -133,7 +142,7 @@ public actor ProxyControl {
             changed.toxicity = update.toxicity ?? existing.toxicity
             var replacement = existing
             do throws(ToxicCatalog.Problem) {
-                replacement.toxic = try changed.toxic()
+                replacement.toxic = try changed.toxic(lenient: true)
                 replacement.toxicity = try changed.checkedToxicity()
             } catch { throw ControlError.badRequest(error.description) }
             try? await proxy.changeToxics { $0[name] = replacement }.get()
@@ -145,20 +154,22 @@ public actor ProxyControl {
         }
     }
 
-    /// Adds the toxic `json` describes to `proxy`: on `downstream` when it names no stream, as
-    /// toxiproxy does.
+    /// Adds the toxic `json` describes to `proxy`, as toxiproxy does: on `downstream` when it names
+    /// no stream, named `TYPE_STREAM` when it has no name (or an empty one), and refused with 409
+    /// when a toxic of that name exists.
     private func add(_ json: ProxyToxicJSON, to proxy: ProxyServer) async throws -> ProxyToxic {
         let toxic: Toxic
         let toxicity: Double
         let stream: ProxyStream
         do throws(ToxicCatalog.Problem) {
-            toxic = try json.toxic()
+            toxic = try json.toxic(lenient: true)
             toxicity = try json.checkedToxicity()
             stream = try json.streams(default: [.downstream])[0]
         } catch { throw ControlError.badRequest(error.description) }
-        if let name = json.name, proxy.toxics[name] != nil { throw ControlError("toxic already exists", status: 409) }
+        let name = json.name.flatMap { $0.isEmpty ? nil : $0 } ?? "\(json.type)_\(stream.rawValue)"
+        if proxy.toxics[name] != nil { throw ControlError("toxic already exists", status: 409) }
         var added: ProxyToxic?
-        try? await proxy.changeToxics { added = $0.add(toxic, stream: stream, toxicity: toxicity, name: json.name) }.get()
+        try? await proxy.changeToxics { added = $0.add(toxic, stream: stream, toxicity: toxicity, name: name) }.get()
         guard let added else { throw ControlError("toxic already exists", status: 409) }
         return added
     }
@@ -176,7 +187,9 @@ public actor ProxyControl {
         } catch { throw ControlError.badRequest(error.description) }
         if let existing = proxies[name] {
             guard replacing else { throw ControlError("proxy already exists", status: 409) }
-            if existing.upstream == upstream && (listen.port == 0 || Self.listen(of: existing) == listen.description) {
+            // As toxiproxy: the same upstream, and a listen address that resolves to where it
+            // listens (localhost:P is 127.0.0.1:P), keep the proxy and its toxics.
+            if existing.upstream == upstream && (listen.port == 0 || Self.listen(of: existing) == Self.resolved(listen).description) {
                 existing.setEnabled(json.enabled ?? true)
                 return (name, existing)
             }
@@ -199,6 +212,12 @@ public actor ProxyControl {
     private static func describe(_ proxy: ProxyServer, named name: String) -> ProxyJSON {
         ProxyJSON(name: name, listen: listen(of: proxy), upstream: proxy.upstream.description, enabled: proxy.isEnabled,
                   toxics: proxy.toxics.toxics.map(ProxyToxicJSON.init))
+    }
+
+    /// `address` with its host name resolved to the IPv4 address a listener binds for it.
+    static func resolved(_ address: HostAndPort) -> HostAndPort {
+        guard let resolved = try? SocketAddress.makeAddressResolvingHost(address.host, port: address.port), let ip = resolved.ipAddress else { return address }
+        return HostAndPort(host: ip, port: address.port)
     }
 
     /// Where `proxy` listens, `HOST:PORT` with the port it got.

@@ -34,9 +34,10 @@ struct ProxyToxicJSON: Codable, Hashable, Sendable {
         for stream in try streams(default: ProxyStream.allCases) { toxics.add(toxic, stream: stream, toxicity: toxicity) }
     }
 
-    /// The streams it names, or `default` when it names none.
+    /// The streams it names, or `default` when it names none (an empty name is none, as
+    /// toxiproxy's clients send it).
     func streams(default: [ProxyStream]) throws(ToxicCatalog.Problem) -> [ProxyStream] {
-        guard let stream else { return `default` }
+        guard let stream, !stream.isEmpty else { return `default` }
         guard let named = ProxyStream(rawValue: stream) else { throw ToxicCatalog.Problem("stream '\(stream)' is neither upstream nor downstream") }
         return [named]
     }
@@ -48,8 +49,9 @@ struct ProxyToxicJSON: Codable, Hashable, Sendable {
         return toxicity
     }
 
-    /// The toxic its type and attributes make.
-    func toxic() throws(ToxicCatalog.Problem) -> Toxic {
+    /// The toxic its type and attributes make; `lenient` as toxiproxy's API reads attributes
+    /// (missing ones are zero, unknown ones ignored).
+    func toxic(lenient: Bool = false) throws(ToxicCatalog.Problem) -> Toxic {
         var texts: [String: String] = [:]
         for (name, value) in attributes ?? [:] {
             switch value {
@@ -61,6 +63,6 @@ struct ProxyToxicJSON: Codable, Hashable, Sendable {
                 texts[name] = scaled.rounded() == scaled && scaled < 1e15 ? String(Int64(scaled)) : String(scaled)
             }
         }
-        return try ToxicCatalog.toxic(type: type, attributes: texts, bareUnit: 0.001)
+        return try ToxicCatalog.toxic(type: type, attributes: texts, bareUnit: 0.001, lenient: lenient)
     }
 }

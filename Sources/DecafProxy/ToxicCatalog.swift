@@ -12,8 +12,8 @@ public enum ToxicCatalog {
         init(_ description: String) { self.description = description }
     }
 
-    public static let types = ["latency", "bandwidth", "slicer", "slow_close", "timeout", "reset_peer", "limit_data", "packet_loss", "blackhole", "down",
-                               "drop_frames", "duplicate_frames", "corrupt_frames", "cut_frames"]
+    public static let types = ["latency", "bandwidth", "slicer", "slow_close", "timeout", "reset_peer", "limit_data", "noop", "packet_loss", "blackhole",
+                               "down", "drop_frames", "duplicate_frames", "corrupt_frames", "cut_frames"]
 
     /// The types, as a message lists them: `latency, bandwidth, ... or cut_frames`.
     public static let typeList = types.dropLast().joined(separator: ", ") + " or " + (types.last ?? "")
@@ -24,19 +24,22 @@ public enum ToxicCatalog {
                                        "drop_frames": "probability", "duplicate_frames": "probability", "corrupt_frames": "probability",
                                        "cut_frames": "probability"]
 
-    /// The toxic of `type` with `attributes`; every attribute must be one the type has.
-    public static func toxic(type: String, attributes given: [String: String], bareUnit: Double = 1) throws(Problem) -> Toxic {
+    /// The toxic of `type` with `attributes`; every attribute must be one the type has. `lenient`
+    /// reads them as toxiproxy's API does: a missing attribute is zero, an unknown one is ignored.
+    public static func toxic(type: String, attributes given: [String: String], bareUnit: Double = 1, lenient: Bool = false) throws(Problem) -> Toxic {
         var attributes = given
         func take(_ name: String) -> String? { attributes.removeValue(forKey: name) }
+        /// A number's text, "0" when it is missing and the reading is lenient.
+        func number(_ name: String) -> String? { take(name) ?? (lenient ? "0" : nil) }
         func duration(_ name: String, required: Bool = true) throws(Problem) -> Duration {
-            guard let text = take(name) else {
+            guard let text = number(name) else {
                 if required { throw Problem("\(type) needs \(name), such as \(type):\(name)=200ms") }
                 return .zero
             }
             do { return try WrittenDuration.parse(text, bareUnit: bareUnit) } catch { throw Problem("\(name): \(error)") }
         }
         func count(_ name: String, _ range: ClosedRange<Int>, required: Bool = true) throws(Problem) -> Int {
-            guard let text = take(name) else {
+            guard let text = number(name) else {
                 if required { throw Problem("\(type) needs \(name), a number") }
                 return 0
             }
@@ -46,7 +49,7 @@ public enum ToxicCatalog {
             return value
         }
         func probability(_ name: String) throws(Problem) -> Double {
-            guard let text = take(name) else { throw Problem("\(type) needs \(name), such as \(type)=0.3 or \(type)=30%") }
+            guard let text = number(name) else { throw Problem("\(type) needs \(name), such as \(type)=0.3 or \(type)=30%") }
             let percent = text.hasSuffix("%")
             guard let value = Double(percent ? String(text.dropLast()) : text), value.isFinite,
                   (0...1).contains(percent ? value / 100 : value) else {
@@ -57,9 +60,9 @@ public enum ToxicCatalog {
         let toxic: Toxic
         switch type {
         case "latency": toxic = .latency(try duration("latency"), jitter: try duration("jitter", required: false))
-        case "bandwidth": toxic = .bandwidth(bytesPerSecond: try count("rate", 1...1_000_000_000) * 1024)
+        case "bandwidth": toxic = .bandwidth(bytesPerSecond: try count("rate", (lenient ? 0 : 1)...1_000_000_000) * 1024)
         case "slicer":
-            toxic = .slicer(averageSize: try count("average_size", 1...(1 << 30)), sizeVariation: try count("size_variation", 0...(1 << 30), required: false),
+            toxic = .slicer(averageSize: try count("average_size", (lenient ? 0 : 1)...(1 << 30)), sizeVariation: try count("size_variation", 0...(1 << 30), required: false),
                             delay: try duration("delay", required: false))
         case "slow_close": toxic = .slowClose(try duration("delay"))
         case "timeout": toxic = .timeout(try duration("timeout"))
@@ -67,6 +70,7 @@ public enum ToxicCatalog {
         case "limit_data": toxic = .limitData(try count("bytes", 0...Int.max))
         case "blackhole": toxic = .blackhole
         case "down": toxic = .down
+        case "noop": toxic = .noop
         case "drop_frames":
             let lost = try probability("probability")
             var types: Set<MessageType>?
@@ -90,7 +94,7 @@ public enum ToxicCatalog {
             toxic = .packetLoss(probability: lost, retransmissionTimeout: rto > .zero ? rto : .milliseconds(200))
         default: throw Problem("'\(type)' is not a toxic; give \(typeList)")
         }
-        if let unknown = attributes.keys.sorted().first { throw Problem("\(type) has no attribute '\(unknown)'") }
+        if !lenient, let unknown = attributes.keys.sorted().first { throw Problem("\(type) has no attribute '\(unknown)'") }
         return toxic
     }
 
@@ -107,7 +111,7 @@ public enum ToxicCatalog {
         case let .slowClose(delay): return ["delay": milliseconds(delay)]
         case let .timeout(timeout), let .resetPeer(timeout): return ["timeout": milliseconds(timeout)]
         case let .limitData(bytes): return ["bytes": number(bytes)]
-        case .blackhole, .down: return [:]
+        case .blackhole, .down, .noop: return [:]
         case let .packetLoss(probability, retransmissionTimeout): return ["probability": .number(probability), "rto": milliseconds(retransmissionTimeout)]
         case let .dropFrames(probability, types):
             var attributes: [String: ToxicAttributeValue] = ["probability": .number(probability)]
@@ -131,6 +135,7 @@ public enum ToxicCatalog {
         case .limitData: "limit_data"
         case .blackhole: "blackhole"
         case .down: "down"
+        case .noop: "noop"
         case .packetLoss: "packet_loss"
         case .dropFrames: "drop_frames"
         case .duplicateFrames: "duplicate_frames"

@@ -5,16 +5,18 @@ import DecafWire
 public enum Toxic: Hashable, Sendable {
     /// Every chunk waits `latency`, plus or minus up to `jitter`; order is kept.
     case latency(Duration, jitter: Duration)
-    /// At most `bytesPerSecond` get through.
+    /// At most `bytesPerSecond` get through; 0 is no limit, as in toxiproxy.
     case bandwidth(bytesPerSecond: Int)
     /// Chunks are cut into slices of `averageSize` bytes, give or take `sizeVariation`, each
-    /// `delay` after the one before.
+    /// `delay` after the one before; an `averageSize` of 0 leaves chunks whole.
     case slicer(averageSize: Int, sizeVariation: Int, delay: Duration)
     /// When the other side closes, the close comes `Duration` later.
     case slowClose(Duration)
-    /// Nothing gets through; the connection is closed after the duration (never, if zero).
+    /// Nothing gets through; the connection is closed after the duration (never, if zero), and
+    /// when the toxic is removed, as toxiproxy does.
     case timeout(Duration)
-    /// The connection is reset (TCP RST) the duration after it opened.
+    /// The first bytes that come are dropped and the connection is reset (TCP RST, both sides)
+    /// the duration after they came, as toxiproxy's `reset_peer` does.
     case resetPeer(Duration)
     /// The connection is closed once this many bytes have got through.
     case limitData(Int)
@@ -37,13 +39,15 @@ public enum Toxic: Hashable, Sendable {
     /// The network is down: new connections are reset as soon as they are accepted, as when a
     /// server's host is unreachable. Connections already open are left as they are.
     case down
+    /// Nothing at all: toxiproxy's `noop`, a placeholder its clients may add.
+    case noop
 
     /// Whether every byte the sender sends reaches the receiver once, unchanged and in order,
     /// before the end of its stream: the toxic only delays, slices or holds back. A proxy loses,
     /// adds or changes bytes only through a toxic for which this is false.
     public var deliversEveryByte: Bool {
         switch self {
-        case .latency, .bandwidth, .slicer, .slowClose, .packetLoss, .down: true
+        case .latency, .bandwidth, .slicer, .slowClose, .packetLoss, .down, .noop: true
         case .timeout, .resetPeer, .limitData, .blackhole, .dropFrames, .duplicateFrames, .corruptFrames, .cutFrames: false
         }
     }

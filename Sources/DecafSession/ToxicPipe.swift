@@ -116,7 +116,9 @@ public struct ToxicPipe: Sendable {
             return Stage(toxic: active.toxic, toxicity: active.toxicity)
         }
         if cutter == nil && toxics.contains(where: \.toxic.isOnFrames) { cutter = FrameCutter(joiningMidway: true) }
-        return cuts(of: added, at: now)
+        // A timeout toxic taken away closes the connection it held, as toxiproxy's cleanup does.
+        let removedTimeout = old.contains { if case .timeout = $0.toxic { true } else { false } }
+        return cuts(of: added, at: now) + (removedTimeout ? [.close(at: max(now, latest))] : [])
     }
 
     private mutating func cuts(of indices: some Sequence<Int>, at now: Duration) -> [Passage] {
@@ -124,7 +126,6 @@ public struct ToxicPipe: Sendable {
         for index in indices where chosen(stages[index].toxicity) {
             switch stages[index].toxic {
             case let .timeout(after) where after > .zero: passages.append(.close(at: now + after))
-            case let .resetPeer(after): passages.append(.reset(at: now + after))
             default: continue
             }
         }
@@ -184,6 +185,10 @@ public struct ToxicPipe: Sendable {
         case let .latency(latency, jitter):
             let spread = jitter > .zero ? jitter * Double.random(in: -1...1, using: &random) : .zero
             stage.last = max(now + max(.zero, latency + spread), stage.last)
+            return [.bytes(bytes, at: stage.last)]
+        case let .bandwidth(rate) where rate <= 0, let .slicer(rate, _, _) where rate <= 0:
+            // No rate, no slice size: no limit and whole chunks, as toxiproxy takes zeros.
+            stage.last = max(now, stage.last)
             return [.bytes(bytes, at: stage.last)]
         case let .bandwidth(rate):
             let start = max(now, stage.last)
@@ -245,7 +250,12 @@ public struct ToxicPipe: Sendable {
                 out.append(.close(at: now))
             }
             return out
-        case .slowClose, .resetPeer, .down:
+        case let .resetPeer(after):
+            // The first bytes start the clock and are dropped, as is all that comes after them.
+            guard !stage.shut else { return [] }
+            stage.shut = true
+            return [.reset(at: now + after)]
+        case .slowClose, .down, .noop:
             return [passage]
         }
     }

@@ -35,6 +35,9 @@ struct ControlServerTests {
         #expect(statuses == ["HTTP/1.1 200 OK", "HTTP/1.1 200 OK", "HTTP/1.1 204 No Content"])
         #expect(answer.contains(#""attributes":{"jitter":0,"latency":300},"name":"latency_downstream""#))
         #expect(answer.contains("Content-Type: application/json"))
+        // TestRequestId: every answer carries its own X-Toxiproxy-Request-Id.
+        let ids = answer.components(separatedBy: "\r\n").filter { $0.hasPrefix("X-Toxiproxy-Request-Id: ") }
+        #expect(ids.count == 3 && Set(ids).count == 3, "\(ids)")
     }
 
     @Test("a browser is refused, so no web page can drive the proxy; a body over 1 MiB is refused")

@@ -107,7 +107,7 @@ struct ProxyControlTests {
         let toxics: [Toxic] = [
             .latency(.milliseconds(250), jitter: .milliseconds(30)), .bandwidth(bytesPerSecond: 64 * 1024),
             .slicer(averageSize: 100, sizeVariation: 20, delay: .microseconds(500)), .slowClose(.seconds(2)), .timeout(.milliseconds(1500)),
-            .resetPeer(.milliseconds(700)), .limitData(4096), .blackhole, .down,
+            .resetPeer(.milliseconds(700)), .limitData(4096), .blackhole, .down, .noop,
             .packetLoss(probability: 0.05, retransmissionTimeout: .milliseconds(300)), .dropFrames(probability: 0.3, types: [.ack, .data]),
             .dropFrames(probability: 0.5, types: nil), .duplicateFrames(probability: 0.1), .corruptFrames(probability: 0.2), .cutFrames(probability: 0.01),
         ]

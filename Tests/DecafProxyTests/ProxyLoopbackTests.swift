@@ -171,3 +171,42 @@ extension ProxyLoopbackTests {
         }
     }
 }
+
+extension ProxyLoopbackTests {
+    /// toxiproxy's reset_peer tests (toxics/reset_peer_test.go): a client writes, then reads, and
+    /// its read fails with "connection reset by peer", upstream or downstream, with a timeout or
+    /// without; the reset comes the timeout after the bytes.
+    @Test("reset_peer: the client that writes then reads gets a reset, after the timeout, on either stream", arguments: [
+        (ProxyStream.upstream, Duration.zero), (.upstream, .milliseconds(100)), (.downstream, .milliseconds(100)),
+    ])
+    func resetPeer(_ stream: ProxyStream, _ timeout: Duration) async throws {
+        let server = try await Self.echoServer()
+        let proxy = try await Self.proxy(to: server, stream == .upstream ? ProxyToxics(upstream: [.resetPeer(timeout)]) : ProxyToxics(downstream: [.resetPeer(timeout)]))
+        let client = try await RawClient.connect(port: proxy.localAddress.port!)
+        let sent = ContinuousClock.now
+        client.send("reset toxic payload\n")
+        #expect(try await client.wasReset(), "a reset, not a FIN")
+        #expect(ContinuousClock.now - sent >= timeout)
+        #expect(proxy.counts.cut == 1)
+        try await proxy.shutdown()
+        try await server.close()
+    }
+
+    /// toxiproxy's timeout toxic: it holds everything back, and when it is taken away the
+    /// connection it held is closed (its cleanup).
+    @Test("a timeout toxic taken away closes the connection it held")
+    func timeoutRemoved() async throws {
+        let server = try await Self.echoServer()
+        let proxy = try await Self.proxy(to: server, ProxyToxics(downstream: [.timeout(.zero)]))
+        let client = try await RawClient.connect(port: proxy.localAddress.port!)
+        client.send("held")
+        // The echo has reached the proxy and been held back: the toxic acts on this connection.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while proxy.counts.downstream.bytesIn < 4 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(proxy.counts.downstream.bytesIn == 4)
+        try await proxy.changeToxics { $0 = ProxyToxics() }.get()
+        #expect(try await client.untilClosed() == [], "nothing got through; then the close")
+        try await proxy.shutdown()
+        try await server.close()
+    }
+}

@@ -17,6 +17,7 @@ struct ProxyStreamEndTests {
         .slicer(averageSize: 1500, sizeVariation: 500, delay: .microseconds(50)),
         .slowClose(.milliseconds(100)),
         .packetLoss(probability: 0.2, retransmissionTimeout: .milliseconds(5)),
+        .noop,
     ]
 
     /// What one side sends before it ends its stream: a request's worth, and half a megabyte.

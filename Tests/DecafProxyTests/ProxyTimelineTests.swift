@@ -93,7 +93,7 @@ struct ProxyTimelineTests {
     }
 
     static let everyTypeArguments: [Toxic] = [.latency(.zero, jitter: .zero), .bandwidth(bytesPerSecond: 1), .slicer(averageSize: 1, sizeVariation: 0, delay: .zero),
-                                              .slowClose(.zero), .timeout(.zero), .resetPeer(.zero), .limitData(0), .blackhole, .down,
+                                              .slowClose(.zero), .timeout(.zero), .resetPeer(.zero), .limitData(0), .blackhole, .down, .noop,
                                               .packetLoss(probability: 0, retransmissionTimeout: .zero), .dropFrames(probability: 0, types: nil),
                                               .duplicateFrames(probability: 0), .corruptFrames(probability: 0), .cutFrames(probability: 0)]
 }

@@ -36,12 +36,19 @@ final class RawClient: Sendable {
         return collector.bytes
     }
 
+    /// Whether the connection ended with a reset (ECONNRESET), once it closed.
+    func wasReset() async throws -> Bool {
+        try await channel.closeFuture.get()
+        return collector.reset
+    }
+
     private final class Collector: ChannelInboundHandler, Sendable {
         typealias InboundIn = ByteBuffer
 
         private struct State {
             var bytes: [UInt8] = []
             var closed = false
+            var reset = false
             var waiters: [(count: Int, continuation: CheckedContinuation<[UInt8], Never>)] = []
 
             /// Takes out the waiters whose bytes have come, with what each gets.
@@ -55,6 +62,13 @@ final class RawClient: Sendable {
         private let state = NIOLockedValueBox(State())
 
         var bytes: [UInt8] { state.withLockedValue { $0.bytes } }
+
+        var reset: Bool { state.withLockedValue { $0.reset } }
+
+        func errorCaught(context: ChannelHandlerContext, error: Error) {
+            if let error = error as? IOError, error.errnoCode == ECONNRESET { state.withLockedValue { $0.reset = true } }
+            context.close(promise: nil)
+        }
 
         /// The first `count` bytes, once they have come or the connection has closed.
         func first(_ count: Int) async -> [UInt8] {

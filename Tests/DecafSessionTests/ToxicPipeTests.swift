@@ -79,12 +79,30 @@ struct ToxicPipeTests {
         #expect(blackhole.received(Self.chunk, at: .zero) == [])
     }
 
-    @Test("reset_peer resets the connection its time after it opened; slow_close delays the end of the stream")
+    @Test("reset_peer drops the first bytes and resets its time after they came, as toxiproxy's; slow_close delays the end of the stream")
     func resetAndSlowClose() {
-        var pipe = ToxicPipe(toxics: [.slowClose(.seconds(2)), .resetPeer(.seconds(30))], seed: 1)
-        #expect(pipe.opened(at: .zero) == [.reset(at: .seconds(30))])
+        var pipe = ToxicPipe(toxics: [.resetPeer(.seconds(30))], seed: 1)
+        #expect(pipe.opened(at: .zero) == [], "an idle connection is never reset")
+        #expect(pipe.received(Self.chunk, at: .seconds(1)) == [.reset(at: .seconds(31))])
+        #expect(pipe.received(Self.chunk, at: .seconds(2)) == [], "what comes after is dropped too")
+        var slow = ToxicPipe(toxics: [.slowClose(.seconds(2))], seed: 1)
+        #expect(slow.received(Self.chunk, at: .seconds(1)) == [.bytes(Self.chunk, at: .seconds(1))])
+        #expect(slow.ended(at: .seconds(3)) == [.end(at: .seconds(5))])
+    }
+
+    @Test("toxiproxy's zeros: bandwidth 0 and a slicer of size 0 pass chunks whole and at once; noop does nothing")
+    func zeros() {
+        var pipe = ToxicPipe(toxics: [.bandwidth(bytesPerSecond: 0), .slicer(averageSize: 0, sizeVariation: 0, delay: .seconds(1)), .noop], seed: 1)
         #expect(pipe.received(Self.chunk, at: .seconds(1)) == [.bytes(Self.chunk, at: .seconds(1))])
-        #expect(pipe.ended(at: .seconds(3)) == [.end(at: .seconds(5))])
+    }
+
+    @Test("a timeout toxic taken away closes the connection it held, as toxiproxy's cleanup does; other toxics taken away do not")
+    func timeoutRemoved() {
+        var held = ToxicPipe(toxics: [.timeout(.zero)], seed: 1)
+        #expect(held.received(Self.chunk, at: .zero) == [])
+        #expect(held.replace(with: [], at: .seconds(2)) == [.close(at: .seconds(2))])
+        var latency = ToxicPipe(toxics: [.latency(.seconds(1), jitter: .zero)], seed: 1)
+        #expect(latency.replace(with: [], at: .seconds(2)) == [])
     }
 
     @Test("packet_loss: a lost chunk waits a retransmission timeout, doubled per loss in a row, and holds up the ones behind it")
@@ -159,7 +177,7 @@ struct ToxicPipeTests {
                 "the latency gone, the next bytes still wait behind the earlier ones, and limit_data still counts the first 12")
         var timed = ToxicPipe(toxics: [], seed: 1)
         #expect(timed.replace(with: [ActiveToxic(.timeout(.seconds(2))), ActiveToxic(.resetPeer(.seconds(5)))], at: .seconds(3))
-            == [.close(at: .seconds(5)), .reset(at: .seconds(8))], "a new toxic's timer starts when it is added")
+            == [.close(at: .seconds(5))], "a new toxic's timer starts when it is added")
         var blackhole = ToxicPipe(toxics: [], seed: 1)
         _ = blackhole.replace(with: [ActiveToxic(.blackhole)], at: .zero)
         #expect(blackhole.received(Self.chunk, at: .zero).isEmpty)

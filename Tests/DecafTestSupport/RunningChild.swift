@@ -54,6 +54,17 @@ public final class RunningChild: @unchecked Sendable {
         return line
     }
 
+    /// The first line on standard output that contains `text`, once it has come, such as the
+    /// proxy's second line naming its control API; throws if it has not come within `limit`.
+    public func outputLine(containing text: String, limit: Duration = .seconds(30)) async throws -> String {
+        let deadline = Date.now.addingTimeInterval(Double(limit.components.seconds) + 1)
+        let line = try await ChildProcess.offCooperativeThreads { [output] in output.line(where: { $0.contains(text) }, count: 1, by: deadline) }
+        guard let line else {
+            throw Stalled(description: "`\(command.joined(separator: " "))` printed no line with '\(text)' in \(limit)")
+        }
+        return line
+    }
+
     /// The `count`-th line on standard error that contains `text`, once it has come, such as a
     /// peer's log of a connection closed; throws if it has not come within `limit`.
     @discardableResult
