@@ -12,7 +12,7 @@ TOOLS := tshark:tshark xmllint:libxml2-utils python3:python3
 # driving `decaf proxy --control` in a test.
 PYTHON_PACKAGES := toxiproxy:toxiproxy-python
 
-.PHONY: demo test build install deps fixtures fixtures-check fuzz bench bench-dissect load weak clean
+.PHONY: demo test build install deps fixtures fixtures-check fuzz bench bench-dissect bench-proxy load weak clean
 
 ## demo: install what is missing (as root), build, and show what Decaf does on golden frames.
 demo: deps build
@@ -77,6 +77,10 @@ bench: deps
 bench-dissect: deps
 	$(SWIFT) build -c release --product decaf
 	tools/bench/dissect.py
+
+## bench-proxy: bulk bytes and 64-byte round trips direct, through decaf proxy (release, no toxics) and through a plain forwarder, in one run; the table and the goals.
+bench-proxy: deps
+	tools/bench/proxy.py
 
 ## load: decaf send against decaf peer, 100 connections; messages/s, latency, peer memory.
 load: deps

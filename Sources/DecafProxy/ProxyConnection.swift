@@ -32,6 +32,11 @@ final class ProxyConnection {
         var outputEnded = false
         /// The side's channel closed: nothing more can be written to it.
         var gone = false
+        /// Bytes were written to it that wait for a flush at the end of the read.
+        var unflushed = false
+        /// The side is read as its bytes come (autoRead on); off while the other side has too much
+        /// waiting, so a slow receiver holds the sender back.
+        var reading = false
 
         /// Nothing more will be written to this side.
         var done: Bool { outputEnded || gone }
@@ -120,11 +125,12 @@ final class ProxyConnection {
         perform(upstream.opened(at: now), to: .server)
         perform(downstream.opened(at: now), to: .client)
         deliver(to: .server)
-        client.channel?.read()
-        channel.read()
+        readIfRoom(from: .client)
+        readIfRoom(from: .server)
     }
 
     func read(_ buffer: ByteBuffer, from side: ProxySide) {
+        if passThrough(buffer, from: side) { return }
         let bytes = Array(buffer.readableBytesView)
         let pipe = Self.pipe(from: side)
         let before = self[keyPath: pipe].frames
@@ -137,10 +143,33 @@ final class ProxyConnection {
             counts[keyPath: direction].frames.add(frames)
         }
         perform(passages, to: side.other)
+        readIfRoom(from: side)
     }
 
     func readComplete(from side: ProxySide) {
+        let receiver = Self.side(side.other)
+        if self[keyPath: receiver].unflushed {
+            self[keyPath: receiver].unflushed = false
+            self[keyPath: receiver].channel?.flush()
+        }
         readIfRoom(from: side)
+    }
+
+    /// With no toxic in the way and nothing queued before it, `buffer` goes to the other side as
+    /// it came, without a copy, flushed once the read is complete; the same bytes, order and
+    /// accounting as through the pipe. False when it has to go through the pipe.
+    private func passThrough(_ buffer: ByteBuffer, from side: ProxySide) -> Bool {
+        let receiver = Self.side(side.other)
+        guard !ended, self[keyPath: Self.pipe(from: side)].passesThrough, self[keyPath: receiver].queue.isEmpty, self[keyPath: receiver].timer == nil,
+              !self[keyPath: receiver].gone, let channel = self[keyPath: receiver].channel else { return false }
+        let count = buffer.readableBytes
+        counters.withLockedValue { $0[keyPath: Self.counts(from: side)].bytesIn += count }
+        self[keyPath: receiver].pending += count
+        self[keyPath: receiver].unflushed = true
+        let to = side.other
+        channel.write(buffer).assumeIsolated().whenComplete { [self] result in written(count, to: to, result) }
+        readIfRoom(from: side)
+        return true
     }
 
     /// `side` ended its stream (its FIN came): the other side gets everything before it, then its
@@ -166,11 +195,21 @@ final class ProxyConnection {
         endIfDone()
     }
 
-    /// Reads from `side` again while what it sends can still be taken.
+    /// Reads from `side` while what it sends can still be taken, and stops reading it while the
+    /// other side has more than `pendingLimit` bytes waiting. Reading is left on between reads
+    /// (autoRead), so a busy connection costs no system call per read to ask for the next.
     private func readIfRoom(from side: ProxySide) {
-        let sender = self[keyPath: Self.side(side)]
-        guard !ended, !sender.inputEnded, !sender.gone, self[keyPath: Self.side(side.other)].pending < Self.pendingLimit else { return }
-        sender.channel?.read()
+        let key = Self.side(side)
+        let sender = self[keyPath: key]
+        guard !ended, !sender.inputEnded, !sender.gone, let channel = sender.channel else { return }
+        let room = self[keyPath: Self.side(side.other)].pending < Self.pendingLimit
+        guard room != sender.reading else { return }
+        self[keyPath: key].reading = room
+        if let options = channel.syncOptions {
+            try? options.setOption(.autoRead, value: room)
+        } else {
+            channel.setOption(.autoRead, value: room).whenFailure { _ in channel.close(promise: nil) }
+        }
     }
 
     private static func side(_ side: ProxySide) -> ReferenceWritableKeyPath<ProxyConnection, Side> {
@@ -211,7 +250,10 @@ final class ProxyConnection {
             self[keyPath: key].queue.removeFirst()
             wrote = carry(first, to: side) || wrote
         }
-        if wrote { self[keyPath: key].channel?.flush() }
+        if wrote || self[keyPath: key].unflushed {
+            self[keyPath: key].unflushed = false
+            self[keyPath: key].channel?.flush()
+        }
         guard !ended, let next = self[keyPath: key].queue.first, let loop = self[keyPath: key].channel?.eventLoop else { return }
         self[keyPath: key].timer = loop.assumeIsolated().scheduleTask(deadline: started + TimeAmount(next.at)) { [self] in deliver(to: side) }
     }

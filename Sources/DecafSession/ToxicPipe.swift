@@ -99,6 +99,10 @@ public struct ToxicPipe: Sendable {
         cutter = toxics.contains(where: \.toxic.isOnFrames) ? FrameCutter() : nil
     }
 
+    /// Whether bytes come out as they go in, at once and unchanged: no toxic, and no frame
+    /// cutter holding part of a frame. A shell may then carry them without asking the pipe.
+    public var passesThrough: Bool { stages.isEmpty && cutter == nil }
+
     /// The cuts the toxics schedule when the connection opens at `now`.
     public mutating func opened(at now: Duration) -> [Passage] {
         cuts(of: stages.indices, at: now)

@@ -1,10 +1,20 @@
 import NIOConcurrencyHelpers
 
 /// Why connection attempts fail, said on standard error while a client keeps trying (or a proxy
-/// keeps serving): the first reason, then each time the reason changes, never the same line over
-/// and over.
+/// keeps serving): each reason the first time it comes, never the same line again, also when two
+/// reasons take turns (a server that closes at once is seen to reset one attempt and close the next).
 final class ConnectionProblemLog: Sendable {
-    private let state = NIOLockedValueBox<(first: String?, last: String?, repeats: Int, count: Int)>((nil, nil, 0, 0))
+    private struct State {
+        var first: String?
+        var last: String?
+        /// Every reason said so far.
+        var said: Set<String> = []
+        /// Attempts since the last line said.
+        var repeats = 0
+        var count = 0
+    }
+
+    private let state = NIOLockedValueBox(State())
     /// What each line ends with: what is done about the problem.
     private let suffix: String
 
@@ -25,12 +35,12 @@ final class ConnectionProblemLog: Sendable {
         let line: String? = state.withLockedValue { state in
             state.first = state.first ?? reason
             state.count += 1
-            guard reason != state.last else {
+            state.last = reason
+            guard state.said.insert(reason).inserted else {
                 state.repeats += 1
                 return nil
             }
-            let before = state.repeats > 0 ? " (and \(state.repeats) more attempt(s) like the last)" : ""
-            state.last = reason
+            let before = state.repeats > 0 ? " (after \(state.repeats) more attempt(s) failing as said before)" : ""
             state.repeats = 0
             return "\(reason)\(suffix)\(before)"
         }

@@ -139,6 +139,27 @@ struct ClientStandingFailureTests {
                 "a frame cut short may be the client still writing it")
     }
 
+    @Test("a client that never closes after a frame it must refuse is told so, not that it closed when the suite stopped it")
+    func neverClosed() throws {
+        let testCase = try #require(ClientCatalog.cases.first { $0.id == "client.frame.bad-magic" })
+        var observation = ClientObservation(settings: .suggested)
+        var connection = ClientObservation.Connection(opened: .milliseconds(10))
+        connection.answered = .milliseconds(20)
+        connection.writes = [ClientObservation.Write(time: .milliseconds(30), label: "DATA with magic 0xCAFEBABE", bytes: 39)]
+        // The case ran to its limit at 8 s; the connection closed as the suite stopped the client.
+        connection.closed = .milliseconds(8100)
+        observation.connections = [connection]
+        observation.ended = .seconds(8)
+        observation.timedOut = true
+        observation.exits = [.stopped]
+        let verdict = ClientJudge(testCase: testCase, observation: observation).verdict
+        #expect(verdict.kind == .fail && verdict.reason.hasPrefix("the client never closed the connection"), "\(verdict.reason)")
+        #expect(verdict.actual.contains("still open when the case ended"), "\(verdict.actual)")
+        // One that closes in time passes (with notes for what it did not report).
+        observation.connections[0].closed = .milliseconds(60)
+        #expect(ClientJudge(testCase: testCase, observation: observation).verdict.kind != .fail)
+    }
+
     @Test("only verdicts that rest on time are run again when the suite was held up")
     func timedChecks() {
         #expect(ClientCheck.resend(.afterTimeout).dependsOnTime && ClientCheck.noResendAfterAck.dependsOnTime && ClientCheck.jitter.dependsOnTime)
