@@ -110,21 +110,6 @@ public enum ClientCheck: Hashable, Sendable {
     /// Timestamps within a minute of the suite's clock (TS-1).
     case timestampsPlausible
 
-    /// Whether the verdict rests on when things happened (waits, timeouts, the suite's ACKs
-    /// arriving in time), so a suite that could not keep its own time may have got it wrong. A
-    /// failure of any other check (a repeat delivered, an ACK of an ACK, bad bytes) stands
-    /// whatever the clock did.
-    public var dependsOnTime: Bool {
-        switch self {
-        case .resend, .givesUp, .noResendAfterAck, .lateAckHarmless, .onlyUnacknowledgedResent, .retriesUnansweredHandshake,
-             .reconnects, .backoffGrows, .backoffCapped, .noHammering, .jitter, .handshakesAgain, .messageSettled, .resendsOnNewConnection,
-             .heartbeats, .heartbeatSequences, .deadServerNoticed, .refuses:
-            true
-        default:
-            false
-        }
-    }
-
     public enum ResendAspect: String, Hashable, Sendable {
         case sameSequence, sameTimestamp, sameBody, afterTimeout
     }

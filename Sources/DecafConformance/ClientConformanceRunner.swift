@@ -91,15 +91,14 @@ public struct ClientConformanceRunner: Sendable {
         var result: CaseResult
         var held: Duration
         var unusable: String?
-        /// Whether the case's verdict rests on time (`ClientCheck.dependsOnTime`).
-        var timed: Bool
 
-        /// A verdict short of a pass that rests on time, reached while the suite could not keep
-        /// its own time. A failure that does not rest on time (or that breaks a MUST whatever the
-        /// case, as a crash does) stands, and is not run again.
+        /// A verdict short of a pass, reached while the suite could not keep its own time: its
+        /// answers may have come later than the client's timers allowed, whatever the case checks.
+        /// A failure that breaks a MUST whatever the case (the client's own bytes, a crash) stands,
+        /// and is not run again.
         var isSuspect: Bool {
             let kind = result.verdict.kind
-            return timed && !result.verdict.breaksMust && (kind.isFailure || kind == .passNonStrict) && held > TimingTolerance.early
+            return !result.verdict.breaksMust && (kind.isFailure || kind == .passNonStrict) && held > TimingTolerance.early
         }
     }
 
@@ -114,7 +113,7 @@ public struct ClientConformanceRunner: Sendable {
             unusable = runUnusable
             if result.verdict.kind == .harnessError { break }
         }
-        return Attempt(result: CaseResult.merging(runs), held: held, unusable: unusable, timed: testCase.check.dependsOnTime)
+        return Attempt(result: CaseResult.merging(runs), held: held, unusable: unusable)
     }
 
     /// Runs `testCase` once: its own listener, its own testee.
