@@ -44,7 +44,13 @@ struct HostileArgumentTests {
     func hostileValues() async throws {
         let trials = try await Self.trials()
         #expect(trials.count > 500, "the walk found only \(trials.count) trials: did it read the definitions?")
-        let results = await Self.runAll(trials)
+        var results = await Self.runAll(trials)
+        // A refusal that did not come within its limit while eight ran at once on a loaded
+        // machine gets one more run, alone and with the same limit: a command that hangs hangs
+        // again, one that was only starved of the processor does not.
+        for index in results.indices where trials[index].mustRefuse && results[index].ending == .stoppedAtLimit {
+            results[index] = await Self.runAll([trials[index]])[0]
+        }
         for (trial, run) in zip(trials, results) {
             let shown = Self.abbreviated(trial.arguments)
             if case let .signalled(signal) = run.ending {
