@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """Weak-network lab: `decaf peer`, `decaf proxy` and `decaf send` on loopback, for each profile and
-both client policies, with what users feel: messages delivered, duplicates, delivery latency,
-resends, reconnects, time to reconnect after the network comes back, first connect.
+both client policies, with what users feel: messages attempted, sent and delivered (and why each
+missing one is missing), duplicates, delivery latency, resends, reconnects, time to reconnect after
+the network comes back, first connect.
 
 Each run: a fresh peer (`--deliveries` logs every delivery), a proxy with the profile in front of it
 (its phase lines say when the network came back), and `decaf send` with 10 connections of 100
 messages at 5 a second each (`--messages` logs when each message went out and each handshake
-completed). The logs are joined on (session, sequence, timestamp): delivery latency is from a
+completed); each connection may take until the deadline to finish its first handshake
+(`--connect-deadline`, 10 s by default at a terminal), as a phone keeps trying. The logs are joined
+on (session, sequence, timestamp): delivery latency is from a
 message's first sending to its delivery at the peer; a duplicate is a second delivery of the same
 message, counted from the peer's log, not from its replay memory.
 
@@ -67,7 +70,7 @@ def run(decaf, profile, policy, args, directory):
     proxy = Process([decaf, "proxy", "127.0.0.1:0", peer.address, "--profile", profile, "--json", "--seed", "7"])
     started = time.time()
     send = subprocess.run([decaf, "send", proxy.address, "--policy", policy, "--connections", str(args.connections),
-                           "--count", str(args.count), "--rate", str(args.rate), "--deadline", f"{args.deadline}s",
+                           "--count", str(args.count), "--rate", str(args.rate), "--deadline", f"{args.deadline}s", "--connect-deadline", f"{args.deadline}s",
                            "--messages", messages, "--json"], capture_output=True, text=True)
     proxy.stop()
     peer.stop()
@@ -93,6 +96,25 @@ def run(decaf, profile, policy, args, directory):
         else:
             delivered[key] = record["delivered"]
     latencies = [delivered[key] - sent[key] for key in delivered if key in sent]
+    # Every message attempted is delivered, or missing for one of these reasons, each counted
+    # once: its connection never finished a handshake; its connection did, but it was never sent
+    # before the deadline; it was sent and given up unacknowledged; it was acknowledged but is
+    # not in the peer's log (which would be the peer's or the log's fault).
+    expected = args.connections * args.count
+    acknowledged = {}
+    for line in open(messages):
+        record = json.loads(line)
+        if "connected" not in record:
+            acknowledged[(record["session"], record["sequence"], record["timestamp"])] = record.get("acknowledged")
+    per_session = {}
+    for key in sent:
+        per_session[key[0]] = per_session.get(key[0], 0) + 1
+    missing = {
+        "on connections that never finished a handshake": (args.connections - len(connected)) * args.count,
+        "never sent before the deadline": sum(args.count - per_session.get(session, 0) for session in connected),
+        "sent, never acknowledged, given up": sum(1 for key, at in acknowledged.items() if at is None and key not in delivered),
+        "acknowledged, yet not in the peer's log": sum(1 for key, at in acknowledged.items() if at is not None and key not in delivered),
+    }
     # Time from the network coming back to each connection that was still sending being ready again.
     reconnected = []
     for recovery in recoveries:
@@ -103,9 +125,9 @@ def run(decaf, profile, policy, args, directory):
             if later:
                 reconnected.append(later[0] - recovery)
     first = [min(times) - started for times in connected.values()]
-    expected = args.connections * args.count
     return {
         "profile": profile, "policy": policy,
+        "attempted": expected, "sent": len(sent), "delivered_count": len(delivered), "missing": missing,
         "delivered": len(delivered) / expected, "duplicates": duplicates,
         "mean": statistics.fmean(latencies) if latencies else float("nan"),
         "p50": percentile(latencies, 0.5), "p99": percentile(latencies, 0.99),
@@ -160,16 +182,22 @@ def main():
 
     print(f"{args.connections} connections x {args.count} messages at {args.rate}/s each, per profile and policy; "
           f"{platform.node()}, {os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}\n")
-    print("| profile | policy | delivered | published | model | duplicates | latency mean / p50 / p99 | resends | copies "
-          "| reconnects | reconnected after recovery, mean / p99 | first connect |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print("| profile | policy | attempted / sent / delivered | delivered | of those sent | published | model | duplicates "
+          "| latency mean / p50 / p99 | resends | copies | reconnects | reconnected after recovery, mean / p99 | first connect |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for row in rows:
         loss = LOSS.get(row["profile"])
         model = f"{1 - (1 - (1 - loss) ** 2) ** 4:.1%}" if loss is not None and row["policy"] == "brief" else "-"
         published = PUBLISHED.get(row["profile"], "-") if row["policy"] == "brief" else "-"
-        print(f"| {row['profile']} | {row['policy']} | {row['delivered']:.2%} | {published} | {model} | {row['duplicates']} "
+        of_sent = f"{row['delivered_count'] / row['sent']:.2%}" if row["sent"] else "-"
+        print(f"| {row['profile']} | {row['policy']} | {row['attempted']} / {row['sent']} / {row['delivered_count']} "
+              f"| {row['delivered']:.2%} | {of_sent} | {published} | {model} | {row['duplicates']} "
               f"| {text(row['mean'])} / {text(row['p50'])} / {text(row['p99'])} | {row['resends']} | {row['copies']} | {row['reconnects']} "
               f"| {text(row['recovery_mean'])} / {text(row['recovery_p99'])} | {text(row['first_connect'])} |")
+    print("\nWhy messages are missing (each message attempted and not delivered, once):\n")
+    for row in rows:
+        reasons = [f"{count} {reason}" for reason, count in row["missing"].items() if count]
+        print(f"- {row['profile']}, {row['policy']}: " + ("; ".join(reasons) if reasons else "none missing"))
     ratio = rates["proxy"] / rates["direct"] if rates["direct"] else 0
     print(f"\nthroughput without toxics: direct {rates['direct']:,.0f} messages/s, through the proxy {rates['proxy']:,.0f} ({ratio:.2f}x)\n")
 
