@@ -5,7 +5,6 @@ import NIOConcurrencyHelpers
 /// reasons take turns (a server that closes at once is seen to reset one attempt and close the next).
 final class ConnectionProblemLog: Sendable {
     private struct State {
-        var first: String?
         var last: String?
         /// Every reason said so far.
         var said: Set<String> = []
@@ -22,9 +21,6 @@ final class ConnectionProblemLog: Sendable {
         self.suffix = suffix
     }
 
-    /// The first reason heard, if any.
-    var first: String? { state.withLockedValue { $0.first } }
-
     /// The latest reason heard, if any.
     var last: String? { state.withLockedValue { $0.last } }
 
@@ -33,7 +29,6 @@ final class ConnectionProblemLog: Sendable {
 
     @Sendable func note(_ reason: String) {
         let line: String? = state.withLockedValue { state in
-            state.first = state.first ?? reason
             state.count += 1
             state.last = reason
             guard state.said.insert(reason).inserted else {
