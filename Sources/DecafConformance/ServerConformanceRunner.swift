@@ -20,96 +20,11 @@ public struct ServerConformanceRunner: Sendable {
     public func run(_ cases: [ConformanceCase], progress: @escaping @Sendable (CaseResult, Int, Int) -> Void = { _, _, _ in }) async throws(TargetProblem) -> ConformanceRun {
         let started = ContinuousClock.now
         let target = try await identify()
-        var results: [CaseResult?] = Array(repeating: nil, count: cases.count)
-        var done = 0
-        var stalledInARow = 0
-        var lost: String?
-        let complete = await CaseScheduler(jobs: settings.jobs).run(count: cases.count) { index in
-            await runRepeated(cases[index], number: index, target: target)
-        } completed: { (index: Int, result: CaseResult) -> Bool in
-            results[index] = result
-            done += 1
-            progress(result, done, cases.count)
-            stalledInARow = result.stalled ? stalledInARow + 1 : 0
-            guard stalledInARow >= Self.stallsBeforeCheck else { return true }
-            stalledInARow = 0
-            do throws(TargetProblem) { _ = try await identify() } catch {
-                // A check cut short by an interruption says nothing of the target.
-                guard !Task.isCancelled else { return false }
-                lost = "\(Self.stallsBeforeCheck) cases in a row timed out (the last \(result.testCase.id)), and a fresh handshake failed too: \(error.reason)"
-                return false
-            }
-            return true
-        }
-        let stop: ConformanceRun.Stop? = complete ? nil : Task.isCancelled ? .interrupted : lost.map { .targetLost($0) } ?? .interrupted
+        let outcome = await SuiteRunner(driver: ServerSuiteDriver(catalog: catalog, settings: settings, target: target)).run(cases, progress: progress)
         return ConformanceRun(
             kind: .server, target: "\(settings.host):\(settings.port)", identity: target, catalogChecksum: catalog.checksum,
-            results: results.compactMap { $0 }, duration: ContinuousClock.now - started, planned: cases.count, stop: stop
+            results: outcome.results, duration: ContinuousClock.now - started, planned: cases.count, stop: outcome.stop
         )
-    }
-
-    /// Cases in a row that timed out, after which the target is checked with a fresh handshake.
-    static let stallsBeforeCheck = 3
-
-    private func runRepeated(_ testCase: ConformanceCase, number: Int, target: TargetIdentity) async -> CaseResult {
-        var runs: [CaseResult] = []
-        let repeats = max(1, settings.repeats)
-        for run in 0..<repeats {
-            runs.append(await runOnce(testCase, session: Self.session(ofExecution: number * repeats + run), target: target))
-        }
-        return CaseResult.merging(runs)
-    }
-
-    /// The session of the run's n-th execution (from 0): the catalog's, changed in its low bits, so
-    /// no two executions of a run share one (up to 65,535 of them) and none uses the catalog's own.
-    static func session(ofExecution number: Int) -> SessionID {
-        SessionID(rawValue: CaseFrames.session.rawValue ^ UInt16(number % 65_535 + 1))
-    }
-
-    /// Runs `testCase` once on a fresh connection, its frames in `session`. Every wait has a
-    /// deadline (`settings.timeout`), and the case as a whole its `limit`: a case that reaches it
-    /// anyway times out.
-    func runOnce(_ testCase: ConformanceCase, session: SessionID, target: TargetIdentity) async -> CaseResult {
-        let started = ContinuousClock.now
-        let client: WireClient
-        do {
-            client = try await WireClient.connect(host: settings.host, port: settings.port, recordsTranscript: true, timeout: settings.timeout)
-        } catch {
-            return CaseResult(testCase: testCase, verdict: Verdict(.harnessError, "cannot connect to \(settings.host):\(settings.port): \(ConnectionFailure.reason(error))"),
-                              transcript: [], duration: ContinuousClock.now - started)
-        }
-        let limit = limit(of: testCase)
-        let verdict = await withTaskGroup(of: Verdict?.self) { group in
-            group.addTask { [settings, catalog] in
-                await CaseExecution(testCase: testCase, client: client, connecting: started, target: target, settings: settings, profile: catalog.profile,
-                                    session: session).run()
-            }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first ?? Verdict(.timeout, "the case did not finish within \(limit), the limit of a case of \(testCase.steps.count) steps with --timeout \(settings.timeout)",
-                                    requirements: testCase.requirements)
-        }
-        await client.close()
-        return CaseResult(testCase: testCase, verdict: verdict, transcript: client.transcript, duration: ContinuousClock.now - started)
-    }
-
-    /// The longest `testCase` may take: each step's wait (a write, an answer) at most the timeout,
-    /// twice over for the sentinel some expectations send, the pauses between a transmission's
-    /// writes, and for the idle case the idle timeout with its tolerance.
-    func limit(of testCase: ConformanceCase) -> Duration {
-        var limit = settings.timeout * (2 * testCase.steps.count + 2)
-        for step in testCase.steps {
-            switch step {
-            case let .send(transmission): limit += transmission.pause * transmission.split.count
-            case .expect(.idleClose): limit += catalog.profile.idleTimeout.map { TimingTolerance.bounds($0).upperBound } ?? .zero
-            default: break
-            }
-        }
-        return limit
     }
 
     /// The opening handshake, by a `ClientSession` as every Decaf client does it: the newest minor of

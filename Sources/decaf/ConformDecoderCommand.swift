@@ -10,7 +10,7 @@ struct ConformDecoderCommand: AsyncParsableCommand {
         discussion: """
         Example: decaf conform decoder -- python3 tools/reference/testee.py
         The protocol is in Specs/conform-testee.md. A testee that crashes or hangs fails that case and is started again; \
-        one that answers none of its first 3 requests (it exits, hangs, or prints what is not the protocol's JSON) stops \
+        one that answers none of its first 3 cases (it exits, hangs, or prints what is not the protocol's JSON) stops \
         the run within 3 x --timeout, with one paragraph. Ctrl-C stops the run: the verdicts reached are printed, marked \
         INTERRUPTED, and the reports asked for are written, marked incomplete.
         Exit status: 0 every required case passed, 1 failures, 2 usage or harness error, or a testee that cannot be \

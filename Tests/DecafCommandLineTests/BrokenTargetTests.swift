@@ -121,9 +121,9 @@ struct BrokenTargetTests {
         #expect(outcome.run.error.contains("in each of its first 3 cases"))
     }
 
-    @Test("conform decoder: a testee that never answers stops the run after 3 requests, one paragraph, exit 2", arguments: [
-        ("exit 3", "exited with status 3 before answering any of its first 3 requests"), ("sleep 600", "answered none of its first 3 requests within 1.0 seconds"),
-        ("cat > /dev/null", "answered none of its first 3 requests"), ("yes garbage", "not the testee protocol's JSON"),
+    @Test("conform decoder: a testee that never answers stops the run after 3 cases, one paragraph, exit 2", arguments: [
+        ("exit 3", "exited with status 3 before answering, in each of its first 3 cases"), ("sleep 600", "answered no request within 1.0 seconds, in each of its first 3 cases"),
+        ("cat > /dev/null", "answered no request within"), ("yes garbage", "not the testee protocol's JSON"),
     ])
     func conformDecoder(_ script: String, _ cause: String) async throws {
         let outcome = try await Self.timed(["conform", "decoder", "--timeout", "1s", "--", "sh", "-c", script])

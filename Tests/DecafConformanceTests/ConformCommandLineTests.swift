@@ -29,7 +29,7 @@ struct ConformCommandLineTests {
     func unusableTestee() async throws {
         let run = try await DecafProcess.run(["conform", "decoder", "--", "python3", "/nonexistent/testee.py"])
         #expect(run.status == 2)
-        #expect(run.error.hasPrefix("Error: the testee `python3 /nonexistent/testee.py` exited with status 2 before answering any of its first 3 requests"))
+        #expect(run.error.hasPrefix("Error: the testee `python3 /nonexistent/testee.py` exited with status 2 before answering, in each of its first 3 cases"))
         #expect(run.error.contains("No such file or directory"))
         #expect(run.error.split(separator: "\n").count == 1)
         #expect(run.output.isEmpty)

@@ -1,0 +1,78 @@
+import DecafNIO
+import Foundation
+import NIOConcurrencyHelpers
+import Synchronization
+
+/// How the codec suite runs a case once: one request to the run's testee process, one answer
+/// within the timeout, judged by `CodecJudge`. The testee answers one request at a time, so cases
+/// run one at a time; each waits on a thread of its own, since a testee is read with blocking reads.
+final class DecoderSuiteDriver: SuiteDriver {
+    let timeout: Duration
+    let repeats: Int
+    var jobs: Int { 1 }
+    /// The run's one testee, started again after it dies.
+    private let testee: Mutex<TesteeProcess>
+    /// Set when the run's task is cancelled: the wait for an answer then ends within a tenth of a second.
+    private let cancelled = NIOLockedValueBox(false)
+
+    init(command: [String], timeout: Duration, repeats: Int) {
+        self.timeout = timeout
+        self.repeats = repeats
+        testee = Mutex(TesteeProcess(command: command) { [cancelled] in cancelled.withLockedValue { $0 } })
+    }
+
+    func attempt(_ codecCase: CodecCase, execution: Int) async -> CaseAttempt {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<CaseAttempt, Never>) in
+                Thread { continuation.resume(returning: self.testee.withLock { self.runOnce(codecCase, on: $0) }) }.start()
+            }
+        } onCancel: {
+            cancelled.withLockedValue { $0 = true }
+        }
+    }
+
+    /// Stops the testee at the end of the run.
+    func stop() {
+        testee.withLock { $0.stop() }
+    }
+
+    /// Runs `codecCase` once on `testee`: its result and, when the testee gave no answer a case
+    /// can judge, what it did instead.
+    private func runOnce(_ codecCase: CodecCase, on testee: TesteeProcess) -> CaseAttempt {
+        let started = ContinuousClock.now
+        let request = TesteeMessage.line(TesteeMessage.request(for: codecCase))
+        var transcript = [TranscriptEntry(direction: .sent, time: .zero, bytes: Array(request.utf8), label: "request")]
+        let verdict: Verdict
+        var unusable: String?
+        var cannotStart = false
+        var words = ""
+        do {
+            let answer = try testee.exchange(request, timeout: timeout)
+            transcript.append(TranscriptEntry(direction: .reported, time: ContinuousClock.now - started, bytes: Array(answer.utf8), label: "answer"))
+            if let response = try? JSONDecoder().decode(TesteeMessage.Response.self, from: Data(answer.utf8)) {
+                verdict = CodecJudge(codecCase: codecCase).judge(response)
+            } else {
+                unusable = "answered with a line that is not the testee protocol's JSON (the last: '\(answer.prefix(80))')"
+                verdict = Verdict(.fail, "the testee's answer is not a response of the testee protocol", expected: "one JSON object per line",
+                                  actual: String(answer.prefix(200)), requirements: codecCase.vector.requirements)
+            }
+        } catch {
+            let kind: VerdictKind
+            switch error {
+            case .cannotStart:
+                kind = .harnessError
+                cannotStart = true
+            case let .exited(reason, lastWords):
+                kind = .fail
+                unusable = "\(reason) before answering"
+                words = lastWords
+            case .timedOut:
+                kind = .timeout
+                unusable = "answered no request within \(timeout)"
+            }
+            verdict = Verdict(kind, "\(error)", expected: "an answer", actual: "\(error)", requirements: codecCase.vector.requirements)
+        }
+        let result = CaseResult(testCase: codecCase.conformanceCase, verdict: verdict, transcript: transcript, duration: ContinuousClock.now - started)
+        return CaseAttempt(result: result, unusable: unusable, lastWords: words, cannotStart: cannotStart)
+    }
+}
