@@ -14,7 +14,8 @@ struct ServerSuiteDriver: SuiteDriver {
 
     /// Runs `testCase` on a fresh connection, its frames in a session of the execution's own. Every
     /// wait has a deadline (`settings.timeout`), and the case as a whole its `limit`: a case that
-    /// reaches it anyway times out.
+    /// reaches it anyway times out. How late the suite's own timers fired meanwhile comes with the
+    /// result, so a failure reached while the suite was held up is run again alone.
     func attempt(_ testCase: ConformanceCase, execution: Int) async -> CaseAttempt {
         let started = ContinuousClock.now
         let client: WireClient
@@ -25,23 +26,26 @@ struct ServerSuiteDriver: SuiteDriver {
             return CaseAttempt(result: CaseResult(testCase: testCase, verdict: verdict, transcript: [], duration: ContinuousClock.now - started))
         }
         let limit = Self.limit(of: testCase, settings: settings, profile: catalog.profile)
-        let verdict = await withTaskGroup(of: Verdict?.self) { group in
-            group.addTask { [settings, catalog, target] in
-                var judge = ServerJudge(testCase: testCase, target: target, timeout: settings.timeout, idleTimeout: catalog.profile.idleTimeout,
-                                        session: Self.session(ofExecution: execution), stampsFrames: settings.clock != nil)
-                return await ServerCaseDriver(client: client, settings: settings, started: started).run(&judge)
+        let (verdict, held) = await SchedulingLag.measure { [settings, catalog, target] in
+            await withTaskGroup(of: Verdict?.self) { group in
+                group.addTask {
+                    var judge = ServerJudge(testCase: testCase, target: target, timeout: settings.timeout, idleTimeout: catalog.profile.idleTimeout,
+                                            session: Self.session(ofExecution: execution), stampsFrames: settings.clock != nil)
+                    return await ServerCaseDriver(client: client, settings: settings, started: started).run(&judge)
+                }
+                group.addTask {
+                    try? await Task.sleep(for: limit)
+                    return nil
+                }
+                let first = await group.next() ?? nil
+                group.cancelAll()
+                return first ?? Verdict(.timeout, "the case did not finish within \(limit), the limit of a case of \(testCase.steps.count) steps with --timeout \(settings.timeout)",
+                                        requirements: testCase.requirements)
             }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first ?? Verdict(.timeout, "the case did not finish within \(limit), the limit of a case of \(testCase.steps.count) steps with --timeout \(settings.timeout)",
-                                    requirements: testCase.requirements)
         }
         await client.close()
-        return CaseAttempt(result: CaseResult(testCase: testCase, verdict: verdict, transcript: client.transcript, duration: ContinuousClock.now - started))
+        return CaseAttempt(result: CaseResult(testCase: testCase, verdict: verdict, transcript: client.transcript, duration: ContinuousClock.now - started),
+                           held: held)
     }
 
     /// Whether the target still answers a fresh handshake, after cases in a row timed out.
