@@ -12,7 +12,7 @@ TOOLS := tshark:tshark xmllint:libxml2-utils python3:python3
 # driving `decaf proxy --control` in a test.
 PYTHON_PACKAGES := toxiproxy:toxiproxy-python
 
-.PHONY: demo test build install deps fixtures fixtures-check fuzz bench bench-dissect bench-proxy load weak clean
+.PHONY: demo test build install deps fixtures fixtures-check fuzz sanitize bench bench-dissect bench-proxy load weak clean
 
 ## demo: install what is missing (as root), build, and show what Decaf does on golden frames.
 demo: deps build
@@ -65,6 +65,10 @@ fixtures: build
 fixtures-check: build
 	$(DECAF) fixtures verify Fixtures
 
+## sanitize: the listing engine's tests under ThreadSanitizer and AddressSanitizer (a few minutes).
+sanitize: deps
+	tools/sanitize/run.sh
+
 ## fuzz: run each libFuzzer target for 30 s (FUZZ_SECONDS to change), at least 250 executions a second each.
 fuzz: deps
 	tools/fuzz/run.sh $${FUZZ_SECONDS:-30}
@@ -91,4 +95,4 @@ weak: deps
 	tools/weak/weak.py
 
 clean:
-	rm -rf .build tools/fuzz/.build tools/bench/.build
+	rm -rf .build tools/fuzz/.build tools/bench/.build tools/sanitize/.build

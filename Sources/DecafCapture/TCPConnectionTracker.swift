@@ -23,6 +23,8 @@ public struct TCPConnectionTracker {
     public private(set) var connectionsClosedEarly = 0
     /// Out-of-order bytes held now, over every connection.
     private var heldBytes = 0
+    /// The states below are shared by copies of the tracker and skip exclusivity checks: one use at a time.
+    private let use = ExclusiveUse("a TCPConnectionTracker")
 
     /// Each open connection's state, in the slot `slots` gives it; nil in a slot no connection uses.
     private var slots: [Key: Int] = [:]
@@ -99,6 +101,8 @@ public struct TCPConnectionTracker {
 
     /// Hands `deliver` the events one segment brings.
     public mutating func add(_ segment: TCPSegment, packet: Int, time: CaptureTime, _ deliver: (TCPStreamEvent) -> Void) {
+        use.enter()
+        defer { use.leave() }
         let key = Key(segment)
         let opensConnection = segment.flags.contains(.syn) && !segment.flags.contains(.ack)
         var slot = slots[key]
@@ -227,6 +231,8 @@ public struct TCPConnectionTracker {
     /// A caller that handles each before asking for the next holds one connection's held bytes at
     /// a time.
     public mutating func finishNext(_ deliver: (TCPStreamEvent) -> Void) -> Bool {
+        use.enter()
+        defer { use.leave() }
         if closingOrder.isEmpty {
             closingOrder = states.compactMap { $0 }.sorted { ($0.connection?.index ?? .max) > ($1.connection?.index ?? .max) }.map(\.key)
         }

@@ -91,6 +91,8 @@ public struct CaptureBatch: Sendable {
                         sink.note(notes[nextNote].event)
                         nextNote += 1
                     }
+                    assert(frame.bytes.upperBound <= arena.count && (frame.payload?.upperBound ?? 0) <= arena.count
+                           && frame.packets.upperBound <= packets.count, "a batch's frame \(position) lies outside the batch's storage")
                     let bytes = UnsafeRawBufferPointer(rebasing: arena[frame.bytes])
                     let errors: (error: WireError?, untrustedBodyError: WireError?) = frame.errors < 0 ? (nil, nil) : self.errors[Int(frame.errors)]
                     let parts = FrameParts(

@@ -27,6 +27,8 @@ public struct CaptureDissector {
     /// Set once `finishNext` has begun; `endError` is how the file ended, when it ended badly.
     private var finishing = false
     private var endError: CaptureError?
+    /// The connection states are shared by copies of the dissector and skip exclusivity checks: one use at a time.
+    private let use = ExclusiveUse("a CaptureDissector")
 
     /// A connection's dissection, shared rather than copied as its packets come and go. Only the
     /// dissector touches it, one access at a time, so its fields skip the runtime's exclusivity
@@ -87,6 +89,8 @@ public struct CaptureDissector {
     /// damage reported, once.
     public mutating func append<Sink: CaptureSink>(_ chunk: UnsafeRawBufferPointer, to sink: inout Sink) {
         guard !failed else { return }
+        use.enter()
+        defer { use.leave() }
         // Moved out while they work, so what they find can be handled here.
         var reader = CaptureReader()
         var tracker = TCPConnectionTracker()
@@ -110,6 +114,8 @@ public struct CaptureDissector {
     /// before asking for the next, and memory holds one connection's frames, not every open one's
     /// (connections waiting for lost bytes hold up to `TCPStreamReassembler.maximumHeldBytes`).
     public mutating func finishNext<Sink: CaptureSink>(to sink: inout Sink) -> Bool {
+        use.enter()
+        defer { use.leave() }
         if !finishing {
             guard !failed else { return false }
             failed = true

@@ -3,22 +3,26 @@ import Glibc
 #endif
 
 /// Unbuffered writes to a standard stream, for messages that must not interleave with stdout.
-struct FileHandleOutput {
-    let descriptor: Int32
+public struct FileHandleOutput: Sendable {
+    public let descriptor: Int32
 
-    static let standardOutput = FileHandleOutput(descriptor: 1)
-    static let standardError = FileHandleOutput(descriptor: 2)
+    public init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    public static let standardOutput = FileHandleOutput(descriptor: 1)
+    public static let standardError = FileHandleOutput(descriptor: 2)
 
     /// Writes `text`; returns the error number when the stream refuses it, nil once it is written.
     @discardableResult
-    func write(_ text: String) -> Int32? {
+    public func write(_ text: String) -> Int32? {
         Array(text.utf8).withUnsafeBytes { write(raw: $0) }
     }
 
     /// Writes `bytes` as they are; returns the error number when the stream refuses them (a full
     /// disk), nil once all are written.
     @discardableResult
-    func write(raw bytes: UnsafeRawBufferPointer) -> Int32? {
+    public func write(raw bytes: UnsafeRawBufferPointer) -> Int32? {
         guard let start = bytes.baseAddress else { return nil }
         var written = 0
         while written < bytes.count {

@@ -21,12 +21,20 @@ public final class OutputBuffer {
     /// The bytes written so far, valid until the next write.
     public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
 
-    /// Forgets what was written, keeping the room.
-    public func removeAll() { count = 0 }
+    /// Forgets what was written, keeping the room. A debug build overwrites it first, so a view of
+    /// `bytes` kept past the next write (which it must not be) shows garbage to the tests that
+    /// compare output, instead of bytes that look right.
+    public func removeAll() {
+        #if DEBUG
+        base.update(repeating: 0xDB, count: count)
+        #endif
+        count = 0
+    }
 
     /// Room for `extra` more bytes, at the end of what was written; valid until the next write.
     @inline(__always)
     private func room(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
+        assert(extra >= 0 && count <= capacity, "an output buffer asked for \(extra) bytes with \(count) of \(capacity) used")
         if count + extra > capacity { grow(to: count + extra) }
         return base + count
     }
@@ -102,6 +110,7 @@ public final class OutputBuffer {
     /// `count` copies of `byte` at `position`, moving what follows.
     public func insert(repeating byte: UInt8, count: Int, at position: Int) {
         guard count > 0 else { return }
+        assert(position >= 0 && position <= self.count, "an insertion at \(position) of an output buffer holding \(self.count) bytes")
         _ = room(count)
         (base + position + count).update(from: base + position, count: self.count - position)
         (base + position).update(repeating: byte, count: count)

@@ -7,7 +7,7 @@ import Glibc
 /// so it is never reopened and its offset never tracked or moved; each write lands where the last
 /// writer left the offset. Nothing is written after the first write refused (a full disk). With a
 /// `width` (a terminal's), each line longer than it is cut to fit, ending in "…".
-struct StandardOutputFile {
+public struct StandardOutputFile: OrderedByteSink {
     private let output: FileHandleOutput
     private let width: Int?
     /// Columns of the line being written, whether it was cut, and the bytes of its last column,
@@ -16,16 +16,16 @@ struct StandardOutputFile {
     private var cut = false
     private var held: [UInt8] = []
     /// The error number of the first write refused.
-    private(set) var failure: Int32?
+    public private(set) var failure: Int32?
 
-    init(_ output: FileHandleOutput = .standardOutput, width: Int? = nil) {
+    public init(_ output: FileHandleOutput = .standardOutput, width: Int? = nil) {
         self.output = output
         self.width = width.map { max(8, $0) }
     }
 
     /// The width of the terminal standard output is, when it is one: what it says, or $COLUMNS,
     /// or 80. Nil when standard output is not a terminal.
-    static var terminalWidth: Int? {
+    public static var terminalWidth: Int? {
         guard isatty(1) == 1 else { return nil }
         var size = winsize()
         if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
@@ -34,7 +34,7 @@ struct StandardOutputFile {
     }
 
     /// Writes `bytes` after everything written before.
-    mutating func write(_ bytes: UnsafeRawBufferPointer) {
+    public mutating func write(_ bytes: UnsafeRawBufferPointer) {
         guard failure == nil else { return }
         guard let width else {
             failure = output.write(raw: bytes)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DecafConformance
+import DecafDissect
 
 /// Which conformance cases a run takes.
 struct CaseFilterOptions: ParsableArguments {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DecafConformance
+import DecafDissect
 import DecafWire
 
 /// `decaf conform repro CASE-ID`: the exact bytes a case sends, step by step, to reproduce it by

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DecafConformance
+import DecafDissect
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,3 +1,4 @@
+import DecafDissect
 import NIOConcurrencyHelpers
 
 /// Why connection attempts fail, said on standard error while a client keeps trying (or a proxy

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DecafDissect
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -183,7 +183,8 @@ struct DissectCommand: ParsableCommand {
             report(statistics.captureError)
             (failed, frames) = (statistics.failed, statistics.frames)
         } else {
-            let rendering = ParallelRendering(style: style, hexdump: hexdump, workers: ProcessInfo.processInfo.activeProcessorCount, width: lineWidth)
+            let rendering = ParallelRendering(style: style, hexdump: hexdump, workers: ProcessInfo.processInfo.activeProcessorCount,
+                                              into: StandardOutputFile(width: lineWidth))
             var outcome = CaptureOutcome(CaptureListing(output: rendering, filter: filter))
             do {
                 try feed(first, rest: &input, to: &dissector, into: &outcome)
@@ -191,7 +192,7 @@ struct DissectCommand: ParsableCommand {
                 _ = rendering.finish()
                 throw error
             }
-            if let code = rendering.finish() { throw InputError.cannotWrite(code) }
+            if let code = rendering.finish().failure { throw InputError.cannotWrite(code) }
             report(outcome.captureError)
             (failed, frames) = (outcome.failed, outcome.frames)
             if frames > 0 && outcome.inner.shown == 0 {

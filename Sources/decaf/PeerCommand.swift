@@ -1,4 +1,5 @@
 import ArgumentParser
+import DecafDissect
 import DecafNIO
 import DecafPeer
 import DecafSession

@@ -1,4 +1,5 @@
 #if canImport(Glibc)
+import DecafDissect
 import Glibc
 #endif
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DecafConformance
+import DecafDissect
 import Foundation
 
 /// Where a conformance run's results go, the baseline it is judged against, and repeats.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DecafConformance
+import DecafDissect
 import DecafNIO
 import DecafSession
 import DecafWire

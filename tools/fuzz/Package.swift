@@ -16,6 +16,10 @@ let package = Package(
             name: "FuzzCapture",
             dependencies: [.product(name: "DecafCapture", package: "Decaf"), .product(name: "DecafDissect", package: "Decaf")]
         ),
+        .executableTarget(
+            name: "FuzzRendering",
+            dependencies: [.product(name: "DecafCapture", package: "Decaf"), .product(name: "DecafDissect", package: "Decaf")]
+        ),
         .executableTarget(name: "FuzzTLV", dependencies: [.product(name: "DecafWire", package: "Decaf")]),
         .executableTarget(
             name: "FuzzClientSession",

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (frame decoder, dissector, TLV decoder, peer and client sessions,
-# the proxy's toxic pipe, captures) with
+# the proxy's toxic pipe, captures, the parallel listing engine) with
 # AddressSanitizer and runs each for SECONDS (default 60), seeded from the golden frames and the
 # sample captures. Prints each target's executions per second and coverage, and exits non-zero on
 # any crash, leak or timeout, when a target runs without coverage feedback, or when it runs fewer
@@ -50,7 +50,8 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=0}
 export SWIFT_BACKTRACE=enable=no
 summary=()
 failed=0
-for target in FuzzFrameDecoder FuzzDissector FuzzTLV FuzzPeerSession FuzzClientSession FuzzToxicPipe FuzzCapture; do
+for target in FuzzFrameDecoder FuzzDissector FuzzTLV FuzzPeerSession FuzzClientSession FuzzToxicPipe FuzzCapture FuzzRendering; do
+    asan=""
     case $target in
         FuzzFrameDecoder | FuzzDissector | FuzzPeerSession) seeds="$work/frames"; length=4096 ;;
         # A pipe's timing and its changes of toxics show in a few chunks; long inputs only slow it down.
@@ -58,13 +59,17 @@ for target in FuzzFrameDecoder FuzzDissector FuzzTLV FuzzPeerSession FuzzClientS
         FuzzTLV) seeds="$work/tlv"; length=4096 ;;
         FuzzClientSession) seeds="$work/client"; length=4096 ;;
         FuzzCapture) seeds="$work/captures"; length=4096 ;;
+        # Threads per input: ASan gives each a fake stack for finding a use of a returned frame's
+        # stack, whose mapping costs more than the input; what this target is for is a use of a
+        # freed chunk (the heap), so that one check is off here.
+        FuzzRendering) seeds="$work/captures"; length=4096; asan=":detect_stack_use_after_return=0" ;;
     esac
     corpus="$work/corpus-$target"
     mkdir -p "$corpus"
     echo "== $target: ${seconds}s"
     log="$work/$target.log"
     status=0
-    "$bin/$target" "$corpus" "$seeds" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2048 \
+    ASAN_OPTIONS="$ASAN_OPTIONS$asan" "$bin/$target" "$corpus" "$seeds" -max_total_time="$seconds" -timeout=25 -rss_limit_mb=2048 \
         -max_len="$length" -print_final_stats=1 -artifact_prefix="$here/" >"$log" 2>&1 || status=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")

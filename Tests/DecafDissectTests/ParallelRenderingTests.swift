@@ -1,0 +1,110 @@
+import DecafCapture
+import DecafDissect
+import DecafVectors
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+/// The parallel listing engine against an in-memory sink: the order of its output, a sink that
+/// fills up, and a listing cut short. Imports nothing but the libraries it tests, so the
+/// sanitizer package (tools/sanitize) runs this same file under ThreadSanitizer and AddressSanitizer.
+@Suite("parallel rendering")
+struct ParallelRenderingTests {
+    /// What one renderer writes for `capture`, fed `chunks` chunks of it (all, by default).
+    static func serial(_ capture: SampleCapture, style: DissectionReport.Style, hexdump: Bool, chunks: Int? = nil) -> [UInt8] {
+        var dissector = CaptureDissector()
+        var listing = CaptureListing(output: CaptureRenderer(style: style, hexdump: hexdump))
+        feed(capture, chunks: chunks, to: &dissector, into: &listing)
+        return Array(listing.output.output.bytes)
+    }
+
+    /// Feeds `capture` in chunks of 1 KiB, each its own allocation freed right after use (a view
+    /// kept past its call would be a use after free under AddressSanitizer); only the first
+    /// `chunks`, and then no end, when a count is given.
+    static func feed<Sink: CaptureSink>(_ capture: SampleCapture, chunks: Int? = nil, to dissector: inout CaptureDissector, into sink: inout Sink) {
+        var offset = 0
+        var fed = 0
+        while offset < capture.bytes.count, fed < chunks ?? .max {
+            let end = min(capture.bytes.count, offset + 1024)
+            let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: end - offset, alignment: 8)
+            chunk.copyBytes(from: capture.bytes[offset..<end])
+            dissector.append(UnsafeRawBufferPointer(chunk), to: &sink)
+            chunk.deallocate()
+            offset = end
+            fed += 1
+        }
+        if chunks == nil { dissector.finish(to: &sink) }
+    }
+
+    /// The same, rendered in parallel into `sink`.
+    static func parallel(_ capture: SampleCapture, style: DissectionReport.Style, hexdump: Bool, workers: Int, batchFrames: Int,
+                         into sink: MemoryByteSink = MemoryByteSink(), chunks: Int? = nil) -> MemoryByteSink {
+        let rendering = ParallelRendering(style: style, hexdump: hexdump, workers: workers, into: sink, batchBytes: 512, batchFrames: batchFrames)
+        var dissector = CaptureDissector()
+        var listing = CaptureListing(output: rendering)
+        feed(capture, chunks: chunks, to: &dissector, into: &listing)
+        return rendering.finish()
+    }
+
+    static let modes: [(DissectionReport.Style, Bool)] = [(.summary, false), (.summary, true), (.tree, true), (.json, false)]
+
+    @Test("every sample capture, in every mode, with batches of 1 to 3 frames on 1 to 4 workers: byte for byte one renderer's listing")
+    func sameBytesAsOneRenderer() {
+        for capture in SampleCapture.all {
+            for (style, hexdump) in Self.modes {
+                let expected = Self.serial(capture, style: style, hexdump: hexdump)
+                #expect(!expected.isEmpty)
+                for workers in 1...4 {
+                    for batchFrames in 1...3 {
+                        let sink = Self.parallel(capture, style: style, hexdump: hexdump, workers: workers, batchFrames: batchFrames)
+                        #expect(sink.bytes == expected, "\(capture.name), \(style), hexdump \(hexdump), \(workers) workers, batches of \(batchFrames)")
+                        #expect(sink.failure == nil)
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("a sink that fills up keeps a prefix of the listing, says why, and the rendering still ends")
+    func fullDisk() throws {
+        let capture = try #require(SampleCapture.all.first)
+        let expected = Self.serial(capture, style: .tree, hexdump: true)
+        for room in [0, 1, 100, expected.count / 2, expected.count - 1] {
+            let sink = Self.parallel(capture, style: .tree, hexdump: true, workers: 3, batchFrames: 1, into: MemoryByteSink(capacity: room))
+            #expect(sink.bytes == Array(expected.prefix(room)), "room for \(room) of \(expected.count) bytes")
+            #expect(sink.failure == ENOSPC)
+        }
+        let roomy = Self.parallel(capture, style: .tree, hexdump: true, workers: 3, batchFrames: 1, into: MemoryByteSink(capacity: expected.count))
+        #expect(roomy.bytes == expected && roomy.failure == nil)
+    }
+
+    @Test("a listing cut short (an interruption, an unreadable input) ends with what was handed on written, in order")
+    func cutShort() {
+        for capture in SampleCapture.all {
+            let chunks = max(1, capture.bytes.count / 1024 / 2)
+            let expected = Self.serial(capture, style: .summary, hexdump: false, chunks: chunks)
+            let sink = Self.parallel(capture, style: .summary, hexdump: false, workers: 4, batchFrames: 1, chunks: chunks)
+            #expect(sink.bytes == expected, "\(capture.name) cut after \(chunks) KiB")
+        }
+        // Nothing handed on at all: the workers end, and nothing is written.
+        let idle = ParallelRendering(style: .summary, hexdump: false, workers: 4, into: MemoryByteSink())
+        #expect(idle.finish().writes == 0)
+    }
+
+    #if DEBUG
+    @Test("a type that skips exclusivity checks stops a second use under way, in a debug build")
+    func exclusiveUseIsChecked() async {
+        let use = ExclusiveUse("a test's state")
+        use.enter()
+        use.leave()
+        use.enter()
+        use.leave()
+        await #expect(processExitsWith: .failure) {
+            let use = ExclusiveUse("a test's state")
+            use.enter()
+            use.enter()
+        }
+    }
+    #endif
+}

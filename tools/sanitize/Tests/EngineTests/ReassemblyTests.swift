@@ -1,0 +1,1 @@
+../../../../Tests/DecafCaptureTests/ReassemblyTests.swift
