@@ -40,12 +40,8 @@ public struct ToxicPipe: Sendable {
     private struct Stage: Sendable {
         var toxic: Toxic
         var toxicity: Double
-        /// The latest time this stage let something out: later ones never overtake it.
-        var last: Duration = .zero
-        /// Bytes let through so far (limit_data).
-        var passed = 0
-        /// Nothing more gets through (limit_data reached).
-        var shut = false
+        /// What the toxic keeps; its generator and counts are the pipe's, lent while it acts.
+        var state: ToxicStage
     }
 
     /// What the toxics on frames did, so far.
@@ -94,7 +90,7 @@ public struct ToxicPipe: Sendable {
 
     /// A pipe applying `toxics`, each with its toxicity.
     public init(applying toxics: [ActiveToxic], seed: UInt64) {
-        stages = toxics.map { Stage(toxic: $0.toxic, toxicity: $0.toxicity) }
+        stages = toxics.map { Stage(toxic: $0.toxic, toxicity: $0.toxicity, state: ToxicStage()) }
         random = SeededRandom(seed: seed)
         cutter = toxics.contains(where: \.toxic.isOnFrames) ? FrameCutter() : nil
     }
@@ -117,21 +113,18 @@ public struct ToxicPipe: Sendable {
         stages = toxics.enumerated().map { index, active in
             if let kept = old.firstIndex(where: { $0.toxic == active.toxic && $0.toxicity == active.toxicity }) { return old.remove(at: kept) }
             added.append(index)
-            return Stage(toxic: active.toxic, toxicity: active.toxicity)
+            return Stage(toxic: active.toxic, toxicity: active.toxicity, state: ToxicStage())
         }
         if cutter == nil && toxics.contains(where: \.toxic.isOnFrames) { cutter = FrameCutter(joiningMidway: true) }
         // A timeout toxic taken away closes the connection it held, as toxiproxy's cleanup does.
-        let removedTimeout = old.contains { if case .timeout = $0.toxic { true } else { false } }
+        let removedTimeout = old.contains { $0.toxic.kind.closesWhenRemoved }
         return cuts(of: added, at: now) + (removedTimeout ? [.close(at: max(now, latest))] : [])
     }
 
     private mutating func cuts(of indices: some Sequence<Int>, at now: Duration) -> [Passage] {
         var passages: [Passage] = []
         for index in indices where chosen(stages[index].toxicity) {
-            switch stages[index].toxic {
-            case let .timeout(after) where after > .zero: passages.append(.close(at: now + after))
-            default: continue
-            }
+            if let cut = stages[index].toxic.kind.cut(openedAt: now) { passages.append(cut) }
         }
         return passages
     }
@@ -176,99 +169,17 @@ public struct ToxicPipe: Sendable {
         defer { stages[index] = stage }
         guard case let .bytes(bytes, now) = passage else {
             // An end or a cut keeps its place behind what went before it.
-            let at = max(passage.at + (stage.toxic.closeDelay ?? .zero), stage.last)
-            stage.last = at
+            let at = max(passage.at + stage.toxic.kind.closeDelay, stage.state.last)
+            stage.state.last = at
             return [passage.moved(to: at)]
         }
         // A chunk or frame the toxic spares (toxicity) still keeps its place behind earlier ones.
-        guard chosen(stage.toxicity) else {
-            stage.last = max(now, stage.last)
-            return [.bytes(bytes, at: stage.last)]
-        }
-        switch stage.toxic {
-        case let .latency(latency, jitter):
-            let spread = jitter > .zero ? jitter * Double.random(in: -1...1, using: &random) : .zero
-            stage.last = max(now + max(.zero, latency + spread), stage.last)
-            return [.bytes(bytes, at: stage.last)]
-        case let .bandwidth(rate) where rate <= 0, let .slicer(rate, _, _) where rate <= 0:
-            // No rate, no slice size: no limit and whole chunks, as toxiproxy takes zeros.
-            stage.last = max(now, stage.last)
-            return [.bytes(bytes, at: stage.last)]
-        case let .bandwidth(rate):
-            let start = max(now, stage.last)
-            stage.last = start + .nanoseconds(Int64(bytes.count) * 1_000_000_000 / Int64(max(1, rate)))
-            return [.bytes(bytes, at: stage.last)]
-        case let .slicer(average, variation, delay):
-            var slices: [Passage] = []
-            var offset = 0
-            var at = max(now, stage.last)
-            while offset < bytes.count {
-                let size = max(1, average + (variation > 0 ? Int.random(in: -variation...variation, using: &random) : 0))
-                let end = min(bytes.count, offset + size)
-                if !slices.isEmpty { at += delay }
-                slices.append(.bytes(Array(bytes[offset..<end]), at: at))
-                offset = end
-            }
-            stage.last = at
-            return slices
-        case let .packetLoss(probability, timeout):
-            // Retransmissions lost in a row, at most 8 (the wait then is 255 timeouts).
-            var waited = Duration.zero
-            var backoff = timeout
-            var losses = 0
-            while losses < 8, chosen(probability) {
-                waited += backoff
-                backoff *= 2
-                losses += 1
-            }
-            stage.last = max(now + waited, stage.last)
-            return [.bytes(bytes, at: stage.last)]
-        case let .dropFrames(probability, types):
-            let type = FrameHeader(decoding: bytes)?.messageType
-            guard framed, types.map({ chosenTypes in type.map(chosenTypes.contains) ?? false }) ?? true, chosen(probability) else { return [passage] }
-            frames.dropped += 1
-            return []
-        case let .duplicateFrames(probability):
-            guard framed, chosen(probability) else { return [passage] }
-            frames.duplicated += 1
-            return [passage, passage]
-        case let .corruptFrames(probability):
-            guard framed, chosen(probability) else { return [passage] }
-            frames.corrupted += 1
-            var damaged = bytes
-            damaged[damaged.count - 1] ^= 0xFF
-            return [.bytes(damaged, at: now)]
-        case let .cutFrames(probability):
-            guard framed, chosen(probability) else { return [passage] }
-            frames.cut += 1
-            return [.bytes(Array(bytes.prefix(bytes.count / 2)), at: now), .close(at: now)]
-        case .timeout, .blackhole:
-            return []
-        case let .limitData(limit):
-            guard !stage.shut else { return [] }
-            let allowed = min(bytes.count, limit - stage.passed)
-            stage.passed += allowed
-            var out: [Passage] = allowed > 0 ? [.bytes(Array(bytes.prefix(allowed)), at: now)] : []
-            if stage.passed >= limit {
-                stage.shut = true
-                out.append(.close(at: now))
-            }
-            return out
-        case let .resetPeer(after):
-            // The first bytes start the clock and are dropped, as is all that comes after them.
-            guard !stage.shut else { return [] }
-            stage.shut = true
-            return [.reset(at: now + after)]
-        case .slowClose, .down, .noop:
-            return [passage]
-        }
-    }
-}
-
-extension Toxic {
-    /// How much later a close gets through this toxic.
-    var closeDelay: Duration? {
-        if case let .slowClose(delay) = self { return delay }
-        return nil
+        guard chosen(stage.toxicity) else { return stage.state.keepingOrder(bytes, at: now) }
+        stage.state.random = random
+        stage.state.frames = frames
+        let passages = stage.toxic.kind.pass(bytes, at: now, framed: framed, in: &stage.state)
+        random = stage.state.random
+        frames = stage.state.frames
+        return passages
     }
 }

@@ -1,10 +1,10 @@
 /// The value of a toxic's attribute as JSON carries it: toxiproxy's attributes are numbers, the
 /// frame toxics' message types a text.
-enum ToxicAttributeValue: Hashable, Sendable, Codable {
+public enum ToxicAttributeValue: Hashable, Sendable, Codable {
     case number(Double)
     case text(String)
 
-    init(from decoder: Decoder) throws {
+    public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let number = try? container.decode(Double.self) {
             self = .number(number)
@@ -13,7 +13,7 @@ enum ToxicAttributeValue: Hashable, Sendable, Codable {
         }
     }
 
-    func encode(to encoder: Encoder) throws {
+    public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case let .number(number): try container.encode(number)

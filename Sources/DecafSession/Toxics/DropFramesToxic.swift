@@ -1,0 +1,53 @@
+import DecafWire
+
+/// Decaf's `drop_frames`: whole frames are dropped with `probability`; only frames of `types`
+/// when given (`types=ack+data`, such as only ACKs).
+public struct DropFramesToxic: ToxicKind {
+    public static let type = "drop_frames"
+    public static let mainAttribute: String? = "probability"
+    public static let isOnFrames = true
+    public var probability: Double
+    public var types: Set<MessageType>?
+
+    public init(probability: Double, types: Set<MessageType>? = nil) {
+        self.probability = probability
+        self.types = types
+    }
+
+    public init(_ attributes: inout ToxicAttributes) throws(ToxicProblem) {
+        let probability = try attributes.probability("probability")
+        var types: Set<MessageType>?
+        if let names = attributes.take("types") {
+            types = []
+            let known = (0...255).map { MessageType(rawValue: $0) }.filter(\.isKnown)
+            for name in names.split(separator: "+", omittingEmptySubsequences: false) {
+                guard let type = known.first(where: { $0.name?.lowercased() == name.lowercased() }) ?? UInt16(name).map(MessageType.init) else {
+                    throw ToxicProblem("types: '\(name)' is not a message type; give \(known.map(\.description).joined(separator: ", ")) or a number, joined with +")
+                }
+                types?.insert(type)
+            }
+        }
+        self.init(probability: probability, types: types)
+    }
+
+    public var attributes: [String: ToxicAttributeValue] {
+        var attributes: [String: ToxicAttributeValue] = ["probability": .number(probability)]
+        if let types {
+            attributes["types"] = .text(types.sorted { $0.rawValue < $1.rawValue }.map { $0.name?.lowercased() ?? String($0.rawValue) }.joined(separator: "+"))
+        }
+        return attributes
+    }
+
+    public var deliversEveryByte: Bool { false }
+
+    public func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage) -> [ToxicPipe.Passage] {
+        let type = FrameHeader(decoding: bytes)?.messageType
+        guard framed, types.map({ chosenTypes in type.map(chosenTypes.contains) ?? false }) ?? true, stage.chosen(probability) else { return [.bytes(bytes, at: now)] }
+        stage.frames.dropped += 1
+        return []
+    }
+}
+
+extension Toxic {
+    public static func dropFrames(probability: Double, types: Set<MessageType>?) -> Toxic { Toxic(DropFramesToxic(probability: probability, types: types)) }
+}

@@ -1,0 +1,44 @@
+/// Decaf's `packet_loss`: what IP packet loss does to a TCP stream, which never loses bytes: each
+/// chunk is lost with `probability` and comes when the sender's retransmission gets through, after
+/// `retransmissionTimeout` (`rto`, 200 ms unless given), doubled for each retransmission lost
+/// too; nothing behind it overtakes it (head-of-line blocking).
+public struct PacketLossToxic: ToxicKind {
+    public static let type = "packet_loss"
+    public static let mainAttribute: String? = "probability"
+    public var probability: Double
+    public var retransmissionTimeout: Duration
+
+    public init(probability: Double, retransmissionTimeout: Duration = .milliseconds(200)) {
+        self.probability = probability
+        self.retransmissionTimeout = retransmissionTimeout
+    }
+
+    public init(_ attributes: inout ToxicAttributes) throws(ToxicProblem) {
+        let probability = try attributes.probability("probability")
+        let rto = try attributes.duration("rto", required: false)
+        self.init(probability: probability, retransmissionTimeout: rto > .zero ? rto : .milliseconds(200))
+    }
+
+    public var attributes: [String: ToxicAttributeValue] {
+        ["probability": .number(probability), "rto": ToxicAttributes.milliseconds(retransmissionTimeout)]
+    }
+
+    public func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage) -> [ToxicPipe.Passage] {
+        // Retransmissions lost in a row, at most 8 (the wait then is 255 timeouts).
+        var waited = Duration.zero
+        var backoff = retransmissionTimeout
+        var losses = 0
+        while losses < 8, stage.chosen(probability) {
+            waited += backoff
+            backoff *= 2
+            losses += 1
+        }
+        return stage.keepingOrder(bytes, at: now + waited)
+    }
+}
+
+extension Toxic {
+    public static func packetLoss(probability: Double, retransmissionTimeout: Duration) -> Toxic {
+        Toxic(PacketLossToxic(probability: probability, retransmissionTimeout: retransmissionTimeout))
+    }
+}
