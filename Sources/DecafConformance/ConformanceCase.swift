@@ -30,6 +30,17 @@ public struct ConformanceCase: Hashable, Sendable, Identifiable {
     /// The spec section the case belongs to: that of its first requirement.
     public var section: SpecSection { SpecSection(requirements.first ?? .frame1) }
 
+    /// Whether the case judges how soon the target answers (a prompt ACK, the idle close), on the
+    /// suite's clock.
+    public var isTimed: Bool {
+        steps.contains { step in
+            switch step {
+            case .expect(.promptAck), .expect(.idleClose): true
+            default: false
+            }
+        }
+    }
+
     /// Every transmission of the case, in order.
     public var transmissions: [Transmission] {
         steps.compactMap { if case let .send(transmission) = $0 { transmission } else { nil } }

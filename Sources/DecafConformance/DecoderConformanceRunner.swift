@@ -16,11 +16,16 @@ public struct DecoderConformanceRunner: Sendable {
     /// is silent, it prints what is not the protocol's JSON); then no verdict would say anything
     /// about the codec. Stops early, keeping the verdicts reached, when the task is cancelled: a
     /// testee's answer awaited then is given up within a tenth of a second.
+    /// The codec suite's own thread for its tasks, for as long as the process lives.
+    private static let executor = ThreadExecutor(name: "decaf codec suite")
+
     public func run(_ cases: [CodecCase], progress: @escaping @Sendable (CaseResult, Int, Int) -> Void = { _, _, _ in }) async throws(TesteeUnusable) -> ConformanceRun {
         let started = ContinuousClock.now
         let driver = DecoderSuiteDriver(command: command, timeout: timeout, repeats: repeats)
         defer { driver.stop() }
-        let outcome = await SuiteRunner(driver: driver).run(cases, progress: progress)
+        let outcome = await withTaskExecutorPreference(Self.executor) {
+            await SuiteRunner(driver: driver).run(cases, progress: progress)
+        }
         if let unusable = outcome.unusable { throw TesteeUnusable(command: command, reason: unusable) }
         return ConformanceRun(kind: .decoder, target: command.joined(separator: " "), identity: nil, catalogChecksum: CodecCase.checksum,
                               results: outcome.results, duration: ContinuousClock.now - started, planned: cases.count, stop: outcome.stop)

@@ -19,13 +19,15 @@ public enum VerdictKind: String, CaseIterable, Sendable, Hashable, Codable {
     /// Whether the target did what the spec demands.
     public var isPass: Bool { self == .pass || self == .passNonStrict }
 
-    /// How bad the verdict is, for picking the worst of repeated runs.
+    /// How bad the verdict is, for picking the worst of repeated runs. A failure outranks
+    /// `unsupported`: a run that reached the behaviour and found it wrong says more than one that
+    /// could not reach it.
     var severity: Int {
         switch self {
         case .pass: 0
         case .passNonStrict: 1
-        case .fail: 2
-        case .unsupported: 3
+        case .unsupported: 2
+        case .fail: 3
         case .timeout: 4
         case .harnessError: 5
         }

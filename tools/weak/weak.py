@@ -13,8 +13,15 @@ on (session, sequence, timestamp): delivery latency is from a
 message's first sending to its delivery at the peer; a duplicate is a second delivery of the same
 message, counted from the peer's log, not from its replay memory.
 
-Usage: weak.py [--profiles subway,lift,handover,wifi] [--connections 10] [--count 100] [--rate 5]
-               [--decaf PATH] [--markdown FILE]
+Silent outages: the network disappears with no FIN or RST (a blackhole both ways, after 5 s of a
+good network) for N seconds, then comes back, as when a phone loses its network and finds it
+again. Each connection keeps sending through it; what is timed is the time from the network's
+return to that connection's first message delivered at the peer, which includes noticing that the
+old connection is dead. A connection that delivers nothing after the return is counted, not
+skipped.
+
+Usage: weak.py [--profiles subway,lift,handover,wifi] [--outages 5,30,120] [--connections 10]
+               [--count 100] [--rate 5] [--decaf PATH]
 """
 import argparse
 import json
@@ -63,14 +70,26 @@ def percentile(values, share):
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))] if ordered else float("nan")
 
 
-def run(decaf, profile, policy, args, directory):
+def outage_timeline(seconds, directory):
+    """A timeline file: 5 s of a good network, `seconds` of blackhole both ways, then back for good."""
+    path = os.path.join(directory, f"outage-{seconds}.json")
+    with open(path, "w") as file:
+        json.dump({"phases": [{"name": "up", "duration": "5s"},
+                              {"name": "outage", "duration": f"{seconds}s", "toxics": [{"type": "blackhole"}]},
+                              {"name": "back"}]}, file)
+    return path
+
+
+def run(decaf, profile, policy, args, directory, network, count, deadline):
+    """One run of `decaf send` through a proxy with `network` (its arguments: a profile or a
+    timeline), `count` messages per connection, everything settled within `deadline` seconds."""
     deliveries = os.path.join(directory, f"{profile}-{policy}-deliveries.jsonl")
     messages = os.path.join(directory, f"{profile}-{policy}-messages.jsonl")
     peer = Process([decaf, "peer", "--log-level", "critical", "--deliveries", deliveries])
-    proxy = Process([decaf, "proxy", "127.0.0.1:0", peer.address, "--profile", profile, "--json", "--seed", "7"])
+    proxy = Process([decaf, "proxy", "127.0.0.1:0", peer.address, *network, "--json", "--seed", "7"])
     started = time.time()
     send = subprocess.run([decaf, "send", proxy.address, "--policy", policy, "--connections", str(args.connections),
-                           "--count", str(args.count), "--rate", str(args.rate), "--deadline", f"{args.deadline}s", "--connect-deadline", f"{args.deadline}s",
+                           "--count", str(count), "--rate", str(args.rate), "--deadline", f"{deadline}s", "--connect-deadline", f"{deadline}s",
                            "--messages", messages, "--json"], capture_output=True, text=True)
     proxy.stop()
     peer.stop()
@@ -95,12 +114,22 @@ def run(decaf, profile, policy, args, directory):
             duplicates += 1
         else:
             delivered[key] = record["delivered"]
+    # After a silent outage: from the network's return to each connection's first delivery.
+    back = [phase["at"] for phase in phases if phase.get("phase") == "back"]
+    back_to_delivery, never_back = [], 0
+    if back:
+        for session in connected:
+            later = [at for key, at in delivered.items() if key[0] == session and at >= back[0]]
+            if later:
+                back_to_delivery.append(min(later) - back[0])
+            else:
+                never_back += 1
     latencies = [delivered[key] - sent[key] for key in delivered if key in sent]
     # Every message attempted is delivered, or missing for one of these reasons, each counted
     # once: its connection never finished a handshake; its connection did, but it was never sent
     # before the deadline; it was sent and given up unacknowledged; it was acknowledged but is
     # not in the peer's log (which would be the peer's or the log's fault).
-    expected = args.connections * args.count
+    expected = args.connections * count
     acknowledged = {}
     for line in open(messages):
         record = json.loads(line)
@@ -110,8 +139,8 @@ def run(decaf, profile, policy, args, directory):
     for key in sent:
         per_session[key[0]] = per_session.get(key[0], 0) + 1
     missing = {
-        "on connections that never finished a handshake": (args.connections - len(connected)) * args.count,
-        "never sent before the deadline": sum(args.count - per_session.get(session, 0) for session in connected),
+        "on connections that never finished a handshake": (args.connections - len(connected)) * count,
+        "never sent before the deadline": sum(count - per_session.get(session, 0) for session in connected),
         "sent, never acknowledged, given up": sum(1 for key, at in acknowledged.items() if at is None and key not in delivered),
         "acknowledged, yet not in the peer's log": sum(1 for key, at in acknowledged.items() if at is not None and key not in delivered),
     }
@@ -135,6 +164,7 @@ def run(decaf, profile, policy, args, directory):
         "recovery_mean": statistics.fmean(reconnected) if reconnected else None,
         "recovery_p99": percentile(reconnected, 0.99) if reconnected else None,
         "first_connect": statistics.fmean(first) if first else float("nan"),
+        "back_to_delivery": back_to_delivery, "never_back": never_back,
     }
 
 
@@ -163,6 +193,7 @@ def text(seconds):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--profiles", default="subway,lift,handover,wifi")
+    parser.add_argument("--outages", default="5,30,120", help="silent outages to run, in seconds (empty for none)")
     parser.add_argument("--connections", type=int, default=10)
     parser.add_argument("--count", type=int, default=100, help="messages per connection")
     parser.add_argument("--rate", type=int, default=5, help="messages per second per connection")
@@ -174,10 +205,20 @@ def main():
 
     rows = []
     with tempfile.TemporaryDirectory() as directory:
-        for profile in args.profiles.split(","):
+        for profile in [name for name in args.profiles.split(",") if name]:
             for policy in ["brief", "reliable"]:
                 print(f"running {profile} with the {policy} policy...", file=sys.stderr, flush=True)
-                rows.append(run(args.decaf, profile, policy, args, directory))
+                rows.append(run(args.decaf, profile, policy, args, directory, ["--profile", profile], args.count, args.deadline))
+        outages = []
+        for seconds in [int(text) for text in args.outages.split(",") if text]:
+            for policy in ["brief", "reliable"]:
+                print(f"running a silent outage of {seconds} s with the {policy} policy...", file=sys.stderr, flush=True)
+                # Messages keep coming through the outage and 15 s after it; all may take a minute more.
+                count = args.rate * (5 + seconds + 15)
+                row = run(args.decaf, f"outage-{seconds}", policy, args, directory, ["--timeline", outage_timeline(seconds, directory)],
+                          count, 5 + seconds + 60)
+                row["outage"] = seconds
+                outages.append(row)
         rates = throughput(args.decaf)
 
     print(f"{args.connections} connections x {args.count} messages at {args.rate}/s each, per profile and policy; "
@@ -198,6 +239,22 @@ def main():
     for row in rows:
         reasons = [f"{count} {reason}" for reason, count in row["missing"].items() if count]
         print(f"- {row['profile']}, {row['policy']}: " + ("; ".join(reasons) if reasons else "none missing"))
+    if outages:
+        print(f"\nSilent outages: 5 s of a good network, then a blackhole both ways (no FIN, no RST) for N s, then the network back; "
+              f"{args.connections} connections sending {args.rate} messages a second each throughout. Back to delivery: from the network's "
+              "return to the connection's first message delivered at the peer.\n")
+        print("| outage | policy | attempted / sent / delivered | delivered | duplicates | back to delivery, mean / p50 / p99 / max | never came back |")
+        print("|---:|---|---:|---:|---:|---:|---:|")
+        for row in outages:
+            times = row["back_to_delivery"]
+            spread = (f"{text(statistics.fmean(times))} / {text(percentile(times, 0.5))} / {text(percentile(times, 0.99))} / {text(max(times))}"
+                      if times else "-")
+            print(f"| {row['outage']} s | {row['policy']} | {row['attempted']} / {row['sent']} / {row['delivered_count']} | {row['delivered']:.2%} "
+                  f"| {row['duplicates']} | {spread} | {row['never_back']} of {args.connections} |")
+        print("\nWhy messages are missing after an outage:\n")
+        for row in outages:
+            reasons = [f"{count} {reason}" for reason, count in row["missing"].items() if count]
+            print(f"- {row['outage']} s, {row['policy']}: " + ("; ".join(reasons) if reasons else "none missing"))
     ratio = rates["proxy"] / rates["direct"] if rates["direct"] else 0
     print(f"\nthroughput without toxics: direct {rates['direct']:,.0f} messages/s, through the proxy {rates['proxy']:,.0f} ({ratio:.2f}x)\n")
 
@@ -214,6 +271,14 @@ def main():
         goals.append((f"reconnected after the network came back: mean at most 0.5 s, p99 at most 1.5 s "
                        f"({text(row['recovery_mean'])}, {text(row['recovery_p99'])})",
                        row["recovery_mean"] <= 0.5 and row["recovery_p99"] <= 1.5))
+    for row in outages:
+        if row["policy"] == "reliable" and row["outage"] == 30:
+            times = row["back_to_delivery"]
+            mean, p99 = (statistics.fmean(times), percentile(times, 0.99)) if times else (float("inf"), float("inf"))
+            goals.append((f"reliable after a 30 s silent outage: first delivery mean at most 1 s, p99 at most 3 s, every connection back "
+                           f"({text(mean)}, {text(p99)}, {row['never_back']} never back)", mean <= 1 and p99 <= 3 and row["never_back"] == 0))
+            goals.append((f"reliable through a 30 s silent outage: 100.00% delivered, 0 duplicates ({row['delivered']:.2%}, {row['duplicates']})",
+                          row["delivered"] == 1 and row["duplicates"] == 0))
     goals.append((f"proxy without toxics at least half the direct throughput ({ratio:.2f}x)", ratio >= 0.5))
     for goal, met in goals:
         print(f"- {goal}: {'met' if met else 'MISSED'}")
