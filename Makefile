@@ -90,7 +90,7 @@ bench-proxy: deps
 load: deps
 	tools/bench/load.py
 
-## weak: peer, proxy and client on loopback for each weak-network profile, both client policies; the table and the goals.
+## weak: peer, proxy and client on loopback for each weak-network profile and silent outages of 5, 30 and 120 s, both client policies; the tables and the goals.
 weak: deps
 	tools/weak/weak.py
 

@@ -59,6 +59,8 @@ final class SendFeeder {
     private var connection: ClientConnection?
     private var submitted = 0
     private var settled = 0
+    /// With a rate: messages the rate has made due that the window has not let out yet.
+    var due = 0
     private var latencies: [Duration] = []
     /// Set when the client has finished: nothing more is fed.
     private var done = false
@@ -107,7 +109,8 @@ final class SendFeeder {
         if let rate = configuration.rate {
             let interval = TimeAmount.nanoseconds(max(1, 1_000_000_000 / Int64(rate)))
             eventLoop.scheduleRepeatedTask(initialDelay: .zero, delay: interval) { task in
-                if feeder.value.done || !feeder.value.feed(upTo: 1) { task.cancel() }
+                feeder.value.due += 1
+                if feeder.value.done || !feeder.value.feedDue() { task.cancel() }
             }
         } else {
             feeder.value.feed(upTo: configuration.client.window * 2)
@@ -128,6 +131,17 @@ final class SendFeeder {
     func giveUp(reason: String) {
         done = true
         connection?.giveUp(reason: reason)
+    }
+
+    /// With a rate, submits the messages the rate has made due, as far as the window allows; those
+    /// it holds back stay due and go as soon as it has room, as an app's outbox keeps what its user
+    /// wrote while the network was gone. False once every message is submitted.
+    @discardableResult
+    func feedDue() -> Bool {
+        let before = submitted
+        let more = feed(upTo: due)
+        due -= submitted - before
+        return more
     }
 
     /// Submits up to `limit` more messages, keeping at most two windows ahead of the settled ones;
@@ -171,11 +185,11 @@ final class SendFeeder {
                 message.sends = retransmissions + 1
                 configuration.onMessage?(message)
             }
-            if configuration.rate == nil { feed(upTo: 1) }
+            if configuration.rate == nil { feed(upTo: 1) } else { feedDue() }
         case let .failed(id, _):
             settled += 1
             if let message = unsettled.removeValue(forKey: id) { configuration.onMessage?(message) }
-            if configuration.rate == nil { feed(upTo: 1) }
+            if configuration.rate == nil { feed(upTo: 1) } else { feedDue() }
         default:
             break
         }

@@ -35,7 +35,7 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Connections, each with its own session. (default: 1)", valueName: "n"), transform: IntegerArgument.within(1...10_000))
     var connections = 1
 
-    @Option(help: ArgumentHelp("Messages per second per connection (default: as fast as the window allows).", valueName: "n"), transform: IntegerArgument.within(1...1_000_000))
+    @Option(help: ArgumentHelp("Messages per second per connection; each falls due at that rate and waits, as in an outbox, while the window is full (default: as fast as the window allows).", valueName: "n"), transform: IntegerArgument.within(1...1_000_000))
     var rate: Int?
 
     @Option(help: ArgumentHelp("Messages sent but not yet acknowledged, at most, per connection. (default: 64)", valueName: "n"), transform: IntegerArgument.within(1...65_536))

@@ -101,7 +101,8 @@ struct ClientFaultTests {
         let concerned = fault.breaks.isEmpty ? [.reconnect1] : Set(fault.breaks)
         let level: ConformanceLevel = fault.breaks.isEmpty ? .recommended : .required
         var cases = ClientCatalog.cases.filter { $0.level == level && !concerned.isDisjoint(with: $0.requirements) }
-        if fault.breaks.isEmpty { cases = cases.filter { $0.id.hasPrefix("client.reconnect.") } }
+        // Backoff faults, and forgetting repeats on reconnect, show only in the reconnect cases.
+        if fault.breaks.isEmpty || fault == .forgetsRepeatsOnReconnect { cases = cases.filter { $0.id.hasPrefix("client.reconnect.") } }
         if cases.isEmpty { cases = Array(ClientCatalog.cases.filter { $0.level == .required }.prefix(3)) }
         // Jitter and backoff are judged on the spread of a few waits, which a loaded machine can
         // blur, and a repeat across connections needs the client back within the case's time (if

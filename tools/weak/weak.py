@@ -223,22 +223,23 @@ def main():
 
     print(f"{args.connections} connections x {args.count} messages at {args.rate}/s each, per profile and policy; "
           f"{platform.node()}, {os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}\n")
-    print("| profile | policy | attempted / sent / delivered | delivered | of those sent | published | model | duplicates "
-          "| latency mean / p50 / p99 | resends | copies | reconnects | reconnected after recovery, mean / p99 | first connect |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    for row in rows:
-        loss = LOSS.get(row["profile"])
-        model = f"{1 - (1 - (1 - loss) ** 2) ** 4:.1%}" if loss is not None and row["policy"] == "brief" else "-"
-        published = PUBLISHED.get(row["profile"], "-") if row["policy"] == "brief" else "-"
-        of_sent = f"{row['delivered_count'] / row['sent']:.2%}" if row["sent"] else "-"
-        print(f"| {row['profile']} | {row['policy']} | {row['attempted']} / {row['sent']} / {row['delivered_count']} "
-              f"| {row['delivered']:.2%} | {of_sent} | {published} | {model} | {row['duplicates']} "
-              f"| {text(row['mean'])} / {text(row['p50'])} / {text(row['p99'])} | {row['resends']} | {row['copies']} | {row['reconnects']} "
-              f"| {text(row['recovery_mean'])} / {text(row['recovery_p99'])} | {text(row['first_connect'])} |")
-    print("\nWhy messages are missing (each message attempted and not delivered, once):\n")
-    for row in rows:
-        reasons = [f"{count} {reason}" for reason, count in row["missing"].items() if count]
-        print(f"- {row['profile']}, {row['policy']}: " + ("; ".join(reasons) if reasons else "none missing"))
+    if rows:
+        print("| profile | policy | attempted / sent / delivered | delivered | of those sent | published | model | duplicates "
+              "| latency mean / p50 / p99 | resends | copies | reconnects | reconnected after recovery, mean / p99 | first connect |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for row in rows:
+            loss = LOSS.get(row["profile"])
+            model = f"{1 - (1 - (1 - loss) ** 2) ** 4:.1%}" if loss is not None and row["policy"] == "brief" else "-"
+            published = PUBLISHED.get(row["profile"], "-") if row["policy"] == "brief" else "-"
+            of_sent = f"{row['delivered_count'] / row['sent']:.2%}" if row["sent"] else "-"
+            print(f"| {row['profile']} | {row['policy']} | {row['attempted']} / {row['sent']} / {row['delivered_count']} "
+                  f"| {row['delivered']:.2%} | {of_sent} | {published} | {model} | {row['duplicates']} "
+                  f"| {text(row['mean'])} / {text(row['p50'])} / {text(row['p99'])} | {row['resends']} | {row['copies']} | {row['reconnects']} "
+                  f"| {text(row['recovery_mean'])} / {text(row['recovery_p99'])} | {text(row['first_connect'])} |")
+        print("\nWhy messages are missing (each message attempted and not delivered, once):\n")
+        for row in rows:
+            reasons = [f"{count} {reason}" for reason, count in row["missing"].items() if count]
+            print(f"- {row['profile']}, {row['policy']}: " + ("; ".join(reasons) if reasons else "none missing"))
     if outages:
         print(f"\nSilent outages: 5 s of a good network, then a blackhole both ways (no FIN, no RST) for N s, then the network back; "
               f"{args.connections} connections sending {args.rate} messages a second each throughout. Back to delivery: from the network's "
