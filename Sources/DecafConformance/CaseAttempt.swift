@@ -4,6 +4,10 @@ struct CaseAttempt: Sendable {
     var result: CaseResult
     /// The longest the suite's own event loop ran late during the case.
     var held: Duration = .zero
+    /// How late the suite may run before the verdict says more of it than of the testee: the
+    /// timing tolerance for a verdict on time (every client case's), a longer share of the wait
+    /// for a timeout; nil for a verdict that does not depend on the suite's clock.
+    var lateness: Duration? = TimingTolerance.early
     /// What the testee did instead of anything a case can judge (it printed what is not an event,
     /// never connected, never answered), when that is so.
     var unusable: String?
@@ -12,11 +16,12 @@ struct CaseAttempt: Sendable {
     /// The testee cannot be started at all: every verdict would say so, so the run stops.
     var cannotStart = false
 
-    /// A verdict short of a pass, reached while the suite could not keep its own time: its answers
-    /// may have come later than the testee's timers allowed, whatever the case checks. A failure
-    /// that breaks a MUST whatever the case (the testee's own bytes, a crash) stands.
+    /// A verdict short of a pass, reached while the suite ran later than the verdict tolerates:
+    /// the answers may have come later than the testee's timers allowed. A failure that breaks a
+    /// MUST whatever the case (the testee's own bytes, a crash) stands.
     var isSuspect: Bool {
         let kind = result.verdict.kind
-        return !result.verdict.breaksMust && (kind.isFailure || kind == .passNonStrict) && held > TimingTolerance.early
+        guard let lateness else { return false }
+        return !result.verdict.breaksMust && (kind.isFailure || kind == .passNonStrict) && held > lateness
     }
 }

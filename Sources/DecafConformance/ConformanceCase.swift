@@ -32,7 +32,7 @@ public struct ConformanceCase: Hashable, Sendable, Identifiable {
 
     /// Whether the case judges how soon the target answers (a prompt ACK, the idle close), on the
     /// suite's clock.
-    public var isTimed: Bool {
+    var isTimed: Bool {
         steps.contains { step in
             switch step {
             case .expect(.promptAck), .expect(.idleClose): true

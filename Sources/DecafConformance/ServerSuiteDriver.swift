@@ -47,9 +47,9 @@ struct ServerSuiteDriver: SuiteDriver {
         // Only a verdict on time may say more of the suite than of the target when the suite ran
         // late: a prompt ACK or the idle close (judged within tolerances of tens of milliseconds),
         // or a timeout if the suite lost half the wait. Others stand, and are not run again.
-        let onTime = testCase.isTimed || (verdict.kind == .timeout && held >= settings.timeout / 2)
+        let lateness: Duration? = testCase.isTimed ? TimingTolerance.early : verdict.kind == .timeout ? settings.timeout / 2 : nil
         return CaseAttempt(result: CaseResult(testCase: testCase, verdict: verdict, transcript: client.transcript, duration: ContinuousClock.now - started),
-                           held: onTime ? held : .zero)
+                           held: held, lateness: lateness)
     }
 
     /// Whether the target still answers a fresh handshake, after cases in a row timed out.

@@ -77,19 +77,21 @@ struct SuiteRunner<Driver: SuiteDriver> {
     }
 
     /// Every run of `testCase` (stopping at a harness error, which a repeat would only repeat),
-    /// merged into the worst; the case's `number` gives each run an execution number of its own.
+    /// merged into the worst, with the longest the suite was held up in any, and what the last
+    /// said of the testee; the case's `number` gives each run an execution number of its own.
     private static func runRepeated(_ testCase: Driver.Case, number: Int, with driver: Driver) async -> CaseAttempt {
         let repeats = max(1, driver.repeats)
-        var runs: [CaseResult] = []
-        var merged: CaseAttempt?
+        var attempts: [CaseAttempt] = []
         for run in 0..<repeats {
             let attempt = await driver.attempt(testCase, execution: number * repeats + run)
-            runs.append(attempt.result)
-            merged = CaseAttempt(result: attempt.result, held: max(merged?.held ?? .zero, attempt.held), unusable: attempt.unusable,
-                                 lastWords: attempt.lastWords, cannotStart: attempt.cannotStart)
+            attempts.append(attempt)
             if attempt.result.verdict.kind == .harnessError || Task.isCancelled { break }
         }
-        merged!.result = CaseResult.merging(runs)
-        return merged!
+        var merged = attempts[attempts.count - 1]
+        let results = attempts.map(\.result)
+        merged.result = CaseResult.merging(results)
+        merged.held = attempts.map(\.held).max() ?? .zero
+        merged.lateness = attempts.first { $0.result.verdict == merged.result.verdict }?.lateness ?? merged.lateness
+        return merged
     }
 }

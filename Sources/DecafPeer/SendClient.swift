@@ -60,7 +60,7 @@ final class SendFeeder {
     private var submitted = 0
     private var settled = 0
     /// With a rate: messages the rate has made due that the window has not let out yet.
-    var due = 0
+    private var due = 0
     private var latencies: [Duration] = []
     /// Set when the client has finished: nothing more is fed.
     private var done = false
@@ -109,8 +109,7 @@ final class SendFeeder {
         if let rate = configuration.rate {
             let interval = TimeAmount.nanoseconds(max(1, 1_000_000_000 / Int64(rate)))
             eventLoop.scheduleRepeatedTask(initialDelay: .zero, delay: interval) { task in
-                feeder.value.due += 1
-                if feeder.value.done || !feeder.value.feedDue() { task.cancel() }
+                if feeder.value.done || !feeder.value.rateTick() { task.cancel() }
             }
         } else {
             feeder.value.feed(upTo: configuration.client.window * 2)
@@ -133,11 +132,17 @@ final class SendFeeder {
         connection?.giveUp(reason: reason)
     }
 
+    /// One more message falls due at the rate; false once every message is submitted.
+    func rateTick() -> Bool {
+        due += 1
+        return feedDue()
+    }
+
     /// With a rate, submits the messages the rate has made due, as far as the window allows; those
     /// it holds back stay due and go as soon as it has room, as an app's outbox keeps what its user
     /// wrote while the network was gone. False once every message is submitted.
     @discardableResult
-    func feedDue() -> Bool {
+    private func feedDue() -> Bool {
         let before = submitted
         let more = feed(upTo: due)
         due -= submitted - before

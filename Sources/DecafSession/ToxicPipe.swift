@@ -40,7 +40,7 @@ public struct ToxicPipe: Sendable {
     private struct Stage: Sendable {
         var toxic: Toxic
         var toxicity: Double
-        /// What the toxic keeps; its generator and counts are the pipe's, lent while it acts.
+        /// What the toxic keeps from one chunk to the next.
         var state: ToxicStage
     }
 
@@ -76,10 +76,11 @@ public struct ToxicPipe: Sendable {
     }
 
     private var stages: [Stage]
-    private var random: SeededRandom
+    /// The generator and the frame counts the toxics share.
+    private var context: ToxicContext
     /// Cuts the stream into frames when a toxic acts on frames.
     private var cutter: FrameCutter?
-    public private(set) var frames = FrameCounts()
+    public var frames: FrameCounts { context.frames }
     /// The latest time anything was let out: a stream is never reordered, also when its toxics
     /// change.
     private var latest: Duration = .zero
@@ -91,7 +92,7 @@ public struct ToxicPipe: Sendable {
     /// A pipe applying `toxics`, each with its toxicity.
     public init(applying toxics: [ActiveToxic], seed: UInt64) {
         stages = toxics.map { Stage(toxic: $0.toxic, toxicity: $0.toxicity, state: ToxicStage()) }
-        random = SeededRandom(seed: seed)
+        context = ToxicContext(seed: seed)
         cutter = toxics.contains(where: \.toxic.isOnFrames) ? FrameCutter() : nil
     }
 
@@ -123,7 +124,7 @@ public struct ToxicPipe: Sendable {
 
     private mutating func cuts(of indices: some Sequence<Int>, at now: Duration) -> [Passage] {
         var passages: [Passage] = []
-        for index in indices where chosen(stages[index].toxicity) {
+        for index in indices where context.chosen(stages[index].toxicity) {
             if let cut = stages[index].toxic.kind.cut(openedAt: now) { passages.append(cut) }
         }
         return passages
@@ -135,7 +136,7 @@ public struct ToxicPipe: Sendable {
         let pieces = cutter.cut(bytes)
         self.cutter = cutter
         return pieces.flatMap { piece in
-            if piece.isFrame { frames.seen += 1 }
+            if piece.isFrame { context.frames.seen += 1 }
             return run([.bytes(piece.bytes, at: now)], framed: piece.isFrame)
         }
     }
@@ -159,11 +160,6 @@ public struct ToxicPipe: Sendable {
         }
     }
 
-    /// Whether something is chosen, with `probability`.
-    private mutating func chosen(_ probability: Double) -> Bool {
-        probability >= 1 || (probability > 0 && Double.random(in: 0..<1, using: &random) < probability)
-    }
-
     private mutating func pass(_ passage: Passage, through index: Int, framed: Bool) -> [Passage] {
         var stage = stages[index]
         defer { stages[index] = stage }
@@ -174,12 +170,7 @@ public struct ToxicPipe: Sendable {
             return [passage.moved(to: at)]
         }
         // A chunk or frame the toxic spares (toxicity) still keeps its place behind earlier ones.
-        guard chosen(stage.toxicity) else { return stage.state.keepingOrder(bytes, at: now) }
-        stage.state.random = random
-        stage.state.frames = frames
-        let passages = stage.toxic.kind.pass(bytes, at: now, framed: framed, in: &stage.state)
-        random = stage.state.random
-        frames = stage.state.frames
-        return passages
+        guard context.chosen(stage.toxicity) else { return stage.state.keepingOrder(bytes, at: now) }
+        return stage.toxic.kind.pass(bytes, at: now, framed: framed, in: &stage.state, with: &context)
     }
 }

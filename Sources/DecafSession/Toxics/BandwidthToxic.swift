@@ -15,7 +15,7 @@ public struct BandwidthToxic: ToxicKind {
 
     public var attributes: [String: ToxicAttributeValue] { ["rate": .number(Double(bytesPerSecond) / 1024)] }
 
-    public func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage) -> [ToxicPipe.Passage] {
+    public func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage, with context: inout ToxicContext) -> [ToxicPipe.Passage] {
         // No rate: no limit, as toxiproxy takes a zero.
         guard bytesPerSecond > 0 else { return stage.keepingOrder(bytes, at: now) }
         let start = max(now, stage.last)

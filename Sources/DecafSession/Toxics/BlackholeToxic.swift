@@ -9,7 +9,7 @@ public struct BlackholeToxic: ToxicKind {
 
     public var deliversEveryByte: Bool { false }
 
-    public func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage) -> [ToxicPipe.Passage] { [] }
+    public func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage, with context: inout ToxicContext) -> [ToxicPipe.Passage] { [] }
 }
 
 extension Toxic {

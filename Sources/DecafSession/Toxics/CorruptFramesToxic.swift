@@ -8,9 +8,9 @@ public struct CorruptFramesToxic: FrameProbabilityToxic {
         self.probability = probability
     }
 
-    public func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage) -> [ToxicPipe.Passage] {
-        guard framed, stage.chosen(probability) else { return [.bytes(bytes, at: now)] }
-        stage.frames.corrupted += 1
+    public func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage, with context: inout ToxicContext) -> [ToxicPipe.Passage] {
+        guard framed, context.chosen(probability) else { return [.bytes(bytes, at: now)] }
+        context.frames.corrupted += 1
         var damaged = bytes
         damaged[damaged.count - 1] ^= 0xFF
         return [.bytes(damaged, at: now)]

@@ -8,7 +8,7 @@ public struct DownToxic: ToxicKind {
 
     public init(_ attributes: inout ToxicAttributes) throws(ToxicProblem) {}
 
-    public func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage) -> [ToxicPipe.Passage] {
+    public func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage, with context: inout ToxicContext) -> [ToxicPipe.Passage] {
         [.bytes(bytes, at: now)]
     }
 }

@@ -40,10 +40,10 @@ public struct DropFramesToxic: ToxicKind {
 
     public var deliversEveryByte: Bool { false }
 
-    public func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage) -> [ToxicPipe.Passage] {
+    public func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage, with context: inout ToxicContext) -> [ToxicPipe.Passage] {
         let type = FrameHeader(decoding: bytes)?.messageType
-        guard framed, types.map({ chosenTypes in type.map(chosenTypes.contains) ?? false }) ?? true, stage.chosen(probability) else { return [.bytes(bytes, at: now)] }
-        stage.frames.dropped += 1
+        guard framed, types.map({ chosenTypes in type.map(chosenTypes.contains) ?? false }) ?? true, context.chosen(probability) else { return [.bytes(bytes, at: now)] }
+        context.frames.dropped += 1
         return []
     }
 }

@@ -7,9 +7,9 @@ public struct DuplicateFramesToxic: FrameProbabilityToxic {
         self.probability = probability
     }
 
-    public func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage) -> [ToxicPipe.Passage] {
-        guard framed, stage.chosen(probability) else { return [.bytes(bytes, at: now)] }
-        stage.frames.duplicated += 1
+    public func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage, with context: inout ToxicContext) -> [ToxicPipe.Passage] {
+        guard framed, context.chosen(probability) else { return [.bytes(bytes, at: now)] }
+        context.frames.duplicated += 1
         return [.bytes(bytes, at: now), .bytes(bytes, at: now)]
     }
 }

@@ -18,8 +18,8 @@ public struct LatencyToxic: ToxicKind {
         ["latency": ToxicAttributes.milliseconds(latency), "jitter": ToxicAttributes.milliseconds(jitter)]
     }
 
-    public func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage) -> [ToxicPipe.Passage] {
-        let spread = jitter > .zero ? jitter * Double.random(in: -1...1, using: &stage.random) : .zero
+    public func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage, with context: inout ToxicContext) -> [ToxicPipe.Passage] {
+        let spread = jitter > .zero ? jitter * Double.random(in: -1...1, using: &context.random) : .zero
         return stage.keepingOrder(bytes, at: now + max(.zero, latency + spread))
     }
 }

@@ -15,7 +15,7 @@ public struct LimitDataToxic: ToxicKind {
     public var attributes: [String: ToxicAttributeValue] { ["bytes": .number(Double(bytes))] }
     public var deliversEveryByte: Bool { false }
 
-    public func pass(_ chunk: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage) -> [ToxicPipe.Passage] {
+    public func pass(_ chunk: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage, with context: inout ToxicContext) -> [ToxicPipe.Passage] {
         guard !stage.shut else { return [] }
         let allowed = min(chunk.count, bytes - stage.passed)
         stage.passed += allowed

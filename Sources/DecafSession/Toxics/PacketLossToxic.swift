@@ -23,12 +23,12 @@ public struct PacketLossToxic: ToxicKind {
         ["probability": .number(probability), "rto": ToxicAttributes.milliseconds(retransmissionTimeout)]
     }
 
-    public func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage) -> [ToxicPipe.Passage] {
+    public func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage, with context: inout ToxicContext) -> [ToxicPipe.Passage] {
         // Retransmissions lost in a row, at most 8 (the wait then is 255 timeouts).
         var waited = Duration.zero
         var backoff = retransmissionTimeout
         var losses = 0
-        while losses < 8, stage.chosen(probability) {
+        while losses < 8, context.chosen(probability) {
             waited += backoff
             backoff *= 2
             losses += 1

@@ -16,7 +16,7 @@ public struct ResetPeerToxic: ToxicKind {
     public var attributes: [String: ToxicAttributeValue] { ["timeout": ToxicAttributes.milliseconds(timeout)] }
     public var deliversEveryByte: Bool { false }
 
-    public func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage) -> [ToxicPipe.Passage] {
+    public func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage, with context: inout ToxicContext) -> [ToxicPipe.Passage] {
         guard !stage.shut else { return [] }
         stage.shut = true
         return [.reset(at: now + timeout)]

@@ -23,14 +23,14 @@ public struct SlicerToxic: ToxicKind {
         ["average_size": .number(Double(averageSize)), "size_variation": .number(Double(sizeVariation)), "delay": .number(delay / .microseconds(1))]
     }
 
-    public func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage) -> [ToxicPipe.Passage] {
+    public func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage, with context: inout ToxicContext) -> [ToxicPipe.Passage] {
         // No slice size: whole chunks, as toxiproxy takes a zero.
         guard averageSize > 0 else { return stage.keepingOrder(bytes, at: now) }
         var slices: [ToxicPipe.Passage] = []
         var offset = 0
         var at = max(now, stage.last)
         while offset < bytes.count {
-            let size = max(1, averageSize + (sizeVariation > 0 ? Int.random(in: -sizeVariation...sizeVariation, using: &stage.random) : 0))
+            let size = max(1, averageSize + (sizeVariation > 0 ? Int.random(in: -sizeVariation...sizeVariation, using: &context.random) : 0))
             let end = min(bytes.count, offset + size)
             if !slices.isEmpty { at += delay }
             slices.append(.bytes(Array(bytes[offset..<end]), at: at))

@@ -16,7 +16,7 @@ public struct SlowCloseToxic: ToxicKind {
 
     public var closeDelay: Duration { delay }
 
-    public func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage) -> [ToxicPipe.Passage] {
+    public func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage, with context: inout ToxicContext) -> [ToxicPipe.Passage] {
         [.bytes(bytes, at: now)]
     }
 }

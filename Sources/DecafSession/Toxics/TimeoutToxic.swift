@@ -21,7 +21,7 @@ public struct TimeoutToxic: ToxicKind {
         timeout > .zero ? .close(at: now + timeout) : nil
     }
 
-    public func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage) -> [ToxicPipe.Passage] { [] }
+    public func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage, with context: inout ToxicContext) -> [ToxicPipe.Passage] { [] }
 }
 
 extension Toxic {

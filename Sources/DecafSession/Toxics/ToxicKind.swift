@@ -24,8 +24,9 @@ public protocol ToxicKind: Hashable, Sendable {
     /// Whether taking the toxic away closes the connections it held, as toxiproxy's timeout does.
     var closesWhenRemoved: Bool { get }
     /// What becomes of a chunk (or, for a toxic on frames, a whole frame when `framed`) that
-    /// came at `now` and that the toxic acts on (its toxicity chose it).
-    func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage) -> [ToxicPipe.Passage]
+    /// came at `now` and that the toxic acts on (its toxicity chose it), with what it keeps and what
+    /// the pipe shares among its toxics.
+    func pass(_ bytes: [UInt8], at now: Duration, framed: Bool, in stage: inout ToxicStage, with context: inout ToxicContext) -> [ToxicPipe.Passage]
 }
 
 extension ToxicKind {
