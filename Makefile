@@ -82,7 +82,7 @@ bench-dissect: deps
 	$(SWIFT) build -c release --product decaf
 	tools/bench/dissect.py
 
-## bench-proxy: bulk bytes and 64-byte round trips direct, through decaf proxy (release, no toxics) and through a plain forwarder, in one run; the table and the goals.
+## bench-proxy: bulk bytes and 64-byte round trips direct, through decaf proxy (release, no toxics), a plain forwarder and a splice forwarder, in one run; the table and the goals.
 bench-proxy: deps
 	tools/bench/proxy.py
 

@@ -52,6 +52,9 @@ final class ProxyConnection {
     /// The change of toxics in force: an older one arriving late is ignored.
     private var generation: Int
     private let onEnd: @Sendable () -> Void
+    /// Reads grow up to 1 MiB while the socket fills them (NIO stops at 64 KiB by default), so a bulk
+    /// transfer costs a few system calls per megabyte, and shrink again for small messages.
+    static let readSizes = AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 2048, maximum: 1 << 20)
     /// Above this many bytes waiting for a side, the sending side is no longer read.
     private static let pendingLimit = 4 << 20
 
@@ -79,6 +82,7 @@ final class ProxyConnection {
         ClientBootstrap(group: loop)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelOption(.autoRead, value: false)
+            .channelOption(.recvAllocator, value: readSizes)
             .channelOption(.allowRemoteHalfClosure, value: true)
             .connectTimeout(.seconds(10))
             .channelInitializer { server in

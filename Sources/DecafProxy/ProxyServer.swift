@@ -79,6 +79,7 @@ public final class ProxyServer: Sendable {
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
                 .childChannelOption(.autoRead, value: false)
+                .childChannelOption(.recvAllocator, value: ProxyConnection.readSizes)
                 // A client's FIN ends only what it sends: the upstream gets it after the last byte.
                 .childChannelOption(.allowRemoteHalfClosure, value: true)
                 .childChannelInitializer { client in

@@ -6,6 +6,8 @@ Three paths from a client to a server, all on loopback:
   direct     the client connects to the server
   decaf      through `decaf proxy` (release build), no toxics
   forwarder  through a plain forwarder: two threads per connection, recv into a buffer, sendall
+  splice     through a forwarder that never copies into the process: two threads per connection,
+             splice(2) from the socket into a 1 MiB pipe and from the pipe into the other socket
 
 Two measurements on each path:
   bulk       --megabytes MB sent in 1 MiB writes, then a FIN; from the first write until the server
@@ -26,6 +28,7 @@ Goals (issue 24): bulk through decaf at least 0.8x direct; round trips through d
 Usage: proxy.py [--megabytes 200] [--runs 3] [--round-trips 5000] [--decaf PATH]
 """
 import argparse
+import fcntl
 import multiprocessing
 import os
 import re
@@ -38,6 +41,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CHUNK = 1 << 20
+F_SETPIPE_SZ = 1031
 GOAL_BULK = 0.8
 GOAL_ADDED_P99_MS = 0.5
 
@@ -96,7 +100,23 @@ def pump(source, destination):
         return
 
 
-def forwarder_process(upstream_port, port_queue):
+def splice_pump(source, destination):
+    """Moves bytes from `source` to `destination` inside the kernel, through a pipe."""
+    readable, writable = os.pipe()
+    fcntl.fcntl(writable, F_SETPIPE_SZ, CHUNK)
+    try:
+        while True:
+            count = os.splice(source.fileno(), writable, CHUNK, flags=os.SPLICE_F_MOVE)
+            if count == 0:
+                destination.shutdown(socket.SHUT_WR)
+                return
+            while count:
+                count -= os.splice(readable, destination.fileno(), count, flags=os.SPLICE_F_MOVE)
+    except OSError:
+        return
+
+
+def forwarder_process(upstream_port, port_queue, pump=pump):
     listener = socket.socket()
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.bind(("127.0.0.1", 0))
@@ -181,13 +201,16 @@ def main():
     processes.append(multiprocessing.Process(target=forwarder_process, args=(server_port, ports), daemon=True))
     processes[1].start()
     forwarder_port = ports.get(timeout=30)
+    processes.append(multiprocessing.Process(target=forwarder_process, args=(server_port, ports, splice_pump), daemon=True))
+    processes[2].start()
+    splice_port = ports.get(timeout=30)
     proxy = subprocess.Popen([args.decaf, "proxy", "127.0.0.1:0", f"127.0.0.1:{server_port}"],
                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         match = re.match(r"listening on \S+:(\d+)", proxy.stdout.readline())
         if not match:
             sys.exit("decaf proxy did not start")
-        paths = {"direct": server_port, "decaf": int(match.group(1)), "forwarder": forwarder_port}
+        paths = {"direct": server_port, "decaf": int(match.group(1)), "forwarder": forwarder_port, "splice": splice_port}
         # The paths take turns, run after run, so a moment when the machine is busier falls on
         # each of them alike rather than on whichever ran then.
         seconds = {name: [] for name in paths}
