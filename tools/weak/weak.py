@@ -13,6 +13,11 @@ on (session, sequence, timestamp): delivery latency is from a
 message's first sending to its delivery at the peer; a duplicate is a second delivery of the same
 message, counted from the peer's log, not from its replay memory.
 
+Arrivals are also counted without the peer: the proxy records its upstream leg (`--pcap`), and
+`decaf dissect --json` of that capture lists every DATA frame with a correct checksum that was
+written to the peer's socket. Beside the peer's log this says whether the peer logged something
+that never reached it, or missed something that did.
+
 Silent outages: the network disappears with no FIN or RST (a blackhole both ways, after 5 s of a
 good network) for N seconds, then comes back, as when a phone loses its network and finds it
 again. Each connection keeps sending through it; what is timed is the time from the network's
@@ -86,7 +91,8 @@ def run(decaf, profile, policy, args, directory, network, count, deadline):
     deliveries = os.path.join(directory, f"{profile}-{policy}-deliveries.jsonl")
     messages = os.path.join(directory, f"{profile}-{policy}-messages.jsonl")
     peer = Process([decaf, "peer", "--log-level", "critical", "--deliveries", deliveries])
-    proxy = Process([decaf, "proxy", "127.0.0.1:0", peer.address, *network, "--json", "--seed", "7"])
+    capture = os.path.join(directory, f"{profile}-{policy}.pcap")
+    proxy = Process([decaf, "proxy", "127.0.0.1:0", peer.address, *network, "--json", "--seed", "7", "--pcap", capture])
     started = time.time()
     send = subprocess.run([decaf, "send", proxy.address, "--policy", policy, "--connections", str(args.connections),
                            "--count", str(count), "--rate", str(args.rate), "--deadline", f"{deadline}s", "--connect-deadline", f"{deadline}s",
@@ -114,6 +120,7 @@ def run(decaf, profile, policy, args, directory, network, count, deadline):
             duplicates += 1
         else:
             delivered[key] = record["delivered"]
+    on_wire = wire_arrivals(decaf, capture, peer.address)
     # After a silent outage: from the network's return to each connection's first delivery.
     back = [phase["at"] for phase in phases if phase.get("phase") == "back"]
     back_to_delivery, never_back = [], 0
@@ -141,7 +148,10 @@ def run(decaf, profile, policy, args, directory, network, count, deadline):
     missing = {
         "on connections that never finished a handshake": (args.connections - len(connected)) * count,
         "never sent before the deadline": sum(count - per_session.get(session, 0) for session in connected),
-        "sent, never acknowledged, given up": sum(1 for key, at in acknowledged.items() if at is None and key not in delivered),
+        "sent, never reached the peer, given up": sum(1 for key, at in acknowledged.items()
+                                                      if at is None and key not in delivered and key not in on_wire),
+        "reached the peer (its capture), not in its log, given up": sum(1 for key, at in acknowledged.items()
+                                                                       if at is None and key not in delivered and key in on_wire),
         "acknowledged, yet not in the peer's log": sum(1 for key, at in acknowledged.items() if at is not None and key not in delivered),
     }
     # Time from the network coming back to each connection that was still sending being ready again.
@@ -157,6 +167,9 @@ def run(decaf, profile, policy, args, directory, network, count, deadline):
     return {
         "profile": profile, "policy": policy,
         "attempted": expected, "sent": len(sent), "delivered_count": len(delivered), "missing": missing,
+        "on_wire": len(on_wire), "wire_copies": sum(on_wire.values()) - len(on_wire),
+        "logged_not_on_wire": sum(1 for key in delivered if key not in on_wire),
+        "on_wire_not_logged": sum(1 for key in on_wire if key not in delivered),
         "delivered": len(delivered) / expected, "duplicates": duplicates,
         "mean": statistics.fmean(latencies) if latencies else float("nan"),
         "p50": percentile(latencies, 0.5), "p99": percentile(latencies, 0.99),
@@ -166,6 +179,26 @@ def run(decaf, profile, policy, args, directory, network, count, deadline):
         "first_connect": statistics.fmean(first) if first else float("nan"),
         "back_to_delivery": back_to_delivery, "never_back": never_back,
     }
+
+
+def wire_arrivals(decaf, capture, peer_address):
+    """How many times each message (session, sequence, timestamp) was written to the peer's socket:
+    the DATA frames with a correct checksum on the proxy's upstream leg, as `decaf dissect` reads
+    the proxy's capture."""
+    arrivals = {}
+    listing = subprocess.Popen([decaf, "dissect", "--json", capture], stdout=subprocess.PIPE, text=True)
+    for line in listing.stdout:
+        if '"DATA"' not in line:
+            continue
+        record = json.loads(line)
+        header = record.get("header", {})
+        if (record.get("record") == "frame" and record.get("status") == "ok" and header.get("msgTypeName") == "DATA"
+                and record["direction"] == "client-to-server" and record["connection"]["server"] == peer_address):
+            key = (header["sessionId"], header["sequence"], header["timestamp"])
+            arrivals[key] = arrivals.get(key, 0) + 1
+    if listing.wait() not in (0, 1):
+        sys.exit(f"decaf dissect could not read the proxy's capture {capture} (exit {listing.returncode})")
+    return arrivals
 
 
 def throughput(decaf):
@@ -188,6 +221,12 @@ def throughput(decaf):
 
 def text(seconds):
     return "-" if seconds is None else f"{seconds * 1000:.0f} ms"
+
+
+def wire(row):
+    """Distinct messages the proxy's capture shows written to the peer, and the extra copies of them
+    (resends whose first copy or whose ACK was lost)."""
+    return f"{row['on_wire']} (+{row['wire_copies']} copies)"
 
 
 def main():
@@ -224,15 +263,15 @@ def main():
     print(f"{args.connections} connections x {args.count} messages at {args.rate}/s each, per profile and policy; "
           f"{platform.node()}, {os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}\n")
     if rows:
-        print("| profile | policy | attempted / sent / delivered | delivered | of those sent | published | model | duplicates "
+        print("| profile | policy | attempted / sent / delivered | on the wire | delivered | of those sent | published | model | duplicates "
               "| latency mean / p50 / p99 | resends | copies | reconnects | reconnected after recovery, mean / p99 | first connect |")
-        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for row in rows:
             loss = LOSS.get(row["profile"])
             model = f"{1 - (1 - (1 - loss) ** 2) ** 4:.1%}" if loss is not None and row["policy"] == "brief" else "-"
             published = PUBLISHED.get(row["profile"], "-") if row["policy"] == "brief" else "-"
             of_sent = f"{row['delivered_count'] / row['sent']:.2%}" if row["sent"] else "-"
-            print(f"| {row['profile']} | {row['policy']} | {row['attempted']} / {row['sent']} / {row['delivered_count']} "
+            print(f"| {row['profile']} | {row['policy']} | {row['attempted']} / {row['sent']} / {row['delivered_count']} | {wire(row)} "
                   f"| {row['delivered']:.2%} | {of_sent} | {published} | {model} | {row['duplicates']} "
                   f"| {text(row['mean'])} / {text(row['p50'])} / {text(row['p99'])} | {row['resends']} | {row['copies']} | {row['reconnects']} "
                   f"| {text(row['recovery_mean'])} / {text(row['recovery_p99'])} | {text(row['first_connect'])} |")
@@ -244,13 +283,13 @@ def main():
         print(f"\nSilent outages: 5 s of a good network, then a blackhole both ways (no FIN, no RST) for N s, then the network back; "
               f"{args.connections} connections sending {args.rate} messages a second each throughout. Back to delivery: from the network's "
               "return to the connection's first message delivered at the peer.\n")
-        print("| outage | policy | attempted / sent / delivered | delivered | duplicates | back to delivery, mean / p50 / p99 / max | never came back |")
-        print("|---:|---|---:|---:|---:|---:|---:|")
+        print("| outage | policy | attempted / sent / delivered | on the wire | delivered | duplicates | back to delivery, mean / p50 / p99 / max | never came back |")
+        print("|---:|---|---:|---:|---:|---:|---:|---:|")
         for row in outages:
             times = row["back_to_delivery"]
             spread = (f"{text(statistics.fmean(times))} / {text(percentile(times, 0.5))} / {text(percentile(times, 0.99))} / {text(max(times))}"
                       if times else "-")
-            print(f"| {row['outage']} s | {row['policy']} | {row['attempted']} / {row['sent']} / {row['delivered_count']} | {row['delivered']:.2%} "
+            print(f"| {row['outage']} s | {row['policy']} | {row['attempted']} / {row['sent']} / {row['delivered_count']} | {wire(row)} | {row['delivered']:.2%} "
                   f"| {row['duplicates']} | {spread} | {row['never_back']} of {args.connections} |")
         print("\nWhy messages are missing after an outage:\n")
         for row in outages:
@@ -280,6 +319,11 @@ def main():
                            f"({text(mean)}, {text(p99)}, {row['never_back']} never back)", mean <= 1 and p99 <= 3 and row["never_back"] == 0))
             goals.append((f"reliable through a 30 s silent outage: 100.00% delivered, 0 duplicates ({row['delivered']:.2%}, {row['duplicates']})",
                           row["delivered"] == 1 and row["duplicates"] == 0))
+    everything = rows + outages
+    logged_only = sum(row["logged_not_on_wire"] for row in everything)
+    wire_only = sum(row["on_wire_not_logged"] for row in everything)
+    goals.append((f"the peer's log agrees with the proxy's capture: no delivery logged that never reached the peer ({logged_only}), "
+                  f"nothing that reached it missing from its log ({wire_only})", logged_only == 0 and wire_only == 0))
     goals.append((f"proxy without toxics at least half the direct throughput ({ratio:.2f}x)", ratio >= 0.5))
     for goal, met in goals:
         print(f"- {goal}: {'met' if met else 'MISSED'}")
