@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "DecafWire", targets: ["DecafWire"]),
         .library(name: "DecafCapture", targets: ["DecafCapture"]),
+        .library(name: "DecafJSON", targets: ["DecafJSON"]),
         .library(name: "DecafDissect", targets: ["DecafDissect"]),
         .library(name: "DecafVectors", targets: ["DecafVectors"]),
         .library(name: "DecafSession", targets: ["DecafSession"]),
@@ -34,11 +35,12 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]
         ),
         .target(name: "DecafWire", dependencies: ["CDeflate"]),
-        .target(name: "DecafCapture"),
+        .target(name: "DecafCapture", dependencies: ["DecafWire"]),
+        .target(name: "DecafJSON", dependencies: ["DecafWire"]),
         .target(name: "DecafSession", dependencies: ["DecafWire"]),
         .target(
             name: "DecafDissect",
-            dependencies: ["DecafWire", "DecafCapture", .product(name: "Histogram", package: "hdrhistogram-swift")]
+            dependencies: ["DecafWire", "DecafCapture", "DecafJSON", .product(name: "Histogram", package: "hdrhistogram-swift")]
         ),
         .target(
             name: "DecafNIO",
@@ -64,7 +66,7 @@ let package = Package(
         .target(
             name: "DecafProxy",
             dependencies: [
-                "DecafWire", "DecafSession", "DecafNIO",
+                "DecafWire", "DecafSession", "DecafNIO", "DecafJSON",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -72,11 +74,11 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .target(name: "DecafVectors", dependencies: ["DecafWire", "DecafCapture", "DecafDissect"]),
+        .target(name: "DecafVectors", dependencies: ["DecafWire", "DecafCapture", "DecafJSON"]),
         .target(
             name: "DecafConformance",
             dependencies: [
-                "DecafWire", "DecafSession", "DecafNIO", "DecafVectors", "DecafDissect",
+                "DecafWire", "DecafSession", "DecafNIO", "DecafVectors", "DecafJSON",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -85,7 +87,7 @@ let package = Package(
         .executableTarget(
             name: "decaf",
             dependencies: [
-                "DecafWire", "DecafDissect", "DecafVectors", "DecafSession", "DecafNIO", "DecafPeer", "DecafConformance", "DecafProxy",
+                "DecafWire", "DecafJSON", "DecafDissect", "DecafVectors", "DecafSession", "DecafNIO", "DecafPeer", "DecafConformance", "DecafProxy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -100,8 +102,9 @@ let package = Package(
             ],
             path: "Tests/DecafTestSupport"
         ),
-        .testTarget(name: "DecafCaptureTests", dependencies: ["DecafCapture", "DecafDissect", "DecafVectors", "DecafWire", "DecafTestSupport"]),
+        .testTarget(name: "DecafCaptureTests", dependencies: ["DecafCapture", "DecafDissect", "DecafJSON", "DecafVectors", "DecafWire", "DecafTestSupport"]),
         .testTarget(name: "DecafWireTests", dependencies: ["DecafWire", "DecafTestSupport"]),
+        .testTarget(name: "DecafJSONTests", dependencies: ["DecafJSON"]),
         .testTarget(
             name: "DecafNIOTests",
             dependencies: ["DecafNIO", "DecafWire", .product(name: "NIOEmbedded", package: "swift-nio")]
@@ -126,7 +129,7 @@ let package = Package(
             dependencies: ["DecafProxy", "DecafSession", "DecafNIO", "DecafTestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]
         ),
         .testTarget(name: "DecafSessionTests", dependencies: ["DecafSession", "DecafWire", "DecafTestSupport"]),
-        .testTarget(name: "DecafVectorsTests", dependencies: ["DecafVectors", "DecafDissect", "DecafWire", "DecafTestSupport"]),
+        .testTarget(name: "DecafVectorsTests", dependencies: ["DecafVectors", "DecafDissect", "DecafJSON", "DecafWire", "DecafTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import DecafWire
 import Foundation
 
 /// When a packet was captured: UNIX seconds and nanoseconds, whatever resolution the file used.
@@ -51,48 +52,20 @@ public struct CaptureTime: Sendable, Hashable, Comparable, CustomStringConvertib
         Self.iso8601(seconds: seconds, microseconds: Int(nanoseconds / 1000))
     }
 
-    /// `seconds` since 1970 in UTC ISO-8601 (`2023-11-14T22:13:20Z`), with a `.` and six digits of
-    /// `microseconds` before the `Z` when given: what Foundation's `.iso8601` style writes, made
-    /// digit by digit, since a dissector writes one or two per frame. Times before 1970 (where
-    /// Foundation turns to the Julian calendar before 1582) and after 9999 are left to Foundation.
+    /// `seconds` since 1970 in UTC ISO-8601, with microseconds when given (`UTCTime`). Times before
+    /// 1970 (where Foundation turns to the Julian calendar before 1582) and after 9999, which a
+    /// damaged capture can hold, are left to Foundation.
     public static func iso8601(seconds: Int64, microseconds: Int? = nil) -> String {
-        guard (0...253_402_300_799).contains(seconds), (0..<1_000_000).contains(microseconds ?? 0) else {
-            let whole = Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(.iso8601)
-            return microseconds.map { whole.dropLast() + "." + digits(Int64($0), 6) + "Z" } ?? whole
-        }
-        // Days since 1970 to a civil date (H. Hinnant's days_from_civil, inverted).
-        let days = seconds / 86_400
-        let secondOfDay = Int(seconds - days * 86_400)
-        let shifted = days + 719_468
-        let era = shifted / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = Int(dayOfYear - (153 * monthIndex + 2) / 5 + 1)
-        let month = Int(monthIndex < 10 ? monthIndex + 3 : monthIndex - 9)
-        let year = Int(yearOfEra + era * 400) + (month <= 2 ? 1 : 0)
-        let length = microseconds == nil ? 20 : 27
-        return String(unsafeUninitializedCapacity: length) { buffer in
-            func put(_ value: Int, width: Int, at start: Int) { putDigits(value, width: width, at: start, in: buffer) }
-            put(year, width: 4, at: 0)
-            buffer[4] = UInt8(ascii: "-")
-            put(month, width: 2, at: 5)
-            buffer[7] = UInt8(ascii: "-")
-            put(day, width: 2, at: 8)
-            buffer[10] = UInt8(ascii: "T")
-            put(secondOfDay / 3600, width: 2, at: 11)
-            buffer[13] = UInt8(ascii: ":")
-            put(secondOfDay / 60 % 60, width: 2, at: 14)
-            buffer[16] = UInt8(ascii: ":")
-            put(secondOfDay % 60, width: 2, at: 17)
-            if let microseconds {
-                buffer[19] = UInt8(ascii: ".")
-                put(microseconds, width: 6, at: 20)
-            }
-            buffer[length - 1] = UInt8(ascii: "Z")
-            return length
-        }
+        if let text = UTCTime.iso8601(seconds: seconds, microseconds: microseconds) { return text }
+        let whole = Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(.iso8601)
+        return microseconds.map { whole.dropLast() + "." + digits(Int64($0), 6) + "Z" } ?? whole
+    }
+
+    /// `value` in decimal, zero-padded to `width` digits.
+    private static func digits(_ value: Int64, _ width: Int) -> String {
+        let text = String(value)
+        let zeros = max(0, width - text.utf8.count)
+        return String(unsafeUninitializedCapacity: zeros) { $0.initialize(repeating: UInt8(ascii: "0")); return zeros } + text
     }
 
     /// Time of day only (`HH:MM:SS.micro`), for one-line summaries.
@@ -111,7 +84,7 @@ public struct CaptureTime: Sendable, Hashable, Comparable, CustomStringConvertib
     public func writeTimeOfDay(to buffer: UnsafeMutableBufferPointer<UInt8>) {
         let daySeconds = Int(((seconds % 86_400) + 86_400) % 86_400)
         let micro = Int(nanoseconds / 1000) % 1_000_000
-        func put(_ value: Int, width: Int, at start: Int) { Self.putDigits(value, width: width, at: start, in: buffer) }
+        func put(_ value: Int, width: Int, at start: Int) { UTCTime.putDigits(value, width: width, at: start, in: buffer) }
         put(daySeconds / 3600, width: 2, at: 0)
         buffer[2] = UInt8(ascii: ":")
         put(daySeconds / 60 % 60, width: 2, at: 3)
@@ -119,21 +92,5 @@ public struct CaptureTime: Sendable, Hashable, Comparable, CustomStringConvertib
         put(daySeconds % 60, width: 2, at: 6)
         buffer[8] = UInt8(ascii: ".")
         put(micro, width: 6, at: 9)
-    }
-
-    /// Writes `value` in decimal, zero-padded to `width` digits, at `start` of `buffer`.
-    private static func putDigits(_ value: Int, width: Int, at start: Int, in buffer: UnsafeMutableBufferPointer<UInt8>) {
-        var rest = value
-        for index in stride(from: start + width - 1, through: start, by: -1) {
-            buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
-        }
-    }
-
-    /// `value` in decimal, zero-padded to `width` digits.
-    private static func digits(_ value: Int64, _ width: Int) -> String {
-        let text = String(value)
-        let zeros = max(0, width - text.utf8.count)
-        return String(unsafeUninitializedCapacity: zeros) { $0.initialize(repeating: UInt8(ascii: "0")); return zeros } + text
     }
 }

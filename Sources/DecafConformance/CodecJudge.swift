@@ -1,4 +1,4 @@
-import DecafDissect
+import DecafJSON
 import DecafVectors
 import DecafWire
 

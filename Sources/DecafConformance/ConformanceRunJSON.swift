@@ -1,3 +1,4 @@
+import DecafJSON
 import DecafNIO
 import DecafWire
 import Foundation
@@ -113,8 +114,6 @@ public struct ConformanceRunJSON: Encodable {
 
     /// The JSON text, keys sorted.
     public func text() throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self) + "\n"
+        try SortedJSONEncoder.encode(self, pretty: true) + "\n"
     }
 }

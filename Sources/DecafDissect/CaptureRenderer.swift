@@ -1,4 +1,5 @@
 import DecafCapture
+import DecafJSON
 
 /// Writes what a capture listing shows as text a user reads, into `bytes`: a summary line per
 /// frame (with the excerpt of an error, or a hexdump), a tree, or a JSON line. Frames are written

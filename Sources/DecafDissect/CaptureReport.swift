@@ -1,4 +1,5 @@
 import DecafCapture
+import DecafJSON
 
 /// Turns capture events into the lines a user reads: one summary line per frame (or a tree, or
 /// JSON), with gaps, resynchronisations and mid-stream starts said plainly.

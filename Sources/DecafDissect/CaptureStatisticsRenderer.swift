@@ -1,4 +1,5 @@
 import DecafCapture
+import DecafJSON
 import DecafWire
 import Foundation
 

@@ -1,3 +1,4 @@
+import DecafJSON
 import DecafWire
 import Foundation
 

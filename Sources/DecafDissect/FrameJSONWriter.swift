@@ -1,4 +1,5 @@
 import DecafCapture
+import DecafJSON
 import DecafWire
 
 /// Writes the `--json` line of a frame (schema: `FrameRecordJSON`, `Specs/dissect-json.md`)
@@ -208,7 +209,7 @@ public struct FrameJSONWriter {
     /// The header's `time` value, quoted, formatted once per timestamp.
     private mutating func timestampText(_ seconds: UInt32) -> [UInt8] {
         if let last = lastTimestamp, last.seconds == seconds { return last.text }
-        let text = JSONWriter.quoted(TimeText.iso8601(seconds))
+        let text = JSONWriter.quoted(UTCTime.iso8601(seconds))
         lastTimestamp = (seconds, text)
         return text
     }

@@ -50,7 +50,7 @@ public enum FrameLayout {
         case .versionMajor, .versionMinor: return "\(raw)"
         case .messageType: return MessageType(rawValue: UInt16(raw)).description
         case .sequence: return SequenceNumber(rawValue: raw).description
-        case .timestamp: return TimeText.iso8601(raw)
+        case .timestamp: return UTCTime.iso8601(raw)
         case .encryptType: return EncryptType(rawValue: UInt8(raw)).description
         case .compressType: return CompressType(rawValue: UInt8(raw)).description
         case .sessionID: return Hex.format(raw, width: 4)

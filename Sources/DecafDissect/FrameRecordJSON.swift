@@ -1,4 +1,5 @@
 import DecafCapture
+import DecafJSON
 import DecafWire
 
 /// The `--json` form of a frame record: one object per line, schema in `Specs/dissect-json.md`.

@@ -1,4 +1,5 @@
 import DecafCapture
+import DecafJSON
 import DecafWire
 
 /// One line per frame: where it was, type, sequence, session, body size, top-level tags, status.

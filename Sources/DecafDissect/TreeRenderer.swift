@@ -48,7 +48,7 @@ public enum TreeRenderer {
             "Sequence: \(Hex.word(header.sequence.rawValue)) (\(header.sequence.rawValue))",
             indent + "Category: \(header.sequence.category) (\(header.sequence.category.rawValue))",
             indent + "Counter: \(header.sequence.counter)",
-            "Timestamp: \(Hex.word(header.timestamp)) (\(header.timestamp)), \(TimeText.iso8601(header.timestamp))",
+            "Timestamp: \(Hex.word(header.timestamp)) (\(header.timestamp)), \(UTCTime.iso8601(header.timestamp))",
             "Encrypt type: \(header.encryptType) (\(Hex.format(header.encryptType.rawValue, width: 2)), \(header.encryptType.rawValue))",
             "Compress type: \(header.compressType) (\(Hex.format(header.compressType.rawValue, width: 2)), \(header.compressType.rawValue))",
             "Session id: \(Hex.format(header.sessionID.rawValue, width: 4)) (\(header.sessionID.rawValue))",

@@ -34,7 +34,7 @@ public struct FrameHeaderJSON: Codable, Hashable, Sendable {
         sequenceCategoryName = header.sequence.category.name
         sequenceCounter = header.sequence.counter
         timestamp = header.timestamp
-        time = TimeText.iso8601(header.timestamp)
+        time = UTCTime.iso8601(header.timestamp)
         encryptType = header.encryptType.rawValue
         encryptTypeName = header.encryptType.name
         compressType = header.compressType.rawValue

@@ -3,6 +3,6 @@
 public enum JSONLine {
     public static func encode(_ value: some Encodable) -> String {
         // Only a non-finite floating-point number fails to encode; none is ever printed.
-        return (try? CompactJSONEncoder.encode(value)) ?? #"{"error":"this record cannot be written as JSON"}"#
+        return (try? SortedJSONEncoder.encode(value)) ?? #"{"error":"this record cannot be written as JSON"}"#
     }
 }

@@ -4,20 +4,22 @@ import DecafWire
 /// given, which must be sorted (debug builds check it), and strings escaped as Foundation escapes
 /// them (slashes left alone). `--json` writes a record per frame this way, so the writer's cost is
 /// most of what `--json` costs.
-struct JSONWriter {
-    let out: OutputBuffer
+public struct JSONWriter {
+    public let out: OutputBuffer
     /// Whether the next key or element needs a comma before it.
-    private var needsComma = false
+    @usableFromInline var needsComma = false
     #if DEBUG
     /// The last key of each object being written, innermost last.
-    private var lastKeys: [String] = []
+    @usableFromInline var lastKeys: [String] = []
     #endif
 
-    init(into out: OutputBuffer) {
+    @inlinable
+    public init(into out: OutputBuffer) {
         self.out = out
     }
 
-    mutating func object(_ body: (inout JSONWriter) -> Void) {
+    @inlinable
+    public mutating func object(_ body: (inout JSONWriter) -> Void) {
         separate()
         out.append(UInt8(ascii: "{"))
         needsComma = false
@@ -32,7 +34,8 @@ struct JSONWriter {
         needsComma = true
     }
 
-    mutating func array<Elements: Sequence>(_ elements: Elements, _ element: (inout JSONWriter, Elements.Element) -> Void) {
+    @inlinable
+    public mutating func array<Elements: Sequence>(_ elements: Elements, _ element: (inout JSONWriter, Elements.Element) -> Void) {
         separate()
         out.append(UInt8(ascii: "["))
         needsComma = false
@@ -42,8 +45,8 @@ struct JSONWriter {
     }
 
     /// Starts the member `name`; its value follows.
-    @inline(__always)
-    mutating func key(_ name: StaticString) {
+    @inlinable @inline(__always)
+    public mutating func key(_ name: StaticString) {
         #if DEBUG
         let text = name.description
         assert(lastKeys.last.map { $0.utf8.lexicographicallyPrecedes(text.utf8) } ?? true, "JSON key \(text) is out of sorted order")
@@ -53,42 +56,47 @@ struct JSONWriter {
         needsComma = false
     }
 
-    mutating func string(_ text: String) {
+    @inlinable
+    public mutating func string(_ text: String) {
         separate()
         Self.appendString(text, to: out)
         needsComma = true
     }
 
     /// `utf8`, which the caller has found to be well-formed UTF-8, as a JSON string.
-    mutating func text(_ utf8: UnsafeRawBufferPointer) {
+    @inlinable
+    public mutating func text(_ utf8: UnsafeRawBufferPointer) {
         separate()
         Self.appendString(utf8.assumingMemoryBound(to: UInt8.self), to: out)
         needsComma = true
     }
 
     /// An integer in decimal.
-    @inline(__always)
-    mutating func number(_ value: some BinaryInteger) {
+    @inlinable @inline(__always)
+    public mutating func number(_ value: some BinaryInteger) {
         separate()
         out.appendDecimal(value)
         needsComma = true
     }
 
-    mutating func bool(_ value: Bool) {
+    @inlinable
+    public mutating func bool(_ value: Bool) {
         separate()
         out.append(value ? "true" : "false")
         needsComma = true
     }
 
     /// A value already written as JSON, such as a string quoted by `quoted`.
-    mutating func raw(_ value: [UInt8]) {
+    @inlinable
+    public mutating func raw(_ value: [UInt8]) {
         separate()
         out.append(value)
         needsComma = true
     }
 
     /// `value` as a string of lower-case hex digits.
-    mutating func hex(_ value: UnsafeRawBufferPointer) {
+    @inlinable
+    public mutating func hex(_ value: UnsafeRawBufferPointer) {
         separate()
         out.append(UInt8(ascii: "\""))
         out.appendHex(value)
@@ -96,26 +104,28 @@ struct JSONWriter {
         needsComma = true
     }
 
-    mutating func member(_ name: StaticString, _ value: String) {
+    @inlinable
+    public mutating func member(_ name: StaticString, _ value: String) {
         key(name)
         string(value)
     }
 
-    @inline(__always)
-    mutating func member(_ name: StaticString, _ value: some BinaryInteger) {
+    @inlinable @inline(__always)
+    public mutating func member(_ name: StaticString, _ value: some BinaryInteger) {
         key(name)
         number(value)
     }
 
-    mutating func member(_ name: StaticString, _ value: Bool) {
+    @inlinable
+    public mutating func member(_ name: StaticString, _ value: Bool) {
         key(name)
         bool(value)
     }
 
     /// A member whose value is one of the protocol's names (`DATA`, `client-to-server`, `ok`),
     /// which never need escaping; left out when nil.
-    @inline(__always)
-    mutating func member(_ key: StaticString, name: String?) {
+    @inlinable @inline(__always)
+    public mutating func member(_ key: StaticString, name: String?) {
         guard let name else { return }
         self.key(key)
         out.append(UInt8(ascii: "\""))
@@ -125,39 +135,41 @@ struct JSONWriter {
     }
 
     /// A member left out when its value is nil, as synthesized `Encodable` does.
-    mutating func member(_ name: StaticString, _ value: String?) {
+    @inlinable
+    public mutating func member(_ name: StaticString, _ value: String?) {
         if let value { member(name, value) }
     }
 
-    mutating func member<Integer: BinaryInteger>(_ name: StaticString, _ value: Integer?) {
+    @inlinable
+    public mutating func member<Integer: BinaryInteger>(_ name: StaticString, _ value: Integer?) {
         if let value { member(name, value) }
     }
 
     /// `text` as a JSON string, quoted and escaped, for writing later with `raw`.
-    static func quoted(_ text: String) -> [UInt8] {
+    public static func quoted(_ text: String) -> [UInt8] {
         let out = OutputBuffer(capacity: text.utf8.count + 16)
         appendString(text, to: out)
         return Array(out.bytes)
     }
 
     /// `text` as a JSON string, escaped as Foundation escapes it.
-    static func appendString(_ text: String, to out: OutputBuffer) {
+    public static func appendString(_ text: String, to out: OutputBuffer) {
         var text = text
         text.withUTF8 { appendString($0, to: out) }
     }
 
-    @inline(__always)
-    private mutating func separate() {
+    @inlinable @inline(__always)
+    mutating func separate() {
         if needsComma { out.append(UInt8(ascii: ",")) }
     }
 
     /// Whether `byte` cannot stand in a JSON string as it is.
-    private static func needsEscape(_ byte: UInt8) -> Bool {
+    static func needsEscape(_ byte: UInt8) -> Bool {
         byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
     /// Well-formed UTF-8 `bytes` as a JSON string, escaped as Foundation escapes it.
-    static func appendString(_ bytes: UnsafeBufferPointer<UInt8>, to out: OutputBuffer) {
+    public static func appendString(_ bytes: UnsafeBufferPointer<UInt8>, to out: OutputBuffer) {
         out.append(UInt8(ascii: "\""))
         var plainStart = 0
         var index = 0
@@ -192,7 +204,7 @@ struct JSONWriter {
     /// Whether any of the eight bytes in `word` may need escaping: one is below 0x20, or is a
     /// quote or a backslash (the classic test for a zero byte, applied three ways).
     @inline(__always)
-    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+    static func mayNeedEscape(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
         let control = (word &- 0x2020_2020_2020_2020) & ~word & highs != 0

@@ -4,12 +4,14 @@ import DecafWire
 /// writes a frame as dozens of small pieces pays one capacity check per piece, not an array's
 /// bookkeeping per append. A renderer owns its buffer; what it wrote is taken as `bytes`. Only its
 /// owner writes to it, so its fields skip the runtime's check for overlapping accesses, which would
-/// cost more than the writes.
+/// cost more than the writes. The appends are inlinable: the renderers and the JSON writer in other
+/// modules make dozens per frame, and a call for each would cost more than the byte it writes.
 public final class OutputBuffer {
     /// Bytes written so far.
-    @exclusivity(unchecked) public private(set) var count = 0
-    @exclusivity(unchecked) private var base: UnsafeMutablePointer<UInt8>
-    @exclusivity(unchecked) private var capacity: Int
+    public var count: Int { written }
+    @exclusivity(unchecked) @usableFromInline var written = 0
+    @exclusivity(unchecked) @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) @usableFromInline var capacity: Int
 
     public init(capacity: Int = 1 << 16) {
         self.capacity = max(capacity, 64)
@@ -19,43 +21,45 @@ public final class OutputBuffer {
     deinit { base.deallocate() }
 
     /// The bytes written so far, valid until the next write.
-    public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: count) }
+    @inlinable
+    public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: written) }
 
     /// Forgets what was written, keeping the room. A debug build overwrites it first, so a view of
     /// `bytes` kept past the next write (which it must not be) shows garbage to the tests that
     /// compare output, instead of bytes that look right.
     public func removeAll() {
         #if DEBUG
-        base.update(repeating: 0xDB, count: count)
+        base.update(repeating: 0xDB, count: written)
         #endif
-        count = 0
+        written = 0
     }
 
     /// Room for `extra` more bytes, at the end of what was written; valid until the next write.
-    @inline(__always)
-    private func room(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
-        assert(extra >= 0 && count <= capacity, "an output buffer asked for \(extra) bytes with \(count) of \(capacity) used")
-        if count + extra > capacity { grow(to: count + extra) }
-        return base + count
+    @inlinable @inline(__always)
+    func room(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
+        assert(extra >= 0 && written <= capacity, "an output buffer asked for \(extra) bytes with \(written) of \(capacity) used")
+        if written + extra > capacity { grow(to: written + extra) }
+        return base + written
     }
 
-    private func grow(to needed: Int) {
+    @usableFromInline
+    func grow(to needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        grown.update(from: base, count: count)
+        grown.update(from: base, count: written)
         base.deallocate()
         base = grown
         capacity = newCapacity
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public func append(_ byte: UInt8) {
         room(1).pointee = byte
-        count += 1
+        written += 1
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public func append(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         let target = room(bytes.count)
@@ -65,18 +69,18 @@ public final class OutputBuffer {
         } else {
             target.update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
         }
-        count += bytes.count
+        written += bytes.count
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     public func append(_ text: StaticString) {
         append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// A JSON member's start, `"name":`, after a comma when `separated`: written at once, since a
     /// JSON line has dozens.
-    @inline(__always)
-    func appendKey(_ name: StaticString, separated: Bool) {
+    @inlinable @inline(__always)
+    public func appendKey(_ name: StaticString, separated: Bool) {
         let length = name.utf8CodeUnitCount
         var cursor = room(length + 4)
         if separated {
@@ -87,14 +91,16 @@ public final class OutputBuffer {
         for index in 0..<length { cursor[1 + index] = name.utf8Start[index] }
         cursor[length + 1] = UInt8(ascii: "\"")
         cursor[length + 2] = UInt8(ascii: ":")
-        count += length + (separated ? 4 : 3)
+        written += length + (separated ? 4 : 3)
     }
 
+    @inlinable
     public func append(_ text: String) {
         var text = text
         text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
+    @inlinable
     public func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { append($0) }
     }
@@ -104,17 +110,17 @@ public final class OutputBuffer {
         guard count > 0 else { return }
         let target = room(count)
         for index in 0..<count { target[index] = byte }
-        self.count += count
+        written += count
     }
 
     /// `count` copies of `byte` at `position`, moving what follows.
     public func insert(repeating byte: UInt8, count: Int, at position: Int) {
         guard count > 0 else { return }
-        assert(position >= 0 && position <= self.count, "an insertion at \(position) of an output buffer holding \(self.count) bytes")
+        assert(position >= 0 && position <= written, "an insertion at \(position) of an output buffer holding \(written) bytes")
         _ = room(count)
-        (base + position + count).update(from: base + position, count: self.count - position)
+        (base + position + count).update(from: base + position, count: written - position)
         (base + position).update(repeating: byte, count: count)
-        self.count += count
+        written += count
     }
 
     /// Characters from `start` to the end: UTF-8 bytes that do not continue another (what is
@@ -122,21 +128,21 @@ public final class OutputBuffer {
     public func scalarCount(from start: Int) -> Int {
         // Byte by byte: what is counted was just written, piece by piece, and reading it back a
         // word at a time would wait for those small writes to land.
-        let end = count
+        let end = written
         var scalars = end - start
         for index in start..<end where base[index] & 0xC0 == 0x80 { scalars -= 1 }
         return scalars
     }
 
     /// Has `write` fill the next `count` bytes in place.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func append(count: Int, _ write: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
         write(UnsafeMutableBufferPointer(start: room(count), count: count))
-        self.count += count
+        written += count
     }
 
     /// `value` in decimal.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func appendDecimal(_ value: some BinaryInteger) {
         if value < 0 { append(UInt8(ascii: "-")) }
         var magnitude = UInt64(value.magnitude)
@@ -153,18 +159,18 @@ public final class OutputBuffer {
             cursor.pointee = UInt8(ascii: "0") + UInt8(magnitude % 10)
             magnitude /= 10
         } while magnitude > 0
-        count += digits
+        written += digits
     }
 
     /// The lower-case hex of `bytes`, two digits per byte.
     public func appendHex(_ bytes: UnsafeRawBufferPointer) {
         Hex.write(bytes, to: room(bytes.count * 2))
-        count += bytes.count * 2
+        written += bytes.count * 2
     }
 
     /// The four upper-case hex digits of `value`.
     public func appendUppercaseHex(_ value: UInt16) {
         Hex.writeUppercase(UInt64(value), width: 4, to: room(4))
-        count += 4
+        written += 4
     }
 }

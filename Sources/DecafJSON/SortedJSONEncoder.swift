@@ -1,17 +1,25 @@
-/// Encodes a value as one line of JSON with sorted keys: the bytes Foundation's `JSONEncoder` writes
-/// with `.sortedKeys` and `.withoutEscapingSlashes` (keys in UTF-8 order, `null` values left out,
-/// whole doubles below 10^16 without a fraction), several times faster. Every JSON line the tools
-/// print goes through it, but for frames, which `FrameJSONWriter` writes straight from their bytes.
-enum CompactJSONEncoder {
-    static func encode(_ value: some Encodable) throws -> String {
+/// Encodes a value as JSON with sorted keys: the bytes Foundation's `JSONEncoder` writes with
+/// `.sortedKeys` and `.withoutEscapingSlashes` (keys in UTF-8 order, `null` values left out, whole
+/// doubles below 10^16 without a fraction), on one line or, with `pretty`, laid out as its
+/// `.prettyPrinted` lays it out (two spaces a level, `"key" : value`). Every JSON Decaf prints goes
+/// through it (lines, reports, the fixture files, the proxy's control API), but for frames, which
+/// `FrameJSONWriter` writes straight from their bytes with `JSONWriter`.
+public enum SortedJSONEncoder {
+    public static func encode(_ value: some Encodable, pretty: Bool = false) throws -> String {
+        String(decoding: try bytes(value, pretty: pretty), as: UTF8.self)
+    }
+
+    /// The UTF-8 bytes of `encode`.
+    public static func bytes(_ value: some Encodable, pretty: Bool = false) throws -> [UInt8] {
         let encoder = NodeEncoder(codingPath: [])
         try value.encode(to: encoder)
         let out = OutputBuffer(capacity: 256)
-        write(encoder.result, to: out)
-        return String(decoding: out.bytes, as: UTF8.self)
+        write(encoder.result, to: out, indent: pretty ? 0 : nil)
+        return Array(out.bytes)
     }
 
-    private static func write(_ node: JSONNode, to out: OutputBuffer) {
+    /// Writes `node`; `indent` is its nesting depth when pretty, nil on one line.
+    private static func write(_ node: JSONNode, to out: OutputBuffer, indent: Int?) {
         switch node {
         case .null: out.append("null")
         case let .bool(value): out.append(value ? "true" : "false")
@@ -21,23 +29,42 @@ enum CompactJSONEncoder {
             out.append(UInt8(ascii: "["))
             for (index, element) in array.elements.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                write(element, to: out)
+                newline(to: out, indent: indent.map { $0 + 1 })
+                write(element, to: out, indent: indent.map { $0 + 1 })
             }
-            out.append(UInt8(ascii: "]"))
+            close("]", empty: array.elements.isEmpty, to: out, indent: indent)
         case let .object(object):
             out.append(UInt8(ascii: "{"))
             let entries = object.entries
             let order = entries.indices.sorted { precedes(entries[$0].key, entries[$1].key) }
             for (position, index) in order.enumerated() {
                 if position > 0 { out.append(UInt8(ascii: ",")) }
+                newline(to: out, indent: indent.map { $0 + 1 })
                 JSONWriter.appendString(entries[index].key, to: out)
-                out.append(UInt8(ascii: ":"))
-                write(entries[index].value, to: out)
+                out.append(indent == nil ? ":" : " : ")
+                write(entries[index].value, to: out, indent: indent.map { $0 + 1 })
             }
-            out.append(UInt8(ascii: "}"))
+            close("}", empty: entries.isEmpty, to: out, indent: indent)
         case let .deferred(encoder):
-            write(encoder.result, to: out)
+            write(encoder.result, to: out, indent: indent)
         }
+    }
+
+    /// When pretty, a new line indented to `indent` levels.
+    private static func newline(to out: OutputBuffer, indent: Int?) {
+        guard let indent else { return }
+        out.append(UInt8(ascii: "\n"))
+        out.append(repeating: UInt8(ascii: " "), count: 2 * indent)
+    }
+
+    /// Ends an array or object; when pretty, on a line of its own (an empty one as Foundation
+    /// writes it: an empty line between the brackets).
+    private static func close(_ bracket: StaticString, empty: Bool, to out: OutputBuffer, indent: Int?) {
+        if let indent {
+            if empty { out.append(UInt8(ascii: "\n")) }
+            newline(to: out, indent: indent)
+        }
+        out.append(bracket)
     }
 
     /// Whether `a` comes before `b` in UTF-8 byte order, the order of sorted keys.
@@ -114,8 +141,8 @@ private final class NodeEncoder: Encoder {
         switch value {
         case let text as String: return .string(text)
         case let flag as Bool: return .bool(flag)
-        case let number as Double: return try CompactJSONEncoder.number(number)
-        case let number as Float: return try CompactJSONEncoder.number(Double(number))
+        case let number as Double: return try SortedJSONEncoder.number(number)
+        case let number as Float: return try SortedJSONEncoder.number(Double(number))
         default:
             let encoder = NodeEncoder(codingPath: codingPath)
             try value.encode(to: encoder)
@@ -133,8 +160,8 @@ private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtoco
     mutating func encodeNil(forKey key: Key) throws { set(.null, key) }
     mutating func encode(_ value: Bool, forKey key: Key) throws { set(.bool(value), key) }
     mutating func encode(_ value: String, forKey key: Key) throws { set(.string(value), key) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { set(try CompactJSONEncoder.number(value), key) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { set(try CompactJSONEncoder.number(Double(value)), key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { set(try SortedJSONEncoder.number(value), key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { set(try SortedJSONEncoder.number(Double(value)), key) }
     mutating func encode(_ value: Int, forKey key: Key) throws { set(.number(String(value)), key) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { set(.number(String(value)), key) }
     mutating func encode(_ value: Int16, forKey key: Key) throws { set(.number(String(value)), key) }
@@ -181,8 +208,8 @@ private struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { array.elements.append(.null) }
     mutating func encode(_ value: Bool) throws { array.elements.append(.bool(value)) }
     mutating func encode(_ value: String) throws { array.elements.append(.string(value)) }
-    mutating func encode(_ value: Double) throws { array.elements.append(try CompactJSONEncoder.number(value)) }
-    mutating func encode(_ value: Float) throws { array.elements.append(try CompactJSONEncoder.number(Double(value))) }
+    mutating func encode(_ value: Double) throws { array.elements.append(try SortedJSONEncoder.number(value)) }
+    mutating func encode(_ value: Float) throws { array.elements.append(try SortedJSONEncoder.number(Double(value))) }
     mutating func encode(_ value: Int) throws { array.elements.append(.number(String(value))) }
     mutating func encode(_ value: Int8) throws { array.elements.append(.number(String(value))) }
     mutating func encode(_ value: Int16) throws { array.elements.append(.number(String(value))) }
@@ -224,8 +251,8 @@ private struct SingleNodeContainer: SingleValueEncodingContainer {
     mutating func encodeNil() throws { encoder.node = .null }
     mutating func encode(_ value: Bool) throws { encoder.node = .bool(value) }
     mutating func encode(_ value: String) throws { encoder.node = .string(value) }
-    mutating func encode(_ value: Double) throws { encoder.node = try CompactJSONEncoder.number(value) }
-    mutating func encode(_ value: Float) throws { encoder.node = try CompactJSONEncoder.number(Double(value)) }
+    mutating func encode(_ value: Double) throws { encoder.node = try SortedJSONEncoder.number(value) }
+    mutating func encode(_ value: Float) throws { encoder.node = try SortedJSONEncoder.number(Double(value)) }
     mutating func encode(_ value: Int) throws { encoder.node = .number(String(value)) }
     mutating func encode(_ value: Int8) throws { encoder.node = .number(String(value)) }
     mutating func encode(_ value: Int16) throws { encoder.node = .number(String(value)) }

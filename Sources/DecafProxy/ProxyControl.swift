@@ -1,3 +1,4 @@
+import DecafJSON
 import DecafNIO
 import DecafSession
 import Foundation
@@ -234,8 +235,7 @@ public actor ProxyControl {
     private static func ok(_ value: some Encodable) -> Response { Response(status: 200, body: encode(value)) }
 
     private static func encode(_ value: some Encodable) -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return Array((try? encoder.encode(value)) ?? Data("{}".utf8))
+        // Only a non-finite number has no JSON form, and no answer holds one.
+        (try? SortedJSONEncoder.bytes(value)) ?? Array("{}".utf8)
     }
 }

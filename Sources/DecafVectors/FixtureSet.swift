@@ -1,3 +1,4 @@
+import DecafJSON
 import DecafWire
 import Foundation
 
@@ -77,9 +78,7 @@ public enum FixtureSet {
     }
 
     private static func json(_ value: some Encodable) throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(value)) + [UInt8(ascii: "\n")]
+        try SortedJSONEncoder.bytes(value, pretty: true) + [UInt8(ascii: "\n")]
     }
 
     private static func existingFiles(under directory: URL, in owned: String) -> [String] {

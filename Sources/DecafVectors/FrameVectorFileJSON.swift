@@ -1,4 +1,4 @@
-import DecafDissect
+import DecafJSON
 import DecafWire
 
 /// The JSON form of a frame vector file (schema `decaf_frame_vectors_v1`), Wycheproof-style. See

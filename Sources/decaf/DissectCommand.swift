@@ -1,6 +1,7 @@
 import ArgumentParser
 import DecafCapture
 import DecafDissect
+import DecafJSON
 import DecafWire
 import Foundation
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
-import DecafNIO
 import DecafDissect
+import DecafJSON
+import DecafNIO
 import DecafPeer
 import DecafWire
 

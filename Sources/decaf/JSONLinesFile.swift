@@ -1,4 +1,5 @@
 import DecafDissect
+import DecafJSON
 #if canImport(Glibc)
 import Glibc
 #endif

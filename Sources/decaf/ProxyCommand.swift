@@ -1,5 +1,6 @@
 import ArgumentParser
 import DecafDissect
+import DecafJSON
 import DecafNIO
 import DecafProxy
 import DecafSession

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DecafJSON
 import DecafPeer
 import DecafSession
 import DecafWire

@@ -1,4 +1,5 @@
 import DecafDissect
+import DecafJSON
 import DecafPeer
 
 /// `decaf send --json`: the report as one JSON object.

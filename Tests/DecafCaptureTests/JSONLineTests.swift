@@ -1,5 +1,6 @@
 import DecafCapture
 import DecafDissect
+import DecafJSON
 import DecafTestSupport
 import DecafVectors
 import DecafWire

@@ -1,5 +1,6 @@
 import DecafCapture
 import DecafDissect
+import DecafJSON
 import DecafWire
 
 /// What a dissector shows of one frame, field by field: each field's Wireshark name, where it is,

@@ -1,4 +1,5 @@
 import DecafDissect
+import DecafJSON
 import DecafTestSupport
 import DecafVectors
 import DecafWire
