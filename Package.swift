@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "DecafPeer", targets: ["DecafPeer"]),
         .library(name: "DecafConformance", targets: ["DecafConformance"]),
         .library(name: "DecafProxy", targets: ["DecafProxy"]),
+        .library(name: "DecafFuzz", targets: ["DecafFuzz"]),
         .executable(name: "decaf", targets: ["decaf"]),
     ],
     dependencies: [
@@ -74,6 +75,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        .target(name: "DecafFuzz", dependencies: ["DecafWire", "DecafSession"]),
         .target(name: "DecafVectors", dependencies: ["DecafWire", "DecafCapture", "DecafJSON"]),
         .target(
             name: "DecafConformance",
@@ -105,6 +107,7 @@ let package = Package(
         .testTarget(name: "DecafCaptureTests", dependencies: ["DecafCapture", "DecafDissect", "DecafJSON", "DecafVectors", "DecafWire", "DecafTestSupport"]),
         .testTarget(name: "DecafWireTests", dependencies: ["DecafWire", "DecafTestSupport"]),
         .testTarget(name: "DecafJSONTests", dependencies: ["DecafJSON"]),
+        .testTarget(name: "DecafFuzzTests", dependencies: ["DecafFuzz", "DecafWire", "DecafVectors"]),
         .testTarget(
             name: "DecafNIOTests",
             dependencies: ["DecafNIO", "DecafWire", .product(name: "NIOEmbedded", package: "swift-nio")]

@@ -1,0 +1,60 @@
+import DecafWire
+
+/// One change the fuzzer made to an input, in the protocol's words, so a finding can say what was
+/// sent ("msg_type set to 0x00FF; a container nested 5 deep; checksum and body_length repaired").
+public enum FrameMutation: Hashable, Sendable, CustomStringConvertible {
+    /// A header field set to one of its interesting values.
+    case headerField(FrameHeader.Field, UInt32)
+    /// A TLV field inserted at the top level of the body.
+    case insertedField(TLVTag, length: Int)
+    case deletedField(TLVTag)
+    /// A field written twice in a row (TLV-5 forbids duplicate tags at one level).
+    case duplicatedField(TLVTag)
+    case swappedFields(TLVTag, TLVTag)
+    /// Fields wrapped in one more container, so the body nests `depth` deep.
+    case nestedDeeper(depth: Int)
+    /// A field's value emptied.
+    case emptiedField(TLVTag)
+    /// A field taken from another input of the corpus.
+    case splicedField(TLVTag)
+    /// A TLV length that says `by` bytes more (or fewer) than its value holds.
+    case lyingLength(TLVTag, by: Int)
+    /// The body zlib-compressed (compress_type 1), as a sender that agreed on zlib sends it.
+    case compressedBody(inflatedLength: Int)
+    /// A body of `inflatedLength` zero bytes compressed: a bomb up to (or past) the body limit.
+    case compressionBomb(inflatedLength: Int)
+    /// A byte of the compressed stream changed.
+    case corruptedZlibStream(at: Int)
+    case flippedBit(at: Int)
+    case setByte(at: Int, to: UInt8)
+    case insertedBytes(at: Int, count: Int)
+    case deletedBytes(at: Int, count: Int)
+    case truncated(to: Int)
+    /// body_length and checksum made to agree with the body.
+    case repaired
+
+    public var description: String {
+        switch self {
+        case let .headerField(field, value): "\(field.name) set to \(Hex.word(value)) (\(value))"
+        case let .insertedField(tag, length): "a \(Self.name(tag)) field of \(length) bytes inserted"
+        case let .deletedField(tag): "the \(Self.name(tag)) field deleted"
+        case let .duplicatedField(tag): "the \(Self.name(tag)) field written twice"
+        case let .swappedFields(first, second): "the \(Self.name(first)) and \(Self.name(second)) fields swapped"
+        case let .nestedDeeper(depth): "the body nested in containers \(depth) deep"
+        case let .emptiedField(tag): "the \(Self.name(tag)) field's value emptied"
+        case let .splicedField(tag): "a \(Self.name(tag)) field from another frame spliced in"
+        case let .lyingLength(tag, by): "the \(Self.name(tag)) field's length \(by > 0 ? "+" : "")\(by) from its value's"
+        case let .compressedBody(length): "the body (\(length) bytes) zlib-compressed"
+        case let .compressionBomb(length): "a zlib body inflating to \(length) bytes"
+        case let .corruptedZlibStream(at): "the zlib stream corrupted at body byte \(at)"
+        case let .flippedBit(at): "a bit flipped at byte \(at)"
+        case let .setByte(at, value): "byte \(at) set to \(Hex.format(UInt32(value), width: 2))"
+        case let .insertedBytes(at, count): "\(count) bytes inserted at byte \(at)"
+        case let .deletedBytes(at, count): "\(count) bytes deleted at byte \(at)"
+        case let .truncated(length): "cut to \(length) bytes"
+        case .repaired: "body_length and checksum repaired"
+        }
+    }
+
+    private static func name(_ tag: TLVTag) -> String { tag.name ?? Hex.format(UInt32(tag.rawValue), width: 4) }
+}

@@ -1,0 +1,235 @@
+import DecafSession
+import DecafWire
+
+/// Mutates frames with the protocol's structure: header fields set to their interesting values,
+/// the TLV tree edited (fields inserted, deleted, duplicated, swapped, emptied, spliced from another
+/// frame, nested deeper, lengths that lie), bodies compressed, zlib streams corrupted, bombs up to
+/// the body limit, and plain byte edits. Most inputs then get their body_length and checksum
+/// repaired, so they reach the parser behind them. Pure and seeded: the same seed and corpus give
+/// the same inputs.
+public struct FrameMutator {
+    private var random: SeededRandom
+    /// The limits of the decoder under test: bombs are built around its body limit.
+    public let options: DecodeOptions
+    /// The share of inputs whose body_length and checksum are repaired after mutating.
+    public let repairShare: Double
+
+    public init(seed: UInt64, options: DecodeOptions = DecodeOptions(), repairShare: Double = 0.9) {
+        random = SeededRandom(seed: seed)
+        self.options = options
+        self.repairShare = repairShare
+    }
+
+    /// A mutant of `frame` (one to three mutations), taking spliced fields from `donor`.
+    public mutating func mutate(_ frame: [UInt8], donor: [UInt8] = []) -> (bytes: [UInt8], mutations: [FrameMutation]) {
+        var bytes = frame
+        var mutations: [FrameMutation] = []
+        for _ in 0..<Int.random(in: 1...3, using: &random) {
+            if let mutation = mutateOnce(&bytes, donor: donor) { mutations.append(mutation) }
+        }
+        // A mutant that lies in body_length or the checksum on purpose keeps its lie.
+        let liesInHeader = mutations.contains { mutation in
+            if case let .headerField(field, _) = mutation { return field == .bodyLength || field == .checksum }
+            return false
+        }
+        if !liesInHeader, Double.random(in: 0..<1, using: &random) < repairShare, bytes.count >= FrameHeader.size {
+            bytes = FrameRepair.repaired(bytes)
+            mutations.append(.repaired)
+        }
+        return (bytes, mutations)
+    }
+
+    private mutating func mutateOnce(_ bytes: inout [UInt8], donor: [UInt8]) -> FrameMutation? {
+        switch Int.random(in: 0..<10, using: &random) {
+        case 0, 1: return mutateHeader(&bytes)
+        case 2, 3, 4, 5: return mutateFields(&bytes, donor: donor) ?? mutateBytes(&bytes)
+        case 6: return mutateCompression(&bytes) ?? mutateBytes(&bytes)
+        default: return mutateBytes(&bytes)
+        }
+    }
+
+    // MARK: Header
+
+    private mutating func mutateHeader(_ bytes: inout [UInt8]) -> FrameMutation? {
+        guard bytes.count >= FrameHeader.size else { return nil }
+        let field = FrameHeader.Field.allCases.randomElement(using: &random)!
+        let current = read(field, in: bytes)
+        var values = interestingValues(of: field, current: current, bodyCount: bytes.count - FrameHeader.size)
+        values.append(current &+ 1)
+        values.append(current &- 1)
+        let value = values.randomElement(using: &random)! & mask(of: field)
+        write(value, to: field, in: &bytes)
+        return .headerField(field, value)
+    }
+
+    private func interestingValues(of field: FrameHeader.Field, current: UInt32, bodyCount: Int) -> [UInt32] {
+        switch field {
+        case .magic: [0, 0xDECA_FBAE, 0xADFB_CADE, 0xFFFF_FFFF]
+        case .versionMajor: [0, 2, 0xFF]
+        case .versionMinor: [1, 0x7F, 0xFF]
+        case .messageType: (0...5).map(UInt32.init) + [0x00FF, 0x8000, 0xFFFF]
+        case .sequence: [0, 0x00FF_FFFF, 0x0100_0000, 0x0200_0001, 0x0300_0001, 0xFF00_0000, 0xFFFF_FFFF]
+        case .timestamp: [0, 1, 0x7FFF_FFFF, 0xFFFF_FFFF]
+        case .encryptType: [1, 2, 3, 0xFF]
+        case .compressType: [1, 2, 0xFF]
+        case .sessionID: [0, 1, 0xFFFF]
+        case .bodyLength:
+            [0, UInt32(bodyCount + 1), UInt32(max(0, bodyCount - 1)), UInt32(options.bodyLimit), UInt32(options.bodyLimit + 1), 0xFFFF_FFFF]
+        case .checksum: [0, current.byteSwapped, current ^ 1]
+        }
+    }
+
+    private func mask(of field: FrameHeader.Field) -> UInt32 {
+        field.size == 4 ? 0xFFFF_FFFF : (1 << (8 * UInt32(field.size))) - 1
+    }
+
+    private func read(_ field: FrameHeader.Field, in bytes: [UInt8]) -> UInt32 {
+        bytes[field.range].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+    }
+
+    private func write(_ value: UInt32, to field: FrameHeader.Field, in bytes: inout [UInt8]) {
+        for (index, position) in field.range.enumerated() {
+            bytes[position] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(field.size - 1 - index)))
+        }
+    }
+
+    // MARK: TLV tree
+
+    /// Edits the body's TLV fields, when the body is plain and parses (duplicates and any depth
+    /// allowed, so a mutant's mutant can be edited again).
+    private mutating func mutateFields(_ bytes: inout [UInt8], donor: [UInt8]) -> FrameMutation? {
+        guard var fields = Self.fields(of: bytes) else { return nil }
+        let mutation: FrameMutation
+        switch Int.random(in: 0..<8, using: &random) {
+        case 0:
+            let field = randomField()
+            fields.insert(field, at: Int.random(in: 0...fields.count, using: &random))
+            mutation = .insertedField(field.tag, length: Self.valueLength(field))
+        case 1:
+            guard !fields.isEmpty else { return nil }
+            mutation = .deletedField(fields.remove(at: Int.random(in: 0..<fields.count, using: &random)).tag)
+        case 2:
+            guard !fields.isEmpty else { return nil }
+            let index = Int.random(in: 0..<fields.count, using: &random)
+            fields.insert(fields[index], at: index + 1)
+            mutation = .duplicatedField(fields[index].tag)
+        case 3:
+            guard fields.count >= 2 else { return nil }
+            let first = Int.random(in: 0..<fields.count, using: &random)
+            let second = (first + Int.random(in: 1..<fields.count, using: &random)) % fields.count
+            fields.swapAt(first, second)
+            mutation = .swappedFields(fields[second].tag, fields[first].tag)
+        case 4:
+            let levels = Int.random(in: 1...5, using: &random)
+            for _ in 0..<levels { fields = [.container(fields)] }
+            mutation = .nestedDeeper(depth: Self.depth(of: fields))
+        case 5:
+            guard !fields.isEmpty else { return nil }
+            let index = Int.random(in: 0..<fields.count, using: &random)
+            fields[index].content = fields[index].tag == .container ? .fields([]) : .bytes([])
+            mutation = .emptiedField(fields[index].tag)
+        case 6:
+            guard let donated = Self.fields(of: donor), let field = donated.randomElement(using: &random) else { return nil }
+            fields.insert(field, at: Int.random(in: 0...fields.count, using: &random))
+            mutation = .splicedField(field.tag)
+        default:
+            guard !fields.isEmpty else { return nil }
+            var body = TLVEncoder.encode(fields)
+            let index = Int.random(in: 0..<fields.count, using: &random)
+            let start = fields[..<index].reduce(0) { $0 + TLVEncoder.fieldHeaderSize + Self.valueLength($1) }
+            let length = Self.valueLength(fields[index])
+            let delta = [1, -1, 2, 4096, -length, Int(UInt32.max) - length].randomElement(using: &random)!
+            FrameRepair.write(UInt32(truncatingIfNeeded: length + delta), at: start + 2, in: &body)
+            bytes = Array(bytes[..<FrameHeader.size]) + body
+            return .lyingLength(fields[index].tag, by: delta)
+        }
+        bytes = Array(bytes[..<FrameHeader.size]) + TLVEncoder.encode(fields)
+        return mutation
+    }
+
+    /// The body's fields when the frame is whole, plain and its body parses.
+    static func fields(of bytes: [UInt8]) -> [TLVField]? {
+        guard bytes.count >= FrameHeader.size, bytes[FrameHeader.Field.encryptType.offset] == 0,
+              bytes[FrameHeader.Field.compressType.offset] == 0 else { return nil }
+        return try? TLVDecoder(options: TLVOptions(depthLimit: TLVOptions.maximumDepthLimit, allowsDuplicateTags: true))
+            .decode(bytes[FrameHeader.size...])
+    }
+
+    private mutating func randomField() -> TLVField {
+        switch Int.random(in: 0..<4, using: &random) {
+        case 0: return TLVField(tag: .text, bytes: [])
+        case 1: return TLVField(tag: .text, text: ["hello", "é", "\u{0}", String(repeating: "x", count: 300)].randomElement(using: &random)!)
+        case 2: return .container([TLVField(tag: .text, bytes: [])])
+        default:
+            let tag = TLVTag.known.filter { $0 != .container }.randomElement(using: &random)!
+            return TLVField(tag: tag, bytes: (0..<Int.random(in: 0...12, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) })
+        }
+    }
+
+    static func valueLength(_ field: TLVField) -> Int {
+        switch field.content {
+        case let .bytes(bytes): bytes.count
+        case let .fields(children): children.reduce(0) { $0 + TLVEncoder.fieldHeaderSize + valueLength($1) }
+        }
+    }
+
+    static func depth(of fields: [TLVField]) -> Int {
+        fields.map { field in
+            if case let .fields(children) = field.content { 1 + depth(of: children) } else { 1 }
+        }.max() ?? 0
+    }
+
+    // MARK: Compression
+
+    private mutating func mutateCompression(_ bytes: inout [UInt8]) -> FrameMutation? {
+        guard bytes.count >= FrameHeader.size else { return nil }
+        let compressType = FrameHeader.Field.compressType.offset
+        if bytes[compressType] == CompressType.zlib.rawValue, bytes.count > FrameHeader.size {
+            let at = Int.random(in: 0..<(bytes.count - FrameHeader.size), using: &random)
+            bytes[FrameHeader.size + at] ^= UInt8.random(in: 1...255, using: &random)
+            return .corruptedZlibStream(at: at)
+        }
+        if Int.random(in: 0..<4, using: &random) == 0 {
+            // A run of zeros in one field, inflating to the limit or one byte past it.
+            let inflated = options.bodyLimit + [0, 1, -1].randomElement(using: &random)!
+            let payload = TLVEncoder.encode([TLVField(tag: .custom, bytes: [UInt8](repeating: 0, count: max(0, inflated - TLVEncoder.fieldHeaderSize)))])
+            bytes = Array(bytes[..<FrameHeader.size]) + ZlibCompressor().compress(payload)
+            bytes[compressType] = CompressType.zlib.rawValue
+            return .compressionBomb(inflatedLength: payload.count)
+        }
+        let body = bytes[FrameHeader.size...]
+        bytes = Array(bytes[..<FrameHeader.size]) + ZlibCompressor().compress(body)
+        bytes[compressType] = CompressType.zlib.rawValue
+        return .compressedBody(inflatedLength: body.count)
+    }
+
+    // MARK: Bytes
+
+    private mutating func mutateBytes(_ bytes: inout [UInt8]) -> FrameMutation {
+        guard !bytes.isEmpty else {
+            bytes = FrameHeader.magicBytes
+            return .insertedBytes(at: 0, count: 4)
+        }
+        let at = Int.random(in: 0..<bytes.count, using: &random)
+        switch Int.random(in: 0..<5, using: &random) {
+        case 0:
+            bytes[at] ^= 1 << UInt8.random(in: 0...7, using: &random)
+            return .flippedBit(at: at)
+        case 1:
+            let value = [0, 0xFF, 0x7F, 0x80, 1].randomElement(using: &random)!
+            bytes[at] = UInt8(value)
+            return .setByte(at: at, to: UInt8(value))
+        case 2:
+            let count = Int.random(in: 1...16, using: &random)
+            bytes.insert(contentsOf: (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }, at: at)
+            return .insertedBytes(at: at, count: count)
+        case 3:
+            let count = min(bytes.count - at, Int.random(in: 1...16, using: &random))
+            bytes.removeSubrange(at..<(at + count))
+            return .deletedBytes(at: at, count: count)
+        default:
+            bytes.removeSubrange(at...)
+            return .truncated(to: at)
+        }
+    }
+}
