@@ -9,6 +9,27 @@ enum TesteeLaunch {
     /// The program every testee command is run with.
     static let executable = URL(fileURLWithPath: "/usr/bin/env")
 
+    /// env's arguments for running `command`: with every signal's handling reset to the default
+    /// and none blocked (`--default-signal`, coreutils 8.31 and later), since a process started
+    /// from one of the suite's threads would otherwise inherit that thread's blocked signals and
+    /// the ignored SIGINT and SIGTERM of a run that catches them, and then neither die of its own
+    /// abort() nor stop at SIGTERM. An env without the option runs `command` as it is.
+    static func arguments(_ command: [String]) -> [String] {
+        (resetsSignals ? ["--default-signal"] : []) + command
+    }
+
+    /// Whether this machine's env has `--default-signal`: asked once.
+    private static let resetsSignals: Bool = {
+        let probe = Process()
+        probe.executableURL = executable
+        probe.arguments = ["--default-signal", "true"]
+        probe.standardOutput = FileHandle.nullDevice
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }()
+
     /// env's status for a program it cannot find (127) or cannot run (126): the testee never
     /// started, which is the suite's problem to report, not a verdict on the testee.
     static func neverStarted(status: Int32) -> Bool {

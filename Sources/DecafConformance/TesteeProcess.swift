@@ -70,7 +70,7 @@ final class TesteeProcess {
         stop()
         let process = Process()
         process.executableURL = TesteeLaunch.executable
-        process.arguments = command
+        process.arguments = TesteeLaunch.arguments(command)
         let stdin = Pipe(), stdout = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
@@ -92,12 +92,16 @@ final class TesteeProcess {
 
     private func readLine(timeout: Duration) throws(Failure) -> String {
         let deadline = ContinuousClock.now + timeout
+        // Bytes already searched for the newline: each read's bytes are searched once, so a long
+        // answer (a 10 MiB payload is 20 MiB of hex) costs its length, not its length squared.
+        var searched = 0
         while true {
-            if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = buffered[searched...].firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffered[..<newline], as: UTF8.self)
                 buffered.removeSubrange(...newline)
                 return line
             }
+            searched = buffered.count
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero, !isCancelled() else {
                 stop()

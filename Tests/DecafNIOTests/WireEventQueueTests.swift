@@ -26,10 +26,14 @@ struct WireEventQueueTests {
     @Test("two waiters at once each get an event, the first waiter the first event")
     func twoWaiters() async {
         let queue = WireEventQueue()
-        async let first = queue.next(timeout: .seconds(30))
-        while queue.waiterCount < 1 { await Task.yield() }
-        async let second = queue.next(timeout: .seconds(30))
-        while queue.waiterCount < 2 { await Task.yield() }
+        // The waits are bounded: on a loaded machine a waiter could otherwise expire before the
+        // second one registers, and the loop would spin for ever.
+        let deadline = ContinuousClock.now + .seconds(60)
+        async let first = queue.next(timeout: .seconds(120))
+        while queue.waiterCount < 1, ContinuousClock.now < deadline { await Task.yield() }
+        async let second = queue.next(timeout: .seconds(120))
+        while queue.waiterCount < 2, ContinuousClock.now < deadline { await Task.yield() }
+        #expect(queue.waiterCount == 2, "the two waiters did not register within a minute")
         queue.push(Self.frame(1))
         queue.push(Self.frame(2))
         #expect(await first == Self.frame(1))
