@@ -12,7 +12,7 @@ TOOLS := tshark:tshark xmllint:libxml2-utils python3:python3
 # driving `decaf proxy --control` in a test.
 PYTHON_PACKAGES := toxiproxy:toxiproxy-python
 
-.PHONY: demo test build install deps fixtures fixtures-check fuzz sanitize bench bench-dissect bench-proxy load weak clean
+.PHONY: demo test build install deps fixtures fixtures-check fuzz sanitize bench bench-dissect bench-proxy bench-fuzz load weak clean
 
 ## demo: install what is missing (as root), build, and show what Decaf does on golden frames.
 demo: deps build
@@ -85,6 +85,10 @@ bench-dissect: deps
 ## bench-proxy: bulk bytes and 64-byte round trips direct, through decaf proxy (release, no toxics), a plain forwarder and a splice forwarder, in one run; the table and the goals.
 bench-proxy: deps
 	tools/bench/proxy.py
+
+## bench-fuzz: decaf fuzz decoder (release) against Decaf's codec testee and the Python one, inputs a second beside the codec suite's cases a second.
+bench-fuzz: deps
+	tools/bench/fuzz.py
 
 ## load: decaf send against decaf peer, 100 connections; messages/s, latency, peer memory.
 load: deps

@@ -54,6 +54,13 @@ run "$decaf" conform decoder --case 'codec.decode.checksum.*' -- python3 tools/r
 # The Python reference client passes; Decaf's own client, told to resend under a new sequence, fails.
 run "$decaf" conform client -- python3 tools/reference/client.py
 run "$decaf" conform client --case 'client.retransmit.*' -- "$decaf" testee client --fault new-sequence-on-resend
+# Fuzzing: a codec that passes every codec case but aborts on a rare input deep behind a valid
+# checksum; the fuzzer finds it from the golden vectors, minimizes it and replays it.
+rm -rf .build/demo/findings
+run "$decaf" conform decoder -- "$decaf" testee decoder --fault crash-on-deep-empty-text
+run "$decaf" fuzz decoder --max-findings 1 --body-limit 65536 --timeout 2s --findings .build/demo/findings -- "$decaf" testee decoder --fault crash-on-deep-empty-text
+run "$decaf" fuzz replay .build/demo/findings/finding-1-crash.json -- "$decaf" testee decoder --fault crash-on-deep-empty-text
+run "$decaf" dissect -V .build/demo/findings/finding-1-crash.bin
 printf '\n\033[1mDissecting golden frames of the Decaf wire protocol (magic 0xDECAFBAD)\033[0m\n'
 # A valid DATA frame, field by field.
 run "$decaf" dissect -V "$frames/frame-basic/1.bin"

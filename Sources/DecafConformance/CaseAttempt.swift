@@ -1,7 +1,7 @@
 /// What one run of a case gave its suite's runner: the result, and what the runner decides on
 /// beyond the verdict.
-struct CaseAttempt: Sendable {
-    var result: CaseResult
+public struct CaseAttempt: Sendable {
+    public internal(set) var result: CaseResult
     /// The longest the suite's own event loop ran late during the case.
     var held: Duration = .zero
     /// How late the suite may run before the verdict says more of it than of the testee: the
@@ -10,11 +10,11 @@ struct CaseAttempt: Sendable {
     var lateness: Duration? = TimingTolerance.early
     /// What the testee did instead of anything a case can judge (it printed what is not an event,
     /// never connected, never answered), when that is so.
-    var unusable: String?
+    public internal(set) var unusable: String?
     /// The last line of the testee's standard error, quoted after why it is unusable ("" if none).
-    var lastWords = ""
+    public internal(set) var lastWords = ""
     /// The testee cannot be started at all: every verdict would say so, so the run stops.
-    var cannotStart = false
+    public internal(set) var cannotStart = false
 
     /// A verdict short of a pass, reached while the suite ran later than the verdict tolerates:
     /// the answers may have come later than the testee's timers allowed. A failure that breaks a

@@ -21,6 +21,13 @@ public struct CodecCase: Hashable, Sendable {
     public var options: DecodeOptions
     public var group: String
 
+    public init(task: Task, vector: FrameVector, options: DecodeOptions, group: String) {
+        self.task = task
+        self.vector = vector
+        self.options = options
+        self.group = group
+    }
+
     public var operation: Operation {
         switch task {
         case .decode: .decode

@@ -6,7 +6,7 @@ import Synchronization
 /// How the codec suite runs a case once: one request to the run's testee process, one answer
 /// within the timeout, judged by `CodecJudge`. The testee answers one request at a time, so cases
 /// run one at a time; each waits on a thread of its own, since a testee is read with blocking reads.
-final class DecoderSuiteDriver: SuiteDriver {
+public final class DecoderSuiteDriver: SuiteDriver {
     let timeout: Duration
     let repeats: Int
     var jobs: Int { 1 }
@@ -15,16 +15,22 @@ final class DecoderSuiteDriver: SuiteDriver {
     /// Set when the run's task is cancelled: the wait for an answer then ends within a tenth of a second.
     private let cancelled = NIOLockedValueBox(false)
 
-    init(command: [String], timeout: Duration, repeats: Int) {
+    public init(command: [String], timeout: Duration, repeats: Int = 1) {
         self.timeout = timeout
         self.repeats = repeats
         testee = Mutex(TesteeProcess(command: command) { [cancelled] in cancelled.withLockedValue { $0 } })
     }
 
-    func attempt(_ codecCase: CodecCase, execution: Int) async -> CaseAttempt {
+    public func attempt(_ codecCase: CodecCase, execution: Int = 0) async -> CaseAttempt {
+        await attempt(codecCase, waiting: timeout)
+    }
+
+    /// Runs `codecCase` once, waiting up to `timeout` for the answer (the fuzzer asks a second
+    /// time with a longer wait before it calls a testee hung).
+    public func attempt(_ codecCase: CodecCase, waiting timeout: Duration) async -> CaseAttempt {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<CaseAttempt, Never>) in
-                Thread { continuation.resume(returning: self.testee.withLock { self.runOnce(codecCase, on: $0) }) }.start()
+                Thread { continuation.resume(returning: self.testee.withLock { self.runOnce(codecCase, on: $0, timeout: timeout) }) }.start()
             }
         } onCancel: {
             cancelled.withLockedValue { $0 = true }
@@ -32,13 +38,13 @@ final class DecoderSuiteDriver: SuiteDriver {
     }
 
     /// Stops the testee at the end of the run.
-    func stop() {
+    public func stop() {
         testee.withLock { $0.stop() }
     }
 
     /// Runs `codecCase` once on `testee`: its result and, when the testee gave no answer a case
     /// can judge, what it did instead.
-    private func runOnce(_ codecCase: CodecCase, on testee: TesteeProcess) -> CaseAttempt {
+    private func runOnce(_ codecCase: CodecCase, on testee: TesteeProcess, timeout: Duration) -> CaseAttempt {
         let started = ContinuousClock.now
         let request = TesteeMessage.line(TesteeMessage.request(for: codecCase))
         var transcript = [TranscriptEntry(direction: .sent, time: .zero, bytes: Array(request.utf8), label: "request")]

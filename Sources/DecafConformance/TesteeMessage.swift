@@ -30,6 +30,17 @@ public enum TesteeMessage {
         public var offset: Int?
         public var hex: String?
         public var reason: String?
+
+        public init(result: String, header: FrameHeaderJSON? = nil, payload: String? = nil, error: String? = nil, offset: Int? = nil,
+                    hex: String? = nil, reason: String? = nil) {
+            self.result = result
+            self.header = header
+            self.payload = payload
+            self.error = error
+            self.offset = offset
+            self.hex = hex
+            self.reason = reason
+        }
     }
 
     static func request(for codecCase: CodecCase) -> Request {

@@ -29,8 +29,8 @@ public enum DecodeOutcome: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .accepted(frames): "accepted (\(frames) frame\(frames == 1 ? "" : "s"))"
-        case let .refused(code, requirement, offset): "refused with \(code.name) (\(requirement.rawValue)) at offset \(offset)"
+        case let .accepted(frames): "accepts as \(frames) frame\(frames == 1 ? "" : "s")"
+        case let .refused(code, requirement, offset): "refuses with \(code.name) (\(requirement.rawValue)) at offset \(offset)"
         }
     }
 }

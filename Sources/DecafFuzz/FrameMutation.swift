@@ -11,7 +11,7 @@ public enum FrameMutation: Hashable, Sendable, CustomStringConvertible {
     /// A field written twice in a row (TLV-5 forbids duplicate tags at one level).
     case duplicatedField(TLVTag)
     case swappedFields(TLVTag, TLVTag)
-    /// Fields wrapped in one more container, so the body nests `depth` deep.
+    /// Fields wrapped in more containers, so the body's deepest field is inside `depth` containers.
     case nestedDeeper(depth: Int)
     /// A field's value emptied.
     case emptiedField(TLVTag)
@@ -40,7 +40,7 @@ public enum FrameMutation: Hashable, Sendable, CustomStringConvertible {
         case let .deletedField(tag): "the \(Self.name(tag)) field deleted"
         case let .duplicatedField(tag): "the \(Self.name(tag)) field written twice"
         case let .swappedFields(first, second): "the \(Self.name(first)) and \(Self.name(second)) fields swapped"
-        case let .nestedDeeper(depth): "the body nested in containers \(depth) deep"
+        case let .nestedDeeper(depth): "the body nested \(depth) container\(depth == 1 ? "" : "s") deep"
         case let .emptiedField(tag): "the \(Self.name(tag)) field's value emptied"
         case let .splicedField(tag): "a \(Self.name(tag)) field from another frame spliced in"
         case let .lyingLength(tag, by): "the \(Self.name(tag)) field's length \(by > 0 ? "+" : "")\(by) from its value's"

@@ -13,6 +13,8 @@ public struct FrameMutator {
     public let options: DecodeOptions
     /// The share of inputs whose body_length and checksum are repaired after mutating.
     public let repairShare: Double
+    /// Compressed bombs by the length they inflate to, made once each.
+    private var bombs: [Int: [UInt8]] = [:]
 
     public init(seed: UInt64, options: DecodeOptions = DecodeOptions(), repairShare: Double = 0.9) {
         random = SeededRandom(seed: seed)
@@ -96,9 +98,12 @@ public struct FrameMutator {
     // MARK: TLV tree
 
     /// Edits the body's TLV fields, when the body is plain and parses (duplicates and any depth
-    /// allowed, so a mutant's mutant can be edited again).
+    /// allowed, so a mutant's mutant can be edited again): at the top level or inside any
+    /// container, chosen at random.
     private mutating func mutateFields(_ bytes: inout [UInt8], donor: [UInt8]) -> FrameMutation? {
-        guard var fields = Self.fields(of: bytes) else { return nil }
+        guard var tree = Self.fields(of: bytes) else { return nil }
+        let level = Self.levels(of: tree).randomElement(using: &random)!
+        var fields = Self.fields(at: level, in: tree)
         let mutation: FrameMutation
         switch Int.random(in: 0..<8, using: &random) {
         case 0:
@@ -120,9 +125,8 @@ public struct FrameMutator {
             fields.swapAt(first, second)
             mutation = .swappedFields(fields[second].tag, fields[first].tag)
         case 4:
-            let levels = Int.random(in: 1...5, using: &random)
-            for _ in 0..<levels { fields = [.container(fields)] }
-            mutation = .nestedDeeper(depth: Self.depth(of: fields))
+            for _ in 0..<Int.random(in: 1...5, using: &random) { fields = [.container(fields)] }
+            mutation = .nestedDeeper(depth: Self.depth(of: Self.replacing(level, with: fields, in: tree)) - 1)
         case 5:
             guard !fields.isEmpty else { return nil }
             let index = Int.random(in: 0..<fields.count, using: &random)
@@ -133,18 +137,46 @@ public struct FrameMutator {
             fields.insert(field, at: Int.random(in: 0...fields.count, using: &random))
             mutation = .splicedField(field.tag)
         default:
-            guard !fields.isEmpty else { return nil }
-            var body = TLVEncoder.encode(fields)
-            let index = Int.random(in: 0..<fields.count, using: &random)
-            let start = fields[..<index].reduce(0) { $0 + TLVEncoder.fieldHeaderSize + Self.valueLength($1) }
-            let length = Self.valueLength(fields[index])
+            // A top-level field's length made to lie, written into the encoded body.
+            guard !tree.isEmpty else { return nil }
+            var body = TLVEncoder.encode(tree)
+            let index = Int.random(in: 0..<tree.count, using: &random)
+            let start = tree[..<index].reduce(0) { $0 + TLVEncoder.fieldHeaderSize + Self.valueLength($1) }
+            let length = Self.valueLength(tree[index])
             let delta = [1, -1, 2, 4096, -length, Int(UInt32.max) - length].randomElement(using: &random)!
             FrameRepair.write(UInt32(truncatingIfNeeded: length + delta), at: start + 2, in: &body)
             bytes = Array(bytes[..<FrameHeader.size]) + body
-            return .lyingLength(fields[index].tag, by: delta)
+            return .lyingLength(tree[index].tag, by: delta)
         }
-        bytes = Array(bytes[..<FrameHeader.size]) + TLVEncoder.encode(fields)
+        tree = Self.replacing(level, with: fields, in: tree)
+        bytes = Array(bytes[..<FrameHeader.size]) + TLVEncoder.encode(tree)
         return mutation
+    }
+
+    /// Every level of `tree` that holds fields: the top (`[]`) and each container, as the path of
+    /// child indexes that leads to it.
+    static func levels(of tree: [TLVField], at path: [Int] = []) -> [[Int]] {
+        var levels = [path]
+        for (index, field) in tree.enumerated() {
+            if case let .fields(children) = field.content { levels += Self.levels(of: children, at: path + [index]) }
+        }
+        return levels
+    }
+
+    /// The fields at `level` of `tree`.
+    static func fields(at level: [Int], in tree: [TLVField]) -> [TLVField] {
+        guard let first = level.first else { return tree }
+        guard case let .fields(children) = tree[first].content else { return [] }
+        return fields(at: Array(level.dropFirst()), in: children)
+    }
+
+    /// `tree` with the fields at `level` replaced by `fields`.
+    static func replacing(_ level: [Int], with fields: [TLVField], in tree: [TLVField]) -> [TLVField] {
+        guard let first = level.first else { return fields }
+        guard case let .fields(children) = tree[first].content else { return tree }
+        var tree = tree
+        tree[first].content = .fields(replacing(Array(level.dropFirst()), with: fields, in: children))
+        return tree
     }
 
     /// The body's fields when the frame is whole, plain and its body parses.
@@ -189,18 +221,27 @@ public struct FrameMutator {
             bytes[FrameHeader.size + at] ^= UInt8.random(in: 1...255, using: &random)
             return .corruptedZlibStream(at: at)
         }
-        if Int.random(in: 0..<4, using: &random) == 0 {
-            // A run of zeros in one field, inflating to the limit or one byte past it.
-            let inflated = options.bodyLimit + [0, 1, -1].randomElement(using: &random)!
-            let payload = TLVEncoder.encode([TLVField(tag: .custom, bytes: [UInt8](repeating: 0, count: max(0, inflated - TLVEncoder.fieldHeaderSize)))])
-            bytes = Array(bytes[..<FrameHeader.size]) + ZlibCompressor().compress(payload)
+        if Int.random(in: 0..<32, using: &random) == 0 {
+            // A run of zeros in one field, inflating to the limit or one byte either side of it:
+            // rare, as a bomb costs the testee (and its answer) the whole limit.
+            let inflated = max(TLVEncoder.fieldHeaderSize, options.bodyLimit + [0, 1, -1].randomElement(using: &random)!)
+            bytes = Array(bytes[..<FrameHeader.size]) + bomb(inflatingTo: inflated)
             bytes[compressType] = CompressType.zlib.rawValue
-            return .compressionBomb(inflatedLength: payload.count)
+            return .compressionBomb(inflatedLength: inflated)
         }
         let body = bytes[FrameHeader.size...]
         bytes = Array(bytes[..<FrameHeader.size]) + ZlibCompressor().compress(body)
         bytes[compressType] = CompressType.zlib.rawValue
         return .compressedBody(inflatedLength: body.count)
+    }
+
+    /// A zlib stream of one field of zeros that inflates to `length` bytes.
+    private mutating func bomb(inflatingTo length: Int) -> [UInt8] {
+        if let made = bombs[length] { return made }
+        let payload = TLVEncoder.encode([TLVField(tag: .custom, bytes: [UInt8](repeating: 0, count: length - TLVEncoder.fieldHeaderSize))])
+        let made = ZlibCompressor().compress(payload)
+        bombs[length] = made
+        return made
     }
 
     // MARK: Bytes

@@ -13,6 +13,15 @@ public struct FrameVector: Hashable, Sendable {
 
     public var result: VectorResult { expectation.result }
 
+    public init(tcId: Int, comment: String, requirements: [RequirementID], flags: [VectorFlag] = [], bytes: [UInt8], expectation: VectorExpectation) {
+        self.tcId = tcId
+        self.comment = comment
+        self.requirements = requirements
+        self.flags = flags
+        self.bytes = bytes
+        self.expectation = expectation
+    }
+
     /// A valid vector built from `recipe`; its expected frame is the recipe's header and fields.
     public static func valid(
         _ tcId: Int, _ comment: String, _ requirements: [RequirementID],

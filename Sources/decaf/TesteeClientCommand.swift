@@ -33,10 +33,7 @@ struct TesteeClientCommand: ParsableCommand {
 
     func run() throws {
         if listFaults {
-            for fault in ClientFault.allCases {
-                let breaks = fault.breaks.isEmpty ? "(no MUST)" : fault.breaks.map(\.rawValue).joined(separator: ",")
-                print("\(fault.name.padding(toLength: 26, withPad: " ", startingAt: 0)) \(breaks.padding(toLength: 10, withPad: " ", startingAt: 0)) \(fault.summary)")
-            }
+            for fault in ClientFault.allCases { print(FaultListing.line(name: fault.name, breaks: fault.breaks, summary: fault.summary)) }
             return
         }
         let environment = ProcessInfo.processInfo.environment

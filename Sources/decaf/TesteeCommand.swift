@@ -5,6 +5,6 @@ struct TesteeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "testee",
         abstract: "Run one of Decaf's own implementations as a testee of decaf conform.",
-        subcommands: [TesteeClientCommand.self]
+        subcommands: [TesteeClientCommand.self, TesteeDecoderCommand.self]
     )
 }

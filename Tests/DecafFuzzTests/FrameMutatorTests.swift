@@ -73,7 +73,7 @@ struct FrameMutatorTests {
     @Test("each mutation says what it did in the protocol's words")
     func descriptions() {
         #expect(FrameMutation.headerField(.messageType, 0xFF).description == "msg_type set to 0x000000FF (255)")
-        #expect(FrameMutation.nestedDeeper(depth: 5).description == "the body nested in containers 5 deep")
+        #expect(FrameMutation.nestedDeeper(depth: 4).description == "the body nested 4 containers deep")
         #expect(FrameMutation.lyingLength(.text, by: 1).description == "the TEXT field's length +1 from its value's")
     }
 }

@@ -1,0 +1,149 @@
+import DecafConformance
+import DecafSession
+import DecafWire
+import Foundation
+
+/// A campaign against a codec testee (`Specs/conform-testee.md`): mutants of the corpus, each
+/// asked of the testee through the codec suite's driver and judged by its judge against what the
+/// brief makes of it. A crash, a hang or a disagreement that breaks a MUST is a finding; each
+/// distinct one is minimized and handed on at once, so an interrupted run keeps every finding.
+public final class DecoderFuzzer: Sendable {
+    private let driver: DecoderSuiteDriver
+    private let corpus: [[UInt8]]
+    private let settings: FuzzSettings
+
+    public init(command: [String], corpus: [[UInt8]], settings: FuzzSettings) {
+        driver = DecoderSuiteDriver(command: command, timeout: settings.timeout)
+        self.corpus = corpus
+        self.settings = settings
+    }
+
+    /// Fuzzes until `settings.runs` inputs, `settings.duration`, `settings.maxFindings` or cancellation; `progress` hears
+    /// where the run is (about four times a second), `found` each new finding.
+    public func run(progress: (FuzzProgress) -> Void, found: (FuzzFinding) -> Void) async throws(FuzzError) -> FuzzProgress {
+        guard !corpus.isEmpty else { throw .emptyCorpus }
+        defer { driver.stop() }
+        var mutator = FrameMutator(seed: settings.seed, options: settings.options)
+        var random = SeededRandom(seed: settings.seed ^ 0x5EED_C0DE)
+        var state = FuzzProgress()
+        var signatures = Set<String>()
+        var answers = Set<String>()
+        let start = ContinuousClock.now
+        var shown = start
+        while !Task.isCancelled {
+            state.elapsed = ContinuousClock.now - start
+            if let runs = settings.runs, state.inputs >= runs { break }
+            if let duration = settings.duration, state.elapsed >= duration { break }
+            if let most = settings.maxFindings, state.findings >= most { break }
+            let entry = corpus[Int.random(in: 0..<corpus.count, using: &random)]
+            let donor = corpus[Int.random(in: 0..<corpus.count, using: &random)]
+            let (bytes, mutations) = mutator.mutate(entry, donor: donor)
+            guard let codecCase = DecoderCase.make(bytes, options: settings.options, number: state.inputs + 1) else { continue }
+            state.inputs += 1
+            let attempt = await driver.attempt(codecCase)
+            if attempt.cannotStart { throw .cannotStart(attempt.result.verdict.reason) }
+            if Task.isCancelled { break }
+            answers.insert(Self.answer(of: attempt))
+            state.distinctAnswers = answers.count
+            if let (oracle, signature) = Self.classify(attempt, of: codecCase), !signatures.contains(signature),
+               await confirmed(codecCase, signature: signature) {
+                signatures.insert(signature)
+                let finding = await minimized(bytes, oracle: oracle, signature: signature, mutations: mutations, before: state.inputs - 1,
+                                              elapsed: ContinuousClock.now - start, first: attempt)
+                state.findings += 1
+                found(finding)
+            }
+            if ContinuousClock.now - shown >= .milliseconds(250) {
+                shown = ContinuousClock.now
+                state.elapsed = shown - start
+                progress(state)
+            }
+        }
+        state.elapsed = ContinuousClock.now - start
+        state.interrupted = Task.isCancelled
+        return state
+    }
+
+    /// Asks the testee about `bytes` once: the oracle and signature that fire, if any.
+    public func judge(_ bytes: [UInt8]) async throws(FuzzError) -> (attempt: CaseAttempt, fired: (FuzzOracle, String)?)? {
+        guard let codecCase = DecoderCase.make(bytes, options: settings.options, number: 1) else { return nil }
+        let attempt = await driver.attempt(codecCase)
+        if attempt.cannotStart { throw .cannotStart(attempt.result.verdict.reason) }
+        return (attempt, Self.classify(attempt, of: codecCase))
+    }
+
+    /// Stops the testee.
+    public func stop() {
+        driver.stop()
+    }
+
+    /// Whether `codecCase` fires `signature` again when asked once more, waiting twice the
+    /// timeout: a testee that was only slow (a big input on a loaded machine) is not called hung.
+    private func confirmed(_ codecCase: CodecCase, signature: String) async -> Bool {
+        Self.classify(await driver.attempt(codecCase, waiting: settings.timeout * 2), of: codecCase)?.1 == signature
+    }
+
+    /// The finding of `bytes`, shrunk while the same oracle fires with the same signature, within
+    /// the settings' budget of tries.
+    private func minimized(_ bytes: [UInt8], oracle: FuzzOracle, signature: String, mutations: [FrameMutation], before: Int,
+                           elapsed: Duration, first: CaseAttempt) async -> FuzzFinding {
+        var tries = 0
+        var last = (bytes: bytes, attempt: first)
+        let shrunk = await Minimizer.minimizeFrames([bytes]) { frames in
+            guard frames.count == 1, tries < settings.minimizingBudget, !Task.isCancelled,
+                  let codecCase = DecoderCase.make(frames[0], options: settings.options, number: 0) else { return false }
+            tries += 1
+            let attempt = await driver.attempt(codecCase)
+            guard Self.classify(attempt, of: codecCase)?.1 == signature else { return false }
+            last = (frames[0], attempt)
+            return true
+        }
+        let input = shrunk.first == last.bytes ? last.bytes : bytes
+        let attempt = input == last.bytes ? last.attempt : first
+        return FuzzFinding(oracle: oracle, signature: signature, input: input, original: bytes, mutations: mutations,
+                           outcome: DecodeOutcome(of: input, options: settings.options), verdict: attempt.result.verdict,
+                           lastWords: attempt.lastWords, inputsBefore: before, elapsed: elapsed)
+    }
+
+    /// Which oracle an attempt fires, and what makes it this fault: nothing for a pass, a skip,
+    /// or a disagreement the brief allows.
+    static func classify(_ attempt: CaseAttempt, of codecCase: CodecCase) -> (FuzzOracle, String)? {
+        let verdict = attempt.result.verdict
+        switch verdict.kind {
+        case .timeout:
+            return (.hang, "hang")
+        case .fail:
+            if let unusable = attempt.unusable {
+                if unusable.hasPrefix("answered with a line") { return (.disagreement, "an answer that is not the testee protocol") }
+                // How it died and its last words, numbers left out (a backtrace's timing, an
+                // address), so the same fault is one finding however often it fires.
+                let words = String(attempt.lastWords.map { $0.isNumber ? "#" : $0 })
+                return (.crash, "crash: \(unusable); \(words)")
+            }
+            // Only a MUST is a failure: where the brief lets a receiver choose, either answer stands.
+            guard codecCase.vector.result != .acceptable else { return nil }
+            // A header cut short may be judged only once whole (Specs/decaf-wire-v1.md,
+            // interpretation 1): TRUNCATED_FRAME at 0 is the other reading of the brief.
+            if codecCase.vector.bytes.count < FrameHeader.size, let response = response(of: attempt),
+               response.error == ErrorCode.truncatedFrame.name, response.offset == 0 {
+                return nil
+            }
+            let brief = codecCase.vector.expectation.refusal.map { "must refuse with \($0.error.name)" } ?? "must accept"
+            return (.disagreement, "\(verdict.reason); \(brief)")
+        default:
+            return nil
+        }
+    }
+
+    /// The kind of answer an attempt got: `frame`, an error's name, `skipped`, or what went wrong.
+    static func answer(of attempt: CaseAttempt) -> String {
+        guard let response = response(of: attempt) else { return attempt.result.verdict.kind.rawValue }
+        return response.error ?? response.result
+    }
+
+    /// The testee's answer, when it gave one of the testee protocol.
+    static func response(of attempt: CaseAttempt) -> TesteeMessage.Response? {
+        guard let answer = attempt.result.transcript.last(where: { $0.label == "answer" }) else { return nil }
+        return try? JSONDecoder().decode(TesteeMessage.Response.self, from: Data(answer.bytes))
+    }
+}

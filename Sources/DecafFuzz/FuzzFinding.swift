@@ -1,0 +1,69 @@
+import DecafConformance
+import DecafWire
+
+/// One fault the fuzzer found, minimized: the input, what the brief makes of it, what the testee
+/// did instead, and the requirement it breaks.
+public struct FuzzFinding: Sendable {
+    public var oracle: FuzzOracle
+    /// What makes two findings the same fault: the oracle and what fired it (the testee's last
+    /// words for a crash; the judge's reason and the brief's answer for a disagreement).
+    public var signature: String
+    /// The smallest input found that fires the same oracle with the same signature.
+    public var input: [UInt8]
+    /// The input as first found, and how it was made from its corpus entry.
+    public var original: [UInt8]
+    public var mutations: [FrameMutation]
+    /// What the brief makes of the minimized input.
+    public var outcome: DecodeOutcome
+    /// The judge's verdict on the testee's answer to the minimized input.
+    public var verdict: Verdict
+    /// The last line the testee wrote to its standard error ("" if none).
+    public var lastWords: String
+    /// Inputs tried before this one was found.
+    public var inputsBefore: Int
+    public var elapsed: Duration
+
+    /// The finding for a person, in one paragraph: what was sent, what happened, which rule it breaks.
+    public var paragraph: String {
+        let sent = "Sent \(input.count) bytes (\(Self.describe(input))), which the brief \(outcome)"
+        let happened: String
+        switch oracle {
+        case .crash: happened = verdict.reason
+        case .hang: happened = "the testee gave no answer in time, nor when asked again with twice the time, and was stopped"
+        case .disagreement: happened = "the testee \(verdict.actual.isEmpty ? "answered otherwise" : "answered \(verdict.actual)"): \(verdict.reason)"
+        }
+        let rule = verdict.requirements.isEmpty ? outcomeRequirements : verdict.requirements
+        let breaks = rule.isEmpty ? "" : " Breaks \(rule.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: "; "))."
+        let made = mutations.isEmpty ? "" : " Found as: \(mutations.map(\.description).joined(separator: "; "))."
+        return "\(oracle.rawValue.uppercased()): \(sent); \(happened).\(breaks)\(made)"
+    }
+
+    private var outcomeRequirements: [RequirementID] {
+        if case let .refused(_, requirement, _) = outcome { [requirement] } else { [] }
+    }
+
+    /// A frame's bytes in the protocol's words: its type, flags and body, or why it is no frame.
+    static func describe(_ bytes: [UInt8]) -> String {
+        guard let header = FrameHeader(decoding: bytes) else { return "shorter than a header" }
+        var parts = ["\(header.messageType) frame", "body_length \(header.bodyLength)"]
+        if header.compressType != .none { parts.append("compress_type \(header.compressType)") }
+        if header.encryptType != .none { parts.append("encrypt_type \(header.encryptType)") }
+        if bytes.count - FrameHeader.size != Int(header.bodyLength) { parts.append("\(bytes.count - FrameHeader.size) body bytes sent") }
+        if let fields = FrameMutator.fields(of: bytes), !fields.isEmpty {
+            let tree = tree(fields)
+            parts.append("body " + (tree.count > 200 ? tree.prefix(200) + "..." : tree))
+        }
+        return parts.joined(separator: ", ")
+    }
+
+    /// A TLV tree in one line: `CONTAINER[CONTAINER[TEXT(empty)]], CUSTOM(3)`.
+    static func tree(_ fields: [TLVField]) -> String {
+        fields.map { field in
+            let name = field.tag.name ?? Hex.format(field.tag.rawValue, width: 4)
+            switch field.content {
+            case let .fields(children): return "\(name)[\(tree(children))]"
+            case let .bytes(value): return value.isEmpty ? "\(name)(empty)" : "\(name)(\(value.count))"
+            }
+        }.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,30 @@
+import DecafWire
+
+/// How a campaign runs: its seed (the same seed and corpus give the same inputs), when it stops,
+/// how long an answer may take, and the decoder's options the brief's answers assume.
+public struct FuzzSettings: Sendable {
+    public var seed: UInt64
+    /// Inputs to try; nil for as many as `duration` allows.
+    public var runs: Int?
+    /// How long to fuzz; nil for `runs` inputs.
+    public var duration: Duration?
+    /// Stop once this many distinct findings are made; nil to go on.
+    public var maxFindings: Int?
+    /// The longest the testee may take to answer one input before it counts as hung.
+    public var timeout: Duration
+    public var options: DecodeOptions
+    /// The most times a finding is tried again while it is minimized (each try can cost a whole
+    /// timeout for a hang), so minimizing ends in bounded time.
+    public var minimizingBudget: Int
+
+    public init(seed: UInt64 = 1, runs: Int? = nil, duration: Duration? = nil, maxFindings: Int? = nil, timeout: Duration = .seconds(5),
+                options: DecodeOptions = DecodeOptions(), minimizingBudget: Int = 400) {
+        self.seed = seed
+        self.runs = runs
+        self.duration = duration
+        self.maxFindings = maxFindings
+        self.timeout = timeout
+        self.options = options
+        self.minimizingBudget = minimizingBudget
+    }
+}

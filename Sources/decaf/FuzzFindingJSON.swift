@@ -1,0 +1,48 @@
+import DecafFuzz
+import DecafVectors
+import DecafWire
+
+/// A finding as `decaf fuzz` saves it beside its bytes: enough for a person to read and for
+/// `decaf fuzz replay` to send the same input under the same options.
+struct FuzzFindingJSON: Codable {
+    var oracle: FuzzOracle
+    var summary: String
+    var signature: String
+    var requirements: [String]
+    var brief: String
+    var reason: String
+    var expected: String
+    var actual: String
+    var lastWords: String?
+    var hex: String
+    var length: Int
+    var original: String
+    var mutations: [String]
+    var inputsBefore: Int
+    var seconds: Double
+    var seed: UInt64
+    var options: FrameVectorFileJSON.Options
+    var testee: [String]
+
+    init(_ finding: FuzzFinding, seed: UInt64, options: DecodeOptions, testee: [String]) {
+        oracle = finding.oracle
+        summary = finding.paragraph
+        signature = finding.signature
+        requirements = finding.verdict.requirements.map(\.rawValue)
+        brief = finding.outcome.description
+        reason = finding.verdict.reason
+        expected = finding.verdict.expected
+        actual = finding.verdict.actual
+        lastWords = finding.lastWords.isEmpty ? nil : finding.lastWords
+        hex = Hex.string(finding.input)
+        length = finding.input.count
+        original = Hex.string(finding.original)
+        mutations = finding.mutations.map(\.description)
+        inputsBefore = finding.inputsBefore
+        let parts = finding.elapsed.components
+        seconds = ((Double(parts.seconds) + Double(parts.attoseconds) / 1e18) * 1000).rounded() / 1000
+        self.seed = seed
+        self.options = FrameVectorFileJSON.Options(options)
+        self.testee = testee
+    }
+}

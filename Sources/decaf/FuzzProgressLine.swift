@@ -1,0 +1,31 @@
+import DecafFuzz
+import DecafDissect
+import Foundation
+
+/// The live line of a campaign on a terminal's standard error (inputs a second, findings,
+/// distinct answers), and the summary it ends with.
+struct FuzzProgressLine: Sendable {
+    private let isShown = isatty(2) == 1
+
+    @Sendable func show(_ state: FuzzProgress) {
+        guard isShown else { return }
+        FileHandleOutput.standardError.write("\r\u{1B}[K" + Self.line(state))
+    }
+
+    func clear() {
+        guard isShown else { return }
+        FileHandleOutput.standardError.write("\r\u{1B}[K")
+    }
+
+    static func line(_ state: FuzzProgress) -> String {
+        let seconds = Double(state.elapsed.components.seconds) + Double(state.elapsed.components.attoseconds) / 1e18
+        return "\(state.inputs) inputs in \(String(format: "%.1f", seconds)) s (\(Int(state.inputsPerSecond.rounded()))/s), "
+            + "\(state.findings) finding\(state.findings == 1 ? "" : "s"), \(state.distinctAnswers) distinct answers"
+    }
+
+    static func summary(_ state: FuzzProgress, findings directory: String) -> String {
+        let end = state.interrupted ? "; INTERRUPTED" : ""
+        let saved = state.findings > 0 ? "; findings in \(directory)/" : ""
+        return "fuzz decoder: " + line(state) + saved + end
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import DecafFuzz
+import DecafJSON
+import DecafWire
+import Foundation
+
+/// `decaf fuzz replay FINDING -- COMMAND ARGS...`: sends a saved finding's input again and says
+/// whether the same oracle fires.
+struct FuzzReplayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Send a finding's input to a testee again and say whether the same fault shows.",
+        discussion: """
+        Example: decaf fuzz replay decaf-findings/finding-1-crash.json -- decaf testee decoder
+        FINDING is the .json decaf fuzz saved (its input under its options), or any file of bytes (default options). \
+        Exit status: 0 the testee answers as the brief does now, 1 a fault shows (the finding's, or another), \
+        2 usage error or a testee that cannot be started.
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The finding: NAME.json as decaf fuzz saved it, or a file of bytes.", valueName: "finding"), transform: PathArgument.parse)
+    var finding: String
+
+    @Option(help: ArgumentHelp("How long to wait for the answer. (default: 5s)", valueName: "duration"), transform: DurationArgument.positive)
+    var timeout = Duration.seconds(5)
+
+    @Argument(parsing: .postTerminator, help: "The testee's command line, after --.")
+    var command: [String] = []
+
+    func validate() throws {
+        if command.isEmpty { throw ValidationError("give the testee's command after --, e.g. -- decaf testee decoder") }
+    }
+
+    func run() async throws {
+        guard let data = FileManager.default.contents(atPath: finding) else { throw InputError("\(finding): cannot be read") }
+        var input = [UInt8](data)
+        var options = DecodeOptions()
+        var signature: String?
+        if finding.hasSuffix(".json") {
+            guard let record = try? JSONDecoder().decode(FuzzFindingJSON.self, from: data), let bytes = Hex.bytes(record.hex) else {
+                throw InputError("\(finding): not a finding decaf fuzz saved (it has no input in hex); give its .json or .bin")
+            }
+            input = bytes
+            options = record.options.decodeOptions
+            signature = record.signature
+        }
+        let fuzzer = DecoderFuzzer(command: command, corpus: [input], settings: FuzzSettings(timeout: timeout, options: options))
+        defer { fuzzer.stop() }
+        let judged: (reason: String, passed: Bool, fired: (FuzzOracle, String)?)
+        do {
+            guard let result = try await fuzzer.judge(input) else {
+                throw InputError("\(finding): not one frame's stream (a frame and bytes after it); the testee protocol asks about one frame")
+            }
+            judged = (result.attempt.result.verdict.reason, result.attempt.result.verdict.kind.isPass, result.fired)
+        } catch let error as FuzzError {
+            throw InputError("decaf fuzz replay: \(error); check the command after --")
+        }
+        let outcome = DecodeOutcome(of: input, options: options)
+        print("sent \(input.count) bytes, which the brief \(outcome)")
+        guard let (oracle, fired) = judged.fired else {
+            print(judged.passed ? "the testee answered as the brief does: \(judged.reason)"
+                                : "no fault: the brief allows this answer (\(judged.reason))")
+            Foundation.exit(0)
+        }
+        let same = signature.map { $0 == fired } ?? true
+        print("\(oracle.rawValue.uppercased())\(same ? " again" : ", another fault than the finding's"): \(judged.reason)")
+        Foundation.exit(1)
+    }
+}
