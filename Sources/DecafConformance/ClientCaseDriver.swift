@@ -121,7 +121,7 @@ final class ClientCaseDriver {
         for instance in 0..<testCase.instances {
             let process = Process()
             process.executableURL = TesteeLaunch.executable
-            process.arguments = TesteeLaunch.arguments(settings.command)
+            process.arguments = settings.command
             process.environment = environment
             let input = Pipe(), output = Pipe()
             process.standardInput = input

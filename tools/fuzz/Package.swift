@@ -1,7 +1,8 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
-// libFuzzer targets over DecafWire and the capture reader, kept out of the main package so its build stays light.
+// libFuzzer targets over DecafWire, the capture reader, the sessions, the listing engine and the fuzzer's own core,
+// kept out of the main package so its build stays light.
 // Build: swift build -c release --sanitize fuzzer --sanitize address (see run.sh).
 let package = Package(
     name: "DecafFuzz",
@@ -27,6 +28,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzToxicPipe",
+            dependencies: [.product(name: "DecafSession", package: "Decaf"), .product(name: "DecafWire", package: "Decaf")]
+        ),
+        .executableTarget(
+            name: "FuzzMutator",
             dependencies: [.product(name: "DecafSession", package: "Decaf"), .product(name: "DecafWire", package: "Decaf")]
         ),
         .executableTarget(

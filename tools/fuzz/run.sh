@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (frame decoder, dissector, TLV decoder, peer and client sessions,
-# the proxy's toxic pipe, captures, the parallel listing engine) with
+# the proxy's toxic pipe, captures, the parallel listing engine, the fuzzer's own mutator) with
 # AddressSanitizer and runs each for SECONDS (default 60), seeded from the golden frames and the
 # sample captures. Prints each target's executions per second and coverage, and exits non-zero on
 # any crash, leak or timeout, when a target runs without coverage feedback, or when it runs fewer
@@ -50,10 +50,10 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-malloc_context_size=0}
 export SWIFT_BACKTRACE=enable=no
 summary=()
 failed=0
-for target in FuzzFrameDecoder FuzzDissector FuzzTLV FuzzPeerSession FuzzClientSession FuzzToxicPipe FuzzCapture FuzzRendering; do
+for target in FuzzFrameDecoder FuzzDissector FuzzTLV FuzzPeerSession FuzzClientSession FuzzToxicPipe FuzzCapture FuzzRendering FuzzMutator; do
     asan=""
     case $target in
-        FuzzFrameDecoder | FuzzDissector | FuzzPeerSession) seeds="$work/frames"; length=4096 ;;
+        FuzzFrameDecoder | FuzzDissector | FuzzPeerSession | FuzzMutator) seeds="$work/frames"; length=4096 ;;
         # A pipe's timing and its changes of toxics show in a few chunks; long inputs only slow it down.
         FuzzToxicPipe) seeds="$work/frames"; length=1024 ;;
         FuzzTLV) seeds="$work/tlv"; length=4096 ;;

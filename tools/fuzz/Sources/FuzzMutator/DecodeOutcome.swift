@@ -1,0 +1,1 @@
+../../../../Sources/DecafFuzz/DecodeOutcome.swift

@@ -1,0 +1,31 @@
+import DecafWire
+
+// The fuzzer's own core, fuzzed: its pure files (mutator, repair, the brief's answer, the
+// minimizer's steps) are the main package's, linked here, so this target builds without NIO.
+
+/// libFuzzer entry: the first byte seeds the mutator, the rest is a corpus frame. Whatever the
+/// frame, mutating never traps; a mutant that says it was repaired has a body_length and checksum
+/// that hold; the brief answers for every mutant; every step the minimizer may take from a
+/// mutant's TLV tree encodes shorter than the tree.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzMutator(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let input = Array(UnsafeBufferPointer(start: data, count: size))
+    guard let control = input.first else { return 0 }
+    let frame = Array(input.dropFirst())
+    // A small body limit keeps the bombs small.
+    let options = DecodeOptions(bodyLimit: 4096)
+    var mutator = FrameMutator(seed: UInt64(control), options: options)
+    for _ in 0..<4 {
+        let (bytes, mutations) = mutator.mutate(frame, donor: frame)
+        if mutations.last == .repaired { precondition(FrameRepair.repaired(bytes) == bytes, "a repaired mutant does not hold") }
+        _ = DecodeOutcome(of: bytes, options: options).description
+        _ = mutations.map(\.description)
+        if let fields = FrameMutator.fields(of: bytes) {
+            let length = TLVEncoder.encode(fields).count
+            for smaller in Minimizer.smaller(fields) {
+                precondition(TLVEncoder.encode(smaller).count < length, "a minimizing step did not shrink the tree")
+            }
+        }
+    }
+    return 0
+}
