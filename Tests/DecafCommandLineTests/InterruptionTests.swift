@@ -110,6 +110,25 @@ struct InterruptionTests {
         Self.expectInterruptedReport(try await Self.interrupted(run), summary: " unsupported")
     }
 
+    @Test("fuzz decoder: the findings saved so far are kept, INTERRUPTED, exit 130")
+    func fuzzDecoder() async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "decaf-fuzz-interrupted-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let finding = directory.appending(path: "finding-1-disagreement.json").path
+        // A testee in front of the faulty one that, once the first finding is saved, sends SIGINT
+        // to the fuzzer, its parent, at its next request. (A fault that crashes would look hung
+        // through this shell, which outlives what it runs.)
+        let testee = "while read line; do [ -e '\(finding)' ] && kill -INT $PPID; echo \"$line\"; done"
+            + " | '\(FixturePaths.decafExecutable.path)' testee decoder --fault accepts-short-zlib-body"
+        let run = try RunningChild(decaf: ["fuzz", "decoder", "--duration", "120s", "--body-limit", "65536", "--timeout", "2s",
+                                           "--findings", directory.path, "--", "sh", "-c", testee])
+        let output = try await Self.interrupted(run)
+        #expect(output.contains("DISAGREEMENT: "), "\(output)")
+        #expect(output.contains("; INTERRUPTED"), "\(output)")
+        #expect(FileManager.default.fileExists(atPath: finding))
+        #expect(FileManager.default.fileExists(atPath: finding.replacingOccurrences(of: ".json", with: ".bin")))
+    }
+
     @Test("send --count 1000000: what was settled so far, INTERRUPTED, exit 130")
     func send() async throws {
         let peer = try RunningChild(decaf: ["peer"])
