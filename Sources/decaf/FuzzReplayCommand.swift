@@ -45,13 +45,14 @@ struct FuzzReplayCommand: AsyncParsableCommand {
             signature = record.signature
         }
         let fuzzer = DecoderFuzzer(command: command, corpus: [input], settings: FuzzSettings(timeout: timeout, options: options))
-        defer { fuzzer.stop() }
         let judged: (reason: String, passed: Bool, fired: (FuzzOracle, String)?)
         do {
             guard let result = try await fuzzer.judge(input) else {
                 throw InputError("\(finding): not one frame's stream (a frame and bytes after it); the testee protocol asks about one frame")
             }
             judged = (result.attempt.result.verdict.reason, result.attempt.result.verdict.kind.isPass, result.fired)
+            // Stopped before exit(), which runs no defer: a testee left waiting would outlive the replay.
+            fuzzer.stop()
         } catch let error as FuzzError {
             throw InputError("decaf fuzz replay: \(error); check the command after --")
         }
