@@ -81,7 +81,7 @@ public struct CodecTestee: Sendable {
               Int(header.bodyLength) == bytes.count - FrameHeader.size + 1, header.bodyLength <= options.bodyLimit else { return nil }
         header.bodyLength -= 1
         var fixed = bytes
-        fixed.replaceSubrange(FrameHeader.Field.bodyLength.range, with: withUnsafeBytes(of: header.bodyLength.bigEndian, Array.init))
+        FrameHeader.Field.bodyLength.set(header.bodyLength, in: &fixed)
         var decoder = FrameDecoder(options: options)
         decoder.append(fixed)
         guard let frame = try? decoder.nextFrame() else { return nil }

@@ -44,7 +44,7 @@ public enum FrameLayout {
     }
 
     private static func value(of field: FrameHeader.Field, in bytes: [UInt8], record: FrameRecord) -> String {
-        let raw = bytes[field.range].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        let raw = field.value(in: bytes)
         switch field {
         case .magic: return Hex.word(raw) + (raw == FrameHeader.magic ? "" : " (bad)")
         case .versionMajor, .versionMinor: return "\(raw)"
@@ -69,7 +69,7 @@ public enum FrameLayout {
         for element in record.visible(fields) {
             let start = base + element.offset
             let valueStart = start + TLVEncoder.fieldHeaderSize
-            let name = element.tag.name ?? Hex.format(element.tag.rawValue, width: 4)
+            let name = element.tag.label
             spans.append(FieldSpan(region, start..<valueStart, "\(name) tag, length \(element.value.count)", depth: depth))
             if element.isContainer {
                 let valueEnd = element.offset + TLVEncoder.fieldHeaderSize + element.value.count

@@ -85,7 +85,7 @@ public enum SummaryRenderer {
             guard parts.isShown(element) else { break }
             if count < shown {
                 if count > 0 { text.append(UInt8(ascii: ",")) }
-                text.append(element.tag.name ?? Hex.format(element.tag.rawValue, width: 4))
+                text.append(element.tag.label)
             }
             count += 1
         }

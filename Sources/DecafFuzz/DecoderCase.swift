@@ -6,7 +6,8 @@ import DecafWire
 /// (`DecodeOutcome`) as its vector's expectation, so `CodecJudge` judges the testee's answer
 /// exactly as the conformance suite judges the golden vectors. Where the brief lets a receiver
 /// choose (an AES256 body at a receiver that cannot decrypt, FRAME-5; containers nested one past
-/// the limit with nothing in the deepest, TLV-2) either answer passes.
+/// the limit with nothing in the deepest, TLV-2) either answer passes, and a header cut short may be
+/// refused as the brief's other reading has it (`isOtherReading`).
 public enum DecoderCase {
     /// The case of input number `number`, or nil when the bytes are not one frame's stream (a
     /// frame and more after it: the testee protocol answers for one frame).
@@ -34,6 +35,14 @@ public enum DecoderCase {
         }
         let vector = FrameVector(tcId: number, comment: "fuzzed input \(number)", requirements: requirements, bytes: bytes, expectation: expectation)
         return CodecCase(task: .decode, vector: vector, options: options, group: "fuzz")
+    }
+
+    /// Whether `response` is a refusal the brief allows beside the case's own, which a vector's
+    /// expectation cannot hold: a header cut short may be judged only once whole
+    /// (Specs/decaf-wire-v1.md, interpretation 1), so TRUNCATED_FRAME at 0 is the other reading
+    /// for a stream shorter than a header.
+    public static func isOtherReading(_ response: TesteeMessage.Response, of codecCase: CodecCase) -> Bool {
+        codecCase.vector.bytes.count < FrameHeader.size && response.error == ErrorCode.truncatedFrame.name && response.offset == 0
     }
 
     private static func expected(_ frame: Frame) -> ExpectedFrame {

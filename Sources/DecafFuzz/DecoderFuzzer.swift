@@ -122,12 +122,7 @@ public final class DecoderFuzzer: Sendable {
             }
             // Only a MUST is a failure: where the brief lets a receiver choose, either answer stands.
             guard codecCase.vector.result != .acceptable else { return nil }
-            // A header cut short may be judged only once whole (Specs/decaf-wire-v1.md,
-            // interpretation 1): TRUNCATED_FRAME at 0 is the other reading of the brief.
-            if codecCase.vector.bytes.count < FrameHeader.size, let response = response(of: attempt),
-               response.error == ErrorCode.truncatedFrame.name, response.offset == 0 {
-                return nil
-            }
+            if let response = response(of: attempt), DecoderCase.isOtherReading(response, of: codecCase) { return nil }
             let brief = codecCase.vector.expectation.refusal.map { "must refuse with \($0.error.name)" } ?? "must accept"
             return (.disagreement, "\(verdict.reason); \(brief)")
         default:

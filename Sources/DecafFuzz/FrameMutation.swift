@@ -36,14 +36,14 @@ public enum FrameMutation: Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .headerField(field, value): "\(field.name) set to \(Hex.word(value)) (\(value))"
-        case let .insertedField(tag, length): "a \(Self.name(tag)) field of \(length) bytes inserted"
-        case let .deletedField(tag): "the \(Self.name(tag)) field deleted"
-        case let .duplicatedField(tag): "the \(Self.name(tag)) field written twice"
-        case let .swappedFields(first, second): "the \(Self.name(first)) and \(Self.name(second)) fields swapped"
+        case let .insertedField(tag, length): "a \(tag.label) field of \(length) bytes inserted"
+        case let .deletedField(tag): "the \(tag.label) field deleted"
+        case let .duplicatedField(tag): "the \(tag.label) field written twice"
+        case let .swappedFields(first, second): "the \(first.label) and \(second.label) fields swapped"
         case let .nestedDeeper(depth): "the body nested \(depth) container\(depth == 1 ? "" : "s") deep"
-        case let .emptiedField(tag): "the \(Self.name(tag)) field's value emptied"
-        case let .splicedField(tag): "a \(Self.name(tag)) field from another frame spliced in"
-        case let .lyingLength(tag, by): "the \(Self.name(tag)) field's length \(by > 0 ? "+" : "")\(by) from its value's"
+        case let .emptiedField(tag): "the \(tag.label) field's value emptied"
+        case let .splicedField(tag): "a \(tag.label) field from another frame spliced in"
+        case let .lyingLength(tag, by): "the \(tag.label) field's length \(by > 0 ? "+" : "")\(by) from its value's"
         case let .compressedBody(length): "the body (\(length) bytes) zlib-compressed"
         case let .compressionBomb(length): "a zlib body inflating to \(length) bytes"
         case let .corruptedZlibStream(at): "the zlib stream corrupted at body byte \(at)"
@@ -55,6 +55,4 @@ public enum FrameMutation: Hashable, Sendable, CustomStringConvertible {
         case .repaired: "body_length and checksum repaired"
         }
     }
-
-    private static func name(_ tag: TLVTag) -> String { tag.name ?? Hex.format(UInt32(tag.rawValue), width: 4) }
 }

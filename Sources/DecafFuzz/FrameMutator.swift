@@ -55,12 +55,12 @@ public struct FrameMutator {
     private mutating func mutateHeader(_ bytes: inout [UInt8]) -> FrameMutation? {
         guard bytes.count >= FrameHeader.size else { return nil }
         let field = FrameHeader.Field.allCases.randomElement(using: &random)!
-        let current = read(field, in: bytes)
+        let current = field.value(in: bytes)
         var values = interestingValues(of: field, current: current, bodyCount: bytes.count - FrameHeader.size)
         values.append(current &+ 1)
         values.append(current &- 1)
-        let value = values.randomElement(using: &random)! & mask(of: field)
-        write(value, to: field, in: &bytes)
+        field.set(values.randomElement(using: &random)!, in: &bytes)
+        let value = field.value(in: bytes)
         return .headerField(field, value)
     }
 
@@ -78,20 +78,6 @@ public struct FrameMutator {
         case .bodyLength:
             [0, UInt32(bodyCount + 1), UInt32(max(0, bodyCount - 1)), UInt32(options.bodyLimit), UInt32(options.bodyLimit + 1), 0xFFFF_FFFF]
         case .checksum: [0, current.byteSwapped, current ^ 1]
-        }
-    }
-
-    private func mask(of field: FrameHeader.Field) -> UInt32 {
-        field.size == 4 ? 0xFFFF_FFFF : (1 << (8 * UInt32(field.size))) - 1
-    }
-
-    private func read(_ field: FrameHeader.Field, in bytes: [UInt8]) -> UInt32 {
-        bytes[field.range].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-    }
-
-    private func write(_ value: UInt32, to field: FrameHeader.Field, in bytes: inout [UInt8]) {
-        for (index, position) in field.range.enumerated() {
-            bytes[position] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(field.size - 1 - index)))
         }
     }
 
@@ -144,7 +130,8 @@ public struct FrameMutator {
             let start = tree[..<index].reduce(0) { $0 + TLVEncoder.fieldHeaderSize + Self.valueLength($1) }
             let length = Self.valueLength(tree[index])
             let delta = [1, -1, 2, 4096, -length, Int(UInt32.max) - length].randomElement(using: &random)!
-            FrameRepair.write(UInt32(truncatingIfNeeded: length + delta), at: start + 2, in: &body)
+            // The length is the four bytes after the field's tag.
+            body.replaceSubrange((start + 2)..<(start + 6), with: withUnsafeBytes(of: UInt32(truncatingIfNeeded: length + delta).bigEndian, Array.init))
             bytes = Array(bytes[..<FrameHeader.size]) + body
             return .lyingLength(tree[index].tag, by: delta)
         }

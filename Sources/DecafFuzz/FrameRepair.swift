@@ -10,13 +10,9 @@ public enum FrameRepair {
         guard bytes.count >= FrameHeader.size else { return bytes }
         var bytes = bytes
         let body = bytes[FrameHeader.size...]
-        write(UInt32(body.count), at: FrameHeader.Field.bodyLength.offset, in: &bytes)
-        write(CRC32.checksum(body), at: FrameHeader.Field.checksum.offset, in: &bytes)
+        let checksum = CRC32.checksum(body)
+        FrameHeader.Field.bodyLength.set(UInt32(body.count), in: &bytes)
+        FrameHeader.Field.checksum.set(checksum, in: &bytes)
         return bytes
-    }
-
-    /// Writes `value` big-endian into the four bytes at `offset`.
-    static func write(_ value: UInt32, at offset: Int, in bytes: inout [UInt8]) {
-        for index in 0..<4 { bytes[offset + index] = UInt8(truncatingIfNeeded: value >> (24 - 8 * UInt32(index))) }
     }
 }

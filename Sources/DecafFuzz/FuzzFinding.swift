@@ -59,7 +59,7 @@ public struct FuzzFinding: Sendable {
     /// A TLV tree in one line: `CONTAINER[CONTAINER[TEXT(empty)]], CUSTOM(3)`.
     static func tree(_ fields: [TLVField]) -> String {
         fields.map { field in
-            let name = field.tag.name ?? Hex.format(field.tag.rawValue, width: 4)
+            let name = field.tag.label
             switch field.content {
             case let .fields(children): return "\(name)[\(tree(children))]"
             case let .bytes(value): return value.isEmpty ? "\(name)(empty)" : "\(name)(\(value.count))"

@@ -12,7 +12,7 @@ public struct FuzzProgress: Sendable {
     public init() {}
 
     public var inputsPerSecond: Double {
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let seconds = elapsed / .seconds(1)
         return seconds > 0 ? Double(inputs) / seconds : 0
     }
 }

@@ -67,6 +67,19 @@ public struct FrameHeader: Hashable, Sendable {
 
         /// The range of header bytes the field occupies.
         public var range: Range<Int> { offset..<(offset + size) }
+
+        /// The field's value in `bytes`, which start with a header at least up to its end.
+        public func value(in bytes: [UInt8]) -> UInt32 {
+            bytes[range].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        }
+
+        /// Writes `value` big-endian into the field's bytes of `bytes`, keeping as many of its low
+        /// bytes as the field holds: how tools craft and repair headers byte by byte.
+        public func set(_ value: UInt32, in bytes: inout [UInt8]) {
+            for (index, position) in range.enumerated() {
+                bytes[position] = UInt8(truncatingIfNeeded: value >> (8 * UInt32(size - 1 - index)))
+            }
+        }
     }
 
     public var magic: UInt32

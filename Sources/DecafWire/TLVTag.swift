@@ -23,6 +23,9 @@ public struct TLVTag: NamedWireValue, Comparable {
     /// The container tag: its value is itself a TLV sequence (TLV-2).
     public static let container = TLVTag(0xFFFF)
 
+    /// The brief's name, or the tag's four hex digits when it has none.
+    public var label: String { name ?? Hex.format(rawValue, width: 4) }
+
     public static let known: [TLVTag] = [
         .versionRequest, .versionResponse, .readReceipt, .groupMessage, .fileTransfer, .userStatus,
         .typingIndicator, .error, .text, .image, .audio, .video, .file, .location, .custom, .container,

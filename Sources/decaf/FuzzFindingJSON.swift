@@ -39,8 +39,7 @@ struct FuzzFindingJSON: Codable {
         original = Hex.string(finding.original)
         mutations = finding.mutations.map(\.description)
         inputsBefore = finding.inputsBefore
-        let parts = finding.elapsed.components
-        seconds = ((Double(parts.seconds) + Double(parts.attoseconds) / 1e18) * 1000).rounded() / 1000
+        seconds = (finding.elapsed / .milliseconds(1)).rounded() / 1000
         self.seed = seed
         self.options = FrameVectorFileJSON.Options(options)
         self.testee = testee

@@ -18,8 +18,7 @@ struct FuzzProgressLine: Sendable {
     }
 
     static func line(_ state: FuzzProgress) -> String {
-        let seconds = Double(state.elapsed.components.seconds) + Double(state.elapsed.components.attoseconds) / 1e18
-        return "\(state.inputs) inputs in \(String(format: "%.1f", seconds)) s (\(Int(state.inputsPerSecond.rounded()))/s), "
+        return "\(state.inputs) inputs in \(String(format: "%.1f", state.elapsed / .seconds(1))) s (\(Int(state.inputsPerSecond.rounded()))/s), "
             + "\(state.findings) finding\(state.findings == 1 ? "" : "s"), \(state.distinctAnswers) distinct answers"
     }
 
