@@ -17,8 +17,10 @@ struct ReferencePeerConformanceTests {
     /// 90 s, so it cannot close a connection that a fault left open.
     /// `ackDeadline` is how soon `exchange.ack.prompt` wants an ACK; `timeout` how long the suite
     /// waits for what it expects (a peer doing right answers at once, so only failures wait it out).
+    /// `only` picks the cases to run (all by default).
     static func run(faults: [PeerFault], idleTimeout: Duration? = nil, ackDeadline: Duration = .milliseconds(500), timeout: Duration = .seconds(2),
-                    choosing choices: (inout PeerConfiguration) -> Void = { _ in }) async throws -> ConformanceRun {
+                    choosing choices: (inout PeerConfiguration) -> Void = { _ in },
+                    only: (ConformanceCase) -> Bool = { _ in true }) async throws -> ConformanceRun {
         var configuration = PeerConfiguration()
         configuration.faults = faults
         choices(&configuration)
@@ -32,7 +34,7 @@ struct ReferencePeerConformanceTests {
         var settings = ServerRunSettings(host: "127.0.0.1", port: server.localAddress.port!, clock: { now })
         settings.timeout = timeout
         settings.jobs = 8
-        let run = try await ServerConformanceRunner(catalog: ConformanceCatalog(profile: profile), settings: settings).run(ConformanceCatalog(profile: profile).cases)
+        let run = try await ServerConformanceRunner(catalog: ConformanceCatalog(profile: profile), settings: settings).run(ConformanceCatalog(profile: profile).cases.filter(only))
         try await server.shutdown()
         return run
     }
@@ -41,13 +43,25 @@ struct ReferencePeerConformanceTests {
     func referencePeerPasses() async throws {
         // The other tests' peers and processes load both cores meanwhile, and the peer's one event
         // loop may be busy for seconds with another case's 10 MiB body: the timeouts leave room.
-        let run = try await Self.run(faults: [], idleTimeout: .seconds(10), ackDeadline: .milliseconds(1500), timeout: .seconds(10))
+        // The peer keeps the brief's 90 s idle timeout here, so a case that the loaded machine
+        // leaves waiting for seconds between two writes is not closed as idle (a 10 s idle timeout
+        // once closed frame.coalesced.cut-in-second-header mid-case); the idle case runs alone below.
+        let run = try await Self.run(faults: [], ackDeadline: .milliseconds(1500), timeout: .seconds(10), only: { $0.id != Self.idleCase })
         let notPassing = run.results.filter { !$0.verdict.kind.isPass && $0.testCase.level != .optional }
         #expect(notPassing.map { "\($0.testCase.id): \($0.verdict.kind.rawValue) \($0.verdict.reason)" } == [])
-        #expect(run.results.count == ConformanceCatalog().cases.count)
+        #expect(run.results.count == ConformanceCatalog().cases.count - 1)
         #expect(run.results.count > 200)
         #expect(run.identity?.features == .known)
-        #expect(run.results.first { $0.testCase.id == "exchange.idle-timeout" }?.verdict.kind == .pass)
+        #expect(run.exitStatus == 0)
+    }
+
+    static let idleCase = "exchange.idle-timeout"
+
+    @Test("the peer closes an idle connection after its idle timeout (EX-6)")
+    func idleTimeout() async throws {
+        let run = try await Self.run(faults: [], idleTimeout: .seconds(1), only: { $0.id == Self.idleCase })
+        #expect(run.results.map(\.testCase.id) == [Self.idleCase])
+        #expect(run.results.map(\.verdict.kind) == [.pass], "\(run.results.map(\.verdict.reason))")
         #expect(run.exitStatus == 0)
     }
 

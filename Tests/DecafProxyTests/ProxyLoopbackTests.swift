@@ -53,9 +53,9 @@ struct ProxyLoopbackTests {
 
     @Test("an upstream that cannot be reached closes its client; the proxy goes on accepting")
     func unreachableUpstream() async throws {
-        let gone = try await Self.echoServer()
-        let proxy = try await Self.proxy(to: gone)
-        try await gone.close()
+        // Port 1 is below the ephemeral range: no other test's listener or connection can take it
+        // (a closed server's port could be bound again by a test running beside this one).
+        let proxy = try await ProxyServer.start(host: "127.0.0.1", port: 0, upstream: HostAndPort(host: "127.0.0.1", port: 1), toxics: ProxyToxics(), seed: 1)
         for _ in 0..<2 {
             let client = try await RawClient.connect(port: proxy.localAddress.port!)
             #expect(try await client.untilClosed() == [])
