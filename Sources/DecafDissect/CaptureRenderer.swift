@@ -1,5 +1,6 @@
 import DecafCapture
 import DecafJSON
+import DecafWire
 
 /// Writes what a capture listing shows as text a user reads, into `bytes`: a summary line per
 /// frame (with the excerpt of an error, or a hexdump), a tree, or a JSON line. Frames are written
@@ -7,33 +8,37 @@ import DecafJSON
 public struct CaptureRenderer: CaptureSink {
     public let style: DissectionReport.Style
     public let hexdump: Bool
+    /// The names of the TLV tags, and the layouts their values are read with.
+    public let registry: FieldRegistry
     /// What was written and not yet taken.
     public let output = OutputBuffer()
-    private var json = FrameJSONWriter()
+    private var json: FrameJSONWriter
 
-    public init(style: DissectionReport.Style, hexdump: Bool = false) {
+    public init(style: DissectionReport.Style, hexdump: Bool = false, registry: FieldRegistry = .brief) {
         self.style = style
         self.hexdump = hexdump
+        self.registry = registry
+        json = FrameJSONWriter(registry: registry)
     }
 
     public mutating func frame(_ frame: CapturedFrameView) {
         switch style {
         case .summary:
-            SummaryRenderer.write(frame, to: output)
+            SummaryRenderer.write(frame, registry: registry, to: output)
             output.append(UInt8(ascii: "\n"))
             if hexdump || !frame.parts.isValid {
-                append(DissectionReport(style: style, hexdump: hexdump).summaryDetails(for: FrameRecord(frame.parts)))
+                append(DissectionReport(style: style, hexdump: hexdump, registry: registry).summaryDetails(for: FrameRecord(frame.parts)))
             }
         case .json:
             json.write(frame, to: output)
             output.append(UInt8(ascii: "\n"))
         case .tree:
-            append(CaptureReport(style: style, hexdump: hexdump).lines(for: .frame(CapturedFrame(frame))))
+            append(CaptureReport(style: style, hexdump: hexdump, registry: registry).lines(for: .frame(CapturedFrame(frame))))
         }
     }
 
     public mutating func note(_ event: CaptureEvent) {
-        append(CaptureReport(style: style, hexdump: hexdump).lines(for: event))
+        append(CaptureReport(style: style, hexdump: hexdump, registry: registry).lines(for: event))
     }
 
     private mutating func append(_ lines: [String]) {

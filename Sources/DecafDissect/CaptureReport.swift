@@ -1,22 +1,26 @@
 import DecafCapture
 import DecafJSON
+import DecafWire
 
 /// Turns capture events into the lines a user reads: one summary line per frame (or a tree, or
 /// JSON), with gaps, resynchronisations and mid-stream starts said plainly.
 public struct CaptureReport: Sendable {
     public var style: DissectionReport.Style
     public var hexdump: Bool
+    /// The names of the TLV tags, and the layouts their values are read with.
+    public var registry: FieldRegistry
 
-    public init(style: DissectionReport.Style = .summary, hexdump: Bool = false) {
+    public init(style: DissectionReport.Style = .summary, hexdump: Bool = false, registry: FieldRegistry = .brief) {
         self.style = style
         self.hexdump = hexdump
+        self.registry = registry
     }
 
     /// The lines for `event`.
     public func lines(for event: CaptureEvent) -> [String] {
         if style == .json {
             if case let .frame(frame) = event {
-                var json = FrameJSONWriter()
+                var json = FrameJSONWriter(registry: registry)
                 let line = OutputBuffer()
                 frame.withView { json.write($0, to: line) }
                 return [String(decoding: line.bytes, as: UTF8.self)]
@@ -25,8 +29,8 @@ public struct CaptureReport: Sendable {
         }
         switch event {
         case let .frame(frame):
-            let report = DissectionReport(style: style, hexdump: hexdump)
-            guard style == .tree else { return [SummaryRenderer.line(for: frame)] + report.summaryDetails(for: frame.record) }
+            let report = DissectionReport(style: style, hexdump: hexdump, registry: registry)
+            guard style == .tree else { return [SummaryRenderer.line(for: frame, registry: registry)] + report.summaryDetails(for: frame.record) }
             let record = report.lines(for: .frame(frame.record))
             let packets = frame.packets.map(String.init).joined(separator: ", ")
             return ["Capture: \(frame.time), connection \(frame.connection), \(frame.direction.rawValue), packet\(frame.packets.count == 1 ? "" : "s") \(packets)"] + record

@@ -60,6 +60,8 @@ public struct CaptureStatistics: CaptureSink, Sendable {
     }
 
     /// Counts by message type, keyed by the type's value plus one (a key is never 0).
+    /// The statistics read only the brief's version offers.
+    private static let names = FieldRegistry.brief
     private var countsByType = FrameKeyTable<Count>()
     private var headerless = Count()
     /// Counts by connection, keyed by `FrameKeyTable.key` of the connection alone.
@@ -203,19 +205,16 @@ public struct CaptureStatistics: CaptureSink, Sendable {
         } else {
             countAcknowledgement(frame, reported: false)
         }
-        guard parts.isValid, let fields = parts.fields, isListed(index), filter.matchesConnection(of: frame) else { return }
-        // A frame without an error shows all its fields; walked in place, looking at handshake tags only.
-        for field in fields where field.tag == .versionRequest || field.tag == .versionResponse {
-            switch TLVValue(tag: field.tag, value: field.value) {
-            case let .versionRequest(offer):
-                handshakes[index, default: Handshake(connection: index)].requestedVersion = offer.version.description
-                handshakes[index, default: Handshake(connection: index)].requestedFeatures = offer.features.names
-            case let .versionResponse(offer):
-                handshakes[index, default: Handshake(connection: index)].negotiatedVersion = offer.version.description
-                handshakes[index, default: Handshake(connection: index)].negotiatedFeatures = offer.features.names
-            default:
-                continue
-            }
+        guard parts.isValid, isListed(index), filter.matchesConnection(of: frame) else { return }
+        var offers = HandshakeOffers()
+        parts.fields.walkTLVFields(&offers, naming: Self.names)
+        if let request = offers.request {
+            handshakes[index, default: Handshake(connection: index)].requestedVersion = request.version.description
+            handshakes[index, default: Handshake(connection: index)].requestedFeatures = request.features.names
+        }
+        if let response = offers.response {
+            handshakes[index, default: Handshake(connection: index)].negotiatedVersion = response.version.description
+            handshakes[index, default: Handshake(connection: index)].negotiatedFeatures = response.features.names
         }
     }
 

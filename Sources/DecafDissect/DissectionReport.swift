@@ -12,17 +12,20 @@ public struct DissectionReport: Sendable {
 
     public var style: Style
     public var hexdump: Bool
+    /// The names of the TLV tags, and the layouts their values are read with.
+    public var registry: FieldRegistry
 
-    public init(style: Style = .summary, hexdump: Bool = false) {
+    public init(style: Style = .summary, hexdump: Bool = false, registry: FieldRegistry = .brief) {
         self.style = style
         self.hexdump = hexdump
+        self.registry = registry
     }
 
     /// The lines for `event`; given the whole `stream`, JSON resync records carry the skipped bytes.
     public func lines(for event: DissectionEvent, stream: [UInt8]? = nil) -> [String] {
         switch (event, style) {
         case let (.frame(record), .json):
-            var json = FrameJSONWriter()
+            var json = FrameJSONWriter(registry: registry)
             let line = OutputBuffer()
             record.withParts { json.write($0, to: line) }
             return [String(decoding: line.bytes, as: UTF8.self)]
@@ -37,15 +40,15 @@ public struct DissectionReport: Sendable {
         case let (.resynchronized(skipped, resumedAt), _):
             return [TreeRenderer.resynchronizationLine(skipped: skipped, resumedAt: resumedAt)]
         case let (.frame(record), .summary):
-            return [SummaryRenderer.line(for: record)] + summaryDetails(for: record)
+            return [SummaryRenderer.line(for: record, registry: registry)] + summaryDetails(for: record)
         case let (.frame(record), .tree):
-            return TreeRenderer.lines(for: record) + (hexdump ? HexdumpRenderer.lines(for: record).map { "    " + $0 } + [""] : [""])
+            return TreeRenderer.lines(for: record, registry: registry) + (hexdump ? HexdumpRenderer.lines(for: record, registry: registry).map { "    " + $0 } + [""] : [""])
         }
     }
 
     /// The lines under a frame's summary line: where its error lies, or its hexdump.
     func summaryDetails(for record: FrameRecord) -> [String] {
-        if hexdump { return HexdumpRenderer.lines(for: record).map { "      " + $0 } }
+        if hexdump { return HexdumpRenderer.lines(for: record, registry: registry).map { "      " + $0 } }
         guard let error = record.error else { return [] }
         return ErrorExcerpt.lines(for: record, error: error).map { "      " + $0 }
     }

@@ -22,8 +22,8 @@ enum ErrorExcerpt {
     }
 
     /// Where in the record the error's offending bytes are, clipped to what arrived.
-    static func location(of error: WireError, in record: FrameRecord) -> (FieldSpan.Region, Range<Int>)? {
-        let region: FieldSpan.Region
+    static func location(of error: WireError, in record: FrameRecord) -> (FieldRegion, Range<Int>)? {
+        let region: FieldRegion
         var start: Int
         var width: Int
         switch error.code {

@@ -13,8 +13,12 @@ public struct FrameJSONWriter {
     private var lastConnection: (index: Int, text: [UInt8])?
     private var lastCaptureTime: (time: CaptureTime, text: [UInt8])?
     private var lastTimestamp: (seconds: UInt32, text: [UInt8])?
+    /// The names of the TLV tags, and the layouts their values are read with.
+    public let registry: FieldRegistry
 
-    public init() {}
+    public init(registry: FieldRegistry = .brief) {
+        self.registry = registry
+    }
 
     /// Appends the line of a frame from a capture, without the newline, to `out`.
     public mutating func write(_ frame: CapturedFrameView, to out: OutputBuffer) {
@@ -74,12 +78,19 @@ public struct FrameJSONWriter {
             writer.member("record", name: "frame")
             writer.member("status", name: parts.isValid ? "ok" : "error")
             writer.member("streamOffset", parts.streamOffset)
-            if let fields = parts.fields {
+            // One walk writes the fields and finds the values that do not fit their tags.
+            var misfits = MisfitWarnings(warnings: parts.headerWarnings)
+            if parts.payload != nil {
                 writer.key("tlv")
-                writeFields(fields, of: parts, to: &writer)
+                writer.beginArray()
+                var fields = TLVFieldsJSON(writer: writer, misfits: misfits)
+                parts.fields.walkTLVFields(&fields, naming: registry)
+                writer = fields.writer
+                misfits = fields.misfits
+                writer.endArray()
             }
             writer.key("warnings")
-            writer.array(parts.warnings) { writer, warning in
+            writer.array(misfits.warnings) { writer, warning in
                 writer.object { writer in
                     writer.member("message", warning.message)
                     writer.member("requirement", warning.requirement.rawValue)
@@ -137,65 +148,6 @@ public struct FrameJSONWriter {
             writer.member("versionMajor", header.version.major)
             writer.member("versionMinor", header.version.minor)
         }
-    }
-
-    /// The fields of `sequence` that `parts` shows, each with its value or its children.
-    private func writeFields(_ sequence: TLVSequenceView, of parts: FrameParts, to writer: inout JSONWriter) {
-        writer.array(sequence.lazy.prefix(while: parts.isShown)) { writer, element in
-            writer.object { writer in
-                if !element.isContainer { writeDecoded(element, to: &writer) }
-                if element.isContainer {
-                    writer.key("fields")
-                    writeFields(element.children, of: parts, to: &writer)
-                }
-                writer.member("length", element.value.count)
-                writer.member("name", name: element.tag.name)
-                writer.member("offset", element.offset)
-                writer.member("tag", element.tag.rawValue)
-                if !element.isContainer {
-                    writer.key("value")
-                    writer.hex(element.value)
-                }
-            }
-        }
-    }
-
-    /// The `decoded` member of a field whose tag has a layout: its value read with it, or why it
-    /// does not fit. Text is its value's bytes, written as they are; other layouts are read by
-    /// DecafWire's `TLVValue`.
-    private func writeDecoded(_ element: TLVSequenceView.Element, to writer: inout JSONWriter) {
-        let layout = element.tag.layout
-        guard layout != .bytes, layout != .container else { return }
-        writer.key("decoded")
-        writer.object { writer in
-            if let why = element.misfit {
-                writer.member("malformed", why)
-                return
-            }
-            if layout == .utf8 {
-                writer.key("text")
-                writer.text(element.value)
-                return
-            }
-            switch TLVValue(tag: element.tag, value: element.value) {
-            case let .versionRequest(offer): writeOffer(offer, to: &writer)
-            case let .versionResponse(offer): writeOffer(offer, to: &writer)
-            case let .readReceipt(receipt): writer.member("sequence", receipt.sequence.rawValue)
-            case let .error(report):
-                writer.member("code", report.code)
-                writer.member("codeName", ErrorCode(rawValue: report.code)?.name)
-                writer.member("reason", report.reason)
-            case .text, .container, .bytes, .malformed:
-                break
-            }
-        }
-    }
-
-    private func writeOffer(_ offer: some VersionOffer, to writer: inout JSONWriter) {
-        writer.key("featureNames")
-        writer.array(offer.features.names) { $0.string($1) }
-        writer.member("features", offer.features.rawValue)
-        writer.member("version", offer.version.description)
     }
 
     /// `captureTime`'s value, quoted, formatted once per packet time.

@@ -56,19 +56,24 @@ public struct FrameParts {
     /// True when the body is encrypted and left unparsed.
     public var isOpaque: Bool { header?.encryptType == .aes256 }
 
-    /// The body's top-level fields, when the payload is readable; `isShown` tells which of them
-    /// lie before a TLV error.
-    public var fields: TLVSequenceView? { payload.map { TLVSequenceView($0) } }
-
-    /// Whether `element` is shown: a parser stops at a TLV error (the frame's own, or its untrusted
-    /// body's), so fields after it are not shown.
-    public func isShown(_ element: TLVSequenceView.Element) -> Bool {
-        FrameRecord.tlvErrorOffset(error: error, untrustedBodyError: untrustedBodyError).map { element.offset <= $0 } ?? true
+    /// The frame's fields, each once: the model every output walks.
+    @inline(__always)
+    public var fields: FrameFields {
+        FrameFields(bytes: bytes, header: header, payload: payload, isNotAFrame: error?.code == .badMagic, hasError: error != nil,
+                    fieldLimit: FrameRecord.tlvErrorOffset(error: error, untrustedBodyError: untrustedBodyError))
     }
 
-    /// What the frame does that the brief advises against but a receiver accepts. Building it
-    /// allocates nothing for a frame without any.
-    public var warnings: [DissectionWarning] {
+    /// What the frame does that the brief advises against but a receiver accepts, with the tags
+    /// `registry` names read with their layouts. Building it allocates nothing for a frame without any.
+    public func warnings(_ registry: FieldRegistry) -> [DissectionWarning] {
+        var misfits = MisfitWarnings(warnings: headerWarnings)
+        fields.walk(&misfits, naming: registry)
+        return misfits.warnings
+    }
+
+    /// The warnings the header alone gives: an undefined msg_type, a sequence category that does
+    /// not fit it, an opaque body.
+    var headerWarnings: [DissectionWarning] {
         guard let header else { return [] }
         var warnings: [DissectionWarning] = []
         if !header.messageType.isKnown {
@@ -82,17 +87,6 @@ public struct FrameParts {
         if isOpaque {
             warnings.append(DissectionWarning(.frame5, "encrypt_type 2 (AES256): the body is opaque and was not parsed"))
         }
-        if let fields { appendValueWarnings(fields, to: &warnings) }
         return warnings
-    }
-
-    private func appendValueWarnings(_ fields: TLVSequenceView, to warnings: inout [DissectionWarning]) {
-        for element in fields {
-            guard isShown(element) else { return }
-            if let why = element.misfit {
-                warnings.append(DissectionWarning(.tlv4, "\(element.tag) at body offset \(element.offset): \(why)"))
-            }
-            if element.isContainer { appendValueWarnings(element.children, to: &warnings) }
-        }
     }
 }

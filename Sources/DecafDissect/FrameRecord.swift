@@ -106,5 +106,5 @@ public struct FrameRecord: Sendable {
 
     /// What the frame does that the brief advises against but a receiver accepts, found when asked:
     /// counting frames never needs them.
-    public var warnings: [DissectionWarning] { withParts(\.warnings) }
+    public func warnings(_ registry: FieldRegistry = .brief) -> [DissectionWarning] { withParts { $0.warnings(registry) } }
 }

@@ -82,7 +82,7 @@ extension FrameRecordJSON {
         length = record.bytes.count
         status = record.isValid ? "ok" : "error"
         hex = Hex.string(record.bytes)
-        warnings = record.warnings.map { Warning(requirement: $0.requirement.rawValue, message: $0.message) }
+        warnings = record.warnings().map { Warning(requirement: $0.requirement.rawValue, message: $0.message) }
         error = record.error.map {
             ErrorInfo(code: $0.code.rawValue, name: $0.code.name, requirement: $0.requirement.rawValue,
                       offset: $0.offset, frameOffset: $0.frameOffset, message: $0.message)

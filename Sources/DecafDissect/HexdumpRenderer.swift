@@ -6,10 +6,10 @@ public enum HexdumpRenderer {
     /// Lines shown at the start of a long field; its last line follows a note of what was left out.
     static let leadingLines = 8
 
-    public static func lines(for record: FrameRecord) -> [String] {
+    public static func lines(for record: FrameRecord, registry: FieldRegistry = .brief) -> [String] {
         var lines: [String] = []
-        var region = FieldSpan.Region.frame
-        for span in FrameLayout.spans(of: record) {
+        var region = FieldRegion.frame
+        for span in FrameLayout.spans(of: record, registry: registry) {
             if span.region != region {
                 region = span.region
                 lines.append("decompressed body (\(record.payload?.count ?? 0) bytes):")
@@ -38,7 +38,7 @@ public enum HexdumpRenderer {
 
     /// A byte's address in hex: `0x` and its stream offset, or `+0x` and its offset in the
     /// decompressed body.
-    static func address(_ offset: Int, region: FieldSpan.Region) -> String {
+    static func address(_ offset: Int, region: FieldRegion) -> String {
         let hex = String(offset, radix: 16)
         let digits = Padding.repeating("0", 6 - hex.count) + hex
         switch region {

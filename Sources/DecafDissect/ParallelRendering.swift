@@ -1,4 +1,5 @@
 import DecafCapture
+import DecafWire
 import Foundation
 
 /// Renders a capture listing on several threads into an ordered byte sink. The dissector's thread
@@ -23,7 +24,7 @@ public final class ParallelRendering<Sink: OrderedByteSink>: CaptureSink {
     private let workers: Int
 
     /// `workers` threads render; a batch is handed on at `batchBytes` bytes or `batchFrames` frames.
-    public init(style: DissectionReport.Style, hexdump: Bool, workers: Int, into sink: Sink,
+    public init(style: DissectionReport.Style, hexdump: Bool, registry: FieldRegistry = .brief, workers: Int, into sink: Sink,
                 batchBytes: Int = 256 << 10, batchFrames: Int = 4096) {
         self.workers = max(1, workers)
         self.batchBytes = max(1, batchBytes)
@@ -33,7 +34,7 @@ public final class ParallelRendering<Sink: OrderedByteSink>: CaptureSink {
         for _ in 0..<self.workers {
             let coordinator = coordinator
             Thread {
-                var renderer = CaptureRenderer(style: style, hexdump: hexdump)
+                var renderer = CaptureRenderer(style: style, hexdump: hexdump, registry: registry)
                 while let (number, batch) = coordinator.next() {
                     batch.replay(into: &renderer)
                     coordinator.write(renderer.output.bytes, number: number)

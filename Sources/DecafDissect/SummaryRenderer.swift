@@ -5,30 +5,30 @@ import DecafWire
 /// One line per frame: where it was, type, sequence, session, body size, top-level tags, status.
 /// Written straight from the frame into bytes, column by column: a capture has millions of lines.
 public enum SummaryRenderer {
-    public static func line(for record: FrameRecord) -> String {
+    public static func line(for record: FrameRecord, registry: FieldRegistry = .brief) -> String {
         let out = OutputBuffer(capacity: 256)
-        record.withParts { write($0, to: out) }
+        record.withParts { write($0, registry: registry, to: out) }
         return String(decoding: out.bytes, as: UTF8.self)
     }
 
     /// One line for a frame from a capture: index, capture time, connection and direction, the
     /// packets that carried it, then the frame's own columns.
-    public static func line(for frame: CapturedFrame) -> String {
+    public static func line(for frame: CapturedFrame, registry: FieldRegistry = .brief) -> String {
         let out = OutputBuffer(capacity: 256)
-        frame.withView { write($0, to: out) }
+        frame.withView { write($0, registry: registry, to: out) }
         return String(decoding: out.bytes, as: UTF8.self)
     }
 
     /// Appends the line of a frame from a stream, without the newline.
-    public static func write(_ parts: FrameParts, to out: OutputBuffer) {
+    public static func write(_ parts: FrameParts, registry: FieldRegistry, to out: OutputBuffer) {
         let line = Columns(out)
         line.add(width: 5) { $0.append("#"); $0.appendDecimal(parts.index) }
         line.add(width: 8, right: true) { $0.appendDecimal(parts.streamOffset) }
-        addColumns(for: parts, to: line)
+        addColumns(for: parts, registry: registry, to: line)
     }
 
     /// Appends the line of a frame from a capture, without the newline.
-    public static func write(_ frame: CapturedFrameView, to out: OutputBuffer) {
+    public static func write(_ frame: CapturedFrameView, registry: FieldRegistry, to out: OutputBuffer) {
         let line = Columns(out)
         line.add(width: 5) { $0.append("#"); $0.appendDecimal(frame.parts.index) }
         line.add { $0.append(count: CaptureTime.timeOfDayLength, frame.time.writeTimeOfDay) }
@@ -43,11 +43,12 @@ public enum SummaryRenderer {
                 text.appendDecimal(last)
             }
         }
-        addColumns(for: frame.parts, to: line)
+        addColumns(for: frame.parts, registry: registry, to: line)
     }
 
     /// The columns that describe the frame itself: type, sequence, session, body, tags, status.
-    private static func addColumns(for parts: FrameParts, to line: Columns) {
+    private static func addColumns(for parts: FrameParts, registry: FieldRegistry, to line: Columns) {
+        var warnings: [DissectionWarning] = []
         if let header = parts.header {
             line.add(width: 13) { $0.append(header.messageType.description) }
             line.add(width: 22) { text in
@@ -69,39 +70,51 @@ public enum SummaryRenderer {
                 }
                 if parts.isOpaque { text.append(" opaque") }
             }
-            line.add(width: 24) { appendTagList(parts, to: $0) }
+            line.add(width: 24) { text in
+                var tags = TagList(out: text, misfits: MisfitWarnings(warnings: parts.headerWarnings))
+                parts.fields.walkTLVFields(&tags, naming: registry)
+                tags.finish()
+                warnings = tags.misfits.warnings
+            }
         } else {
             let what = parts.error?.code == .badMagic ? "not a frame" : "no complete header"
             line.add(width: 96) { $0.append("(\(parts.bytes.count) bytes, \(what))") }
         }
-        line.add { appendStatus(of: parts, to: $0) }
+        line.add { appendStatus(of: parts, warnings: warnings, to: $0) }
     }
 
-    /// The first few top-level tags shown, then how many more there are; `-` for none.
-    private static func appendTagList(_ parts: FrameParts, to text: OutputBuffer) {
-        let shown = 6
+    /// The first few top-level tags shown, then how many more there are (`-` for none); and, in
+    /// the same walk, the warnings of values that do not fit their tags, for the status column.
+    private struct TagList: FrameFieldVisitor {
+        static let shown = 6
+        let out: OutputBuffer
+        var misfits: MisfitWarnings
         var count = 0
-        for element in parts.fields ?? TLVSequenceView(UnsafeRawBufferPointer(start: nil, count: 0)) {
-            guard parts.isShown(element) else { break }
-            if count < shown {
-                if count > 0 { text.append(UInt8(ascii: ",")) }
-                text.append(element.tag.label)
+
+        mutating func enterTLVField(_ field: TLVFieldItem) {
+            misfits.enterTLVField(field)
+            guard field.depth == 0 else { return }
+            if count < Self.shown {
+                if count > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(field.label)
             }
             count += 1
         }
-        if count == 0 { text.append(UInt8(ascii: "-")) }
-        if count > shown {
-            text.append(",+")
-            text.appendDecimal(count - shown)
+
+        func finish() {
+            if count == 0 { out.append(UInt8(ascii: "-")) }
+            if count > Self.shown {
+                out.append(",+")
+                out.appendDecimal(count - Self.shown)
+            }
         }
     }
 
-    private static func appendStatus(of parts: FrameParts, to text: OutputBuffer) {
+    private static func appendStatus(of parts: FrameParts, warnings: [DissectionWarning], to text: OutputBuffer) {
         if let error = parts.error {
             text.append("\(error.code.name) (\(error.requirement.rawValue)) at offset \(error.offset): \(error.message)")
             return
         }
-        let warnings = parts.warnings
         guard !warnings.isEmpty else {
             text.append("ok")
             return

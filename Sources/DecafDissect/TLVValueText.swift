@@ -1,13 +1,13 @@
 import DecafWire
 
-/// How a field's value reads in text: decoded by its tag's layout where the brief defines one,
+/// How a field's value reads in text: decoded by its tag's layout where the registry defines one,
 /// hex otherwise.
 enum TLVValueText {
     /// At most this many value bytes are printed as hex.
     static let hexLimit = 32
 
-    static func describe(_ element: TLVElement) -> String {
-        switch element.interpreted {
+    static func describe(_ field: TLVFieldItem) -> String {
+        switch field.interpreted {
         case let .text(text): return quoted(text)
         case let .versionRequest(offer): return "version \(offer.version), features \(offer.features)"
         case let .versionResponse(offer): return "version \(offer.version), features \(offer.features)"
@@ -17,20 +17,20 @@ enum TLVValueText {
             let name = ErrorCode(rawValue: report.code).map { " \($0.name)" } ?? " (undefined)"
             return "code \(report.code)\(name), reason \(quoted(report.reason))"
         case .container:
-            let count = Array(element.children).count
+            let count = field.element.children.reduce(0) { count, _ in count + 1 }
             return "\(count) field\(count == 1 ? "" : "s")"
-        case .bytes: return hex(element.value)
-        case let .malformed(why): return "\(hex(element.value)) [malformed: \(why)]"
+        case .bytes: return hex(field.value)
+        case let .malformed(why): return "\(hex(field.value)) [malformed: \(why)]"
         }
     }
 
     /// `TEXT (0x1001)`, or `0x7FFF (unknown tag)`.
-    static func tagName(_ tag: TLVTag) -> String {
-        let hex = Hex.format(tag.rawValue, width: 4)
-        return tag.name.map { "\($0) (\(hex))" } ?? "\(hex) (unknown tag)"
+    static func tagName(_ field: TLVFieldItem) -> String {
+        let hex = Hex.format(field.tag.rawValue, width: 4)
+        return field.name.map { "\($0) (\(hex))" } ?? "\(hex) (unknown tag)"
     }
 
-    static func hex(_ bytes: ArraySlice<UInt8>) -> String {
+    static func hex(_ bytes: some Collection<UInt8>) -> String {
         guard !bytes.isEmpty else { return "(empty)" }
         let shown = Hex.spaced(bytes.prefix(hexLimit))
         return bytes.count > hexLimit ? "\(shown) … (\(bytes.count - hexLimit) more)" : shown

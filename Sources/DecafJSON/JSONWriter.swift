@@ -20,13 +20,32 @@ public struct JSONWriter {
 
     @inlinable
     public mutating func object(_ body: (inout JSONWriter) -> Void) {
+        beginObject()
+        body(&self)
+        endObject()
+    }
+
+    @inlinable
+    public mutating func array<Elements: Sequence>(_ elements: Elements, _ element: (inout JSONWriter, Elements.Element) -> Void) {
+        beginArray()
+        for each in elements { element(&self, each) }
+        endArray()
+    }
+
+    /// Opens an object, for a writer whose members come from several calls (a walk over a
+    /// frame's fields); `endObject` closes it.
+    @inlinable
+    public mutating func beginObject() {
         separate()
         out.append(UInt8(ascii: "{"))
         needsComma = false
         #if DEBUG
         lastKeys.append("")
         #endif
-        body(&self)
+    }
+
+    @inlinable
+    public mutating func endObject() {
         #if DEBUG
         lastKeys.removeLast()
         #endif
@@ -34,12 +53,16 @@ public struct JSONWriter {
         needsComma = true
     }
 
+    /// Opens an array whose elements come from several calls; `endArray` closes it.
     @inlinable
-    public mutating func array<Elements: Sequence>(_ elements: Elements, _ element: (inout JSONWriter, Elements.Element) -> Void) {
+    public mutating func beginArray() {
         separate()
         out.append(UInt8(ascii: "["))
         needsComma = false
-        for each in elements { element(&self, each) }
+    }
+
+    @inlinable
+    public mutating func endArray() {
         out.append(UInt8(ascii: "]"))
         needsComma = true
     }

@@ -39,6 +39,10 @@ public struct FrameHeader: Hashable, Sendable {
 
         public var offset: Int { rawValue }
 
+        /// Every field in the order of the header's bytes, held once (`allCases` builds an array
+        /// on every call).
+        public static let inOrder = allCases
+
         /// Bytes the field occupies.
         public var size: Int {
             switch self {
@@ -63,6 +67,52 @@ public struct FrameHeader: Hashable, Sendable {
             case .bodyLength: "body_length"
             case .checksum: "checksum"
             }
+        }
+
+        /// How every output names the field to a person: a tree's label, Wireshark's field title.
+        public var title: String {
+            switch self {
+            case .magic: "Magic"
+            case .versionMajor: "Version major"
+            case .versionMinor: "Version minor"
+            case .messageType: "Message type"
+            case .sequence: "Sequence"
+            case .timestamp: "Timestamp"
+            case .encryptType: "Encrypt type"
+            case .compressType: "Compress type"
+            case .sessionID: "Session id"
+            case .bodyLength: "Body length"
+            case .checksum: "Checksum"
+            }
+        }
+
+        /// The field's name in Wireshark's display filters (`decaf.msg_type`).
+        public var filterName: String {
+            switch self {
+            case .versionMajor: "decaf.version.major"
+            case .versionMinor: "decaf.version.minor"
+            case .sequence: "decaf.seq"
+            default: "decaf." + name
+            }
+        }
+
+        /// How the value is best shown: a number, hex digits, the brief's name for it, or a time.
+        public var display: Display {
+            switch self {
+            case .versionMajor, .versionMinor, .bodyLength: .decimal
+            case .magic, .sequence, .sessionID, .checksum: .hex
+            case .messageType, .encryptType, .compressType: .named
+            case .timestamp: .time
+            }
+        }
+
+        public enum Display: Hashable, Sendable {
+            case decimal
+            case hex
+            /// The brief names the values (`valueName`).
+            case named
+            /// UNIX seconds.
+            case time
         }
 
         /// The range of header bytes the field occupies.

@@ -24,52 +24,19 @@ public struct TLVTag: NamedWireValue, Comparable {
     public static let container = TLVTag(0xFFFF)
 
     /// The brief's name, or the tag's four hex digits when it has none.
-    public var label: String { name ?? Hex.format(rawValue, width: 4) }
+    public var label: String { FieldRegistry.brief.label(of: self) }
 
-    public static let known: [TLVTag] = [
-        .versionRequest, .versionResponse, .readReceipt, .groupMessage, .fileTransfer, .userStatus,
-        .typingIndicator, .error, .text, .image, .audio, .video, .file, .location, .custom, .container,
-    ]
+    /// The brief's tags, in tag order.
+    public static let known: [TLVTag] = FieldRegistry.brief.tags.map(\.tag)
 
-    public var name: String? {
-        switch rawValue {
-        case 0x0001: "VERSION_REQUEST"
-        case 0x0002: "VERSION_RESPONSE"
-        case 0x0010: "READ_RECEIPT"
-        case 0x0011: "GROUP_MESSAGE"
-        case 0x0012: "FILE_TRANSFER"
-        case 0x0020: "USER_STATUS"
-        case 0x0021: "TYPING_INDICATOR"
-        case 0x00E0: "ERROR"
-        case 0x1001: "TEXT"
-        case 0x1002: "IMAGE"
-        case 0x1003: "AUDIO"
-        case 0x1004: "VIDEO"
-        case 0x1005: "FILE"
-        case 0x1006: "LOCATION"
-        case 0x1007: "CUSTOM"
-        case 0xFFFF: "CONTAINER"
-        default: nil
-        }
-    }
+    /// The brief's name for the tag (`FieldRegistry.brief`), nil for a tag it does not define.
+    public var name: String? { FieldRegistry.brief.name(of: self) }
 
-    /// How the value of a field with this tag is laid out.
-    public var layout: TLVValueLayout {
-        switch self {
-        case .versionRequest, .versionResponse: .versionOffer
-        case .readReceipt: .sequence
-        case .error: .errorReport
-        case .text: .utf8
-        case .container: .container
-        default: .bytes
-        }
-    }
+    /// How the value of a field with this tag is laid out, as the brief defines it.
+    public var layout: TLVValueLayout { FieldRegistry.brief.layout(of: self) }
 
     public static func < (lhs: TLVTag, rhs: TLVTag) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// `0x1001 TEXT`, or just the hex for an unknown tag.
-    public var description: String {
-        let hex = Hex.format(rawValue, width: 4)
-        return name.map { "\(hex) \($0)" } ?? hex
-    }
+    public var description: String { FieldRegistry.describe(self, name: name) }
 }

@@ -11,14 +11,20 @@ public enum TLVValue: Hashable, Sendable {
     /// The tag's layout does not fit the value; says why.
     case malformed(String)
 
-    public init(tag: TLVTag, value: some Collection<UInt8>) {
+    /// The value read with the layout `registry` gives its tag (the brief's by default).
+    public init(tag: TLVTag, value: some Collection<UInt8>, registry: FieldRegistry = .brief) {
+        self.init(tag: tag, value: value, layout: registry.layout(of: tag))
+    }
+
+    /// The value read with `layout`.
+    public init(tag: TLVTag, value: some Collection<UInt8>, layout: TLVValueLayout) {
         let bytes = Array(value)
-        if let why = bytes.withUnsafeBytes({ Self.misfit(tag: tag, value: $0) }) {
+        if let why = bytes.withUnsafeBytes({ Self.misfit(layout: layout, value: $0) }) {
             self = .malformed(why)
             return
         }
         // `misfit` found the value fits its layout, so each reading below succeeds.
-        switch tag.layout {
+        switch layout {
         case .versionOffer:
             self = tag == .versionRequest ? .versionRequest(VersionRequest(value: bytes)!) : .versionResponse(VersionResponse(value: bytes)!)
         case .sequence:
@@ -36,8 +42,13 @@ public enum TLVValue: Hashable, Sendable {
 
     /// Why `value` does not fit `tag`'s layout, nil when it fits: what a dissector asks of every
     /// field it shows, answered without building the value.
-    public static func misfit(tag: TLVTag, value: UnsafeRawBufferPointer) -> String? {
-        switch tag.layout {
+    public static func misfit(tag: TLVTag, value: UnsafeRawBufferPointer, registry: FieldRegistry = .brief) -> String? {
+        misfit(layout: registry.layout(of: tag), value: value)
+    }
+
+    /// Why `value` does not fit `layout`, nil when it fits.
+    public static func misfit(layout: TLVValueLayout, value: UnsafeRawBufferPointer) -> String? {
+        switch layout {
         case .versionOffer:
             value.count == 4 ? nil : "expected 4 bytes (u16 version, u16 features), found \(value.count)"
         case .sequence:

@@ -64,6 +64,8 @@ struct DissectCommand: ParsableCommand {
 
     @OptionGroup var limits: DecodeOptionsArguments
 
+    @OptionGroup var tagNames: TagOptions
+
     func validate() throws {
         if !files.isEmpty && hexInput != nil { throw ValidationError("give either a FILE or --hex, not both") }
         if files.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
@@ -139,7 +141,7 @@ struct DissectCommand: ParsableCommand {
         guard let bytes = format.bytes(of: input) else {
             throw InputError("the input looks like hex text but is not whole bytes of hex digits")
         }
-        let report = DissectionReport(style: style, hexdump: hexdump)
+        let report = DissectionReport(style: style, hexdump: hexdump, registry: try tagNames.registry)
         let filter = filter
         var failed = false
         var frames = 0, shown = 0
@@ -184,7 +186,7 @@ struct DissectCommand: ParsableCommand {
             report(statistics.captureError)
             (failed, frames) = (statistics.failed, statistics.frames)
         } else {
-            let rendering = ParallelRendering(style: style, hexdump: hexdump, workers: ProcessInfo.processInfo.activeProcessorCount,
+            let rendering = ParallelRendering(style: style, hexdump: hexdump, registry: try tagNames.registry, workers: ProcessInfo.processInfo.activeProcessorCount,
                                               into: StandardOutputFile(width: lineWidth))
             var outcome = CaptureOutcome(CaptureListing(output: rendering, filter: filter))
             do {

@@ -21,8 +21,10 @@ struct WiresharkPluginCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The default of the plugin's TCP port preference. (default: 7447)", valueName: "port"), transform: IntegerArgument.within(1...65_535))
     var port: UInt16 = SyntheticConversation.defaultServer.port
 
+    @OptionGroup var tagNames: TagOptions
+
     func run() throws {
-        let lua = WiresharkPlugin.lua(port: port, version: Decaf.configuration.version)
+        let lua = WiresharkPlugin.lua(port: port, version: Decaf.configuration.version, registry: try tagNames.registry)
         guard let output else { return print(lua, terminator: "") }
         guard FileManager.default.createFile(atPath: output, contents: Data(lua.utf8)) else { throw InputError("cannot write \(output)") }
         print("wrote the Wireshark plugin to \(output)")

@@ -13,14 +13,14 @@ struct CommandLineTests {
 
     @Test("a valid frame given as hex exits 0")
     func validHex() async throws {
-        let run = try await Self.decaf(["dissect", "--hex", Self.helloHex])
+        let run = try await CommandLineTests.decaf(["dissect", "--hex", Self.helloHex])
         #expect(run.status == 0)
         #expect(run.output.contains("DATA") && run.output.contains("ok"))
     }
 
     @Test("hex piped to standard input is read and detected")
     func stdinHex() async throws {
-        let run = try await Self.decaf(["dissect", "-V"], input: Data("# a frame\n\(Self.helloHex)\n".utf8))
+        let run = try await CommandLineTests.decaf(["dissect", "-V"], input: Data("# a frame\n\(Self.helloHex)\n".utf8))
         #expect(run.status == 0)
         #expect(run.output.contains("TEXT (0x1001), 5 bytes: \"hello\""))
     }
@@ -28,7 +28,7 @@ struct CommandLineTests {
     @Test("a binary file with a bad frame exits 1 and names the error, requirement and offset")
     func invalidBinary() async throws {
         let path = FixturePaths.fixtures.appending(path: "frames/checksum/207.bin").path
-        let run = try await Self.decaf(["dissect", path])
+        let run = try await CommandLineTests.decaf(["dissect", path])
         #expect(run.status == 1)
         #expect(run.output.contains("CHECKSUM_MISMATCH (CRC-2) at offset 24"))
         #expect(run.output.contains("little-endian"))
@@ -40,7 +40,7 @@ struct CommandLineTests {
         ["dissect", "--json", "-V", "--hex", "00"], ["dissect", "--body-limit", "-1", "--hex", "00"],
     ])
     func usageErrors(arguments: [String]) async throws {
-        let run = try await Self.decaf(arguments)
+        let run = try await CommandLineTests.decaf(arguments)
         #expect(run.status == 2)
         #expect(run.error.contains("Error:"))
     }
@@ -71,7 +71,7 @@ struct CommandLineTests {
         let alone = [try await Self.decaf(["dissect", capture]), try await Self.decaf(["dissect", frames])]
         #expect(both.status == 1, "the worst of 0 and 1")
         #expect(both.output == "==> \(capture) <==\n" + alone[0].output + "\n==> \(frames) <==\n" + alone[1].output)
-        let json = try await Self.decaf(["dissect", "--json", capture, frames])
+        let json = try await CommandLineTests.decaf(["dissect", "--json", capture, frames])
         let lines = json.output.split(separator: "\n")
         #expect(lines.filter { $0.contains(#""record":"file""#) } == [#"{"path":"\#(capture)","record":"file"}"#, #"{"path":"\#(frames)","record":"file"}"#])
         let missing = try await Self.decaf(["dissect", "/no/such/file", capture])
@@ -180,5 +180,34 @@ struct RoundTripSummaryTests {
         }
         let text = try await CommandLineTests.decaf(["dissect", "--stats", capture])
         #expect(text.output.contains("ACK round trip over \(each.count) acknowledged frame(s)"))
+    }
+}
+
+extension CaptureCommandLineTests {
+    @Test("--tag names a tag of one's own in a capture's summary, tree, hexdump and JSON, and in the Wireshark plugin; a bad --tag is one line, exit 2")
+    func ownTags() async throws {
+        let file = Self.temporary("own-tags.pcap")
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        #expect(try await CommandLineTests.decaf(["build", "--type", "DATA", "--tlv", "0x2001=hello", "--tlv", "CONTAINER=[{\"tag\":8194,\"hex\":\"0102\"}]", "--pcap", file]).status == 0)
+        let tags = ["--tag", "0x2001=STICKER:text", "--tag", "8194=CAPTION"]
+        let summary = try await CommandLineTests.decaf(["dissect", file] + tags)
+        #expect(summary.status == 0)
+        #expect(summary.output.contains(" STICKER,CONTAINER "))
+        let tree = try await CommandLineTests.decaf(["dissect", "-V", "--hexdump", file] + tags)
+        #expect(tree.output.contains("STICKER (0x2001), 5 bytes: \"hello\""))
+        #expect(tree.output.contains("CAPTION (0x2002), 2 bytes: 01 02"))
+        #expect(tree.output.contains("CAPTION tag, length 2"))
+        let json = try await CommandLineTests.decaf(["dissect", "--json", file] + tags)
+        #expect(json.output.contains(#"{"decoded":{"text":"hello"},"length":5,"name":"STICKER","offset":0,"tag":8193,"value":"68656c6c6f"}"#))
+        #expect(json.output.contains(#"{"length":2,"name":"CAPTION","offset":"#))
+        let plugin = try await CommandLineTests.decaf(["wireshark-plugin"] + tags)
+        #expect(plugin.output.contains("[8193] = \"STICKER\", [8194] = \"CAPTION\""))
+        for (bad, says) in [("0x1001=MESSAGE", "--tag 0x1001=MESSAGE: tag 0x1001 is already TEXT"), ("0x2001=sticker", "capital letters"),
+                            ("0x2001=A:jpeg", "the value's layout is text or bytes")] {
+            let run = try await CommandLineTests.decaf(["dissect", "--tag", bad, file])
+            #expect(run.status == 2)
+            #expect(run.error.contains(says), "\(run.error)")
+            #expect(run.error.split(separator: "\n").count == 1, "\(run.error)")
+        }
     }
 }

@@ -161,7 +161,7 @@ struct DissectorTests {
                                     ("tlv-unknown-tags/492.bin", .tlv4), ("frame-encryption/62.bin", .frame5)] {
             let record = try #require(Self.records(StreamDissector.dissect(Self.fixture(path))).first)
             #expect(record.isValid, "\(path)")
-            #expect(record.warnings.map(\.requirement) == [requirement], "\(path)")
+            #expect(record.warnings().map(\.requirement) == [requirement], "\(path)")
         }
     }
 }

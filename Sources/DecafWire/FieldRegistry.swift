@@ -1,0 +1,120 @@
+/// The names of the frame model: the TLV tags every output names, with their value layouts (the
+/// header's fields are `FrameHeader.Field`). `brief` holds the brief's tags; an application's own
+/// tags are registered on a copy, and every output that is given the copy (the summary, the tree,
+/// the hexdump, JSON, the Wireshark plugin) names them and reads their values with their layout.
+public struct FieldRegistry: Hashable, Sendable {
+    /// The tags and their index, held in one object: a registry passed along with every frame of
+    /// a capture costs one reference count, not one per array.
+    @usableFromInline final class Table: Sendable {
+        /// Every tag the registry names, in tag order.
+        @usableFromInline let tags: [TLVTagDefinition]
+        /// For each of the 65,536 tags, its index in `tags` plus one, or 0: a name is one load
+        /// away, which the summary of millions of frames needs.
+        @usableFromInline let slots: [UInt8]
+
+        init(tags: [TLVTagDefinition]) {
+            self.tags = tags.sorted { $0.tag < $1.tag }
+            var slots = Array(repeating: UInt8(0), count: Int(UInt16.max) + 1)
+            for (index, definition) in self.tags.enumerated() {
+                slots[Int(definition.tag.rawValue)] = UInt8(index + 1)
+            }
+            self.slots = slots
+        }
+    }
+
+    @usableFromInline let table: Table
+
+    /// Every tag the registry names, in tag order.
+    public var tags: [TLVTagDefinition] { table.tags }
+
+    /// Why a tag cannot be registered.
+    public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
+        case alreadyNamed(TLVTagDefinition)
+        case nameTaken(TLVTagDefinition)
+        case layoutNotRegistrable(TLVValueLayout)
+        case badName(String)
+        case full
+
+        public var description: String {
+            switch self {
+            case let .alreadyNamed(existing): "tag \(Hex.format(existing.tag.rawValue, width: 4)) is already \(existing.name)"
+            case let .nameTaken(existing): "\(existing.name) already names tag \(Hex.format(existing.tag.rawValue, width: 4))"
+            case let .layoutNotRegistrable(layout): "a tag of one's own holds bytes or text, not \(layout.rawValue)"
+            case let .badName(name): "a tag's name is 1 to 32 capital letters, digits and underscores, starting with a letter, as the brief's are; not \(name.debugDescription)"
+            case .full: "at most \(FieldRegistry.capacity) tags can be named"
+            }
+        }
+    }
+
+    static let capacity = Int(UInt8.max)
+
+    /// The brief's tags (TLV-4).
+    public static let brief = FieldRegistry(unchecked: [
+        TLVTagDefinition(.versionRequest, "VERSION_REQUEST", .versionOffer),
+        TLVTagDefinition(.versionResponse, "VERSION_RESPONSE", .versionOffer),
+        TLVTagDefinition(.readReceipt, "READ_RECEIPT", .sequence),
+        TLVTagDefinition(.groupMessage, "GROUP_MESSAGE"),
+        TLVTagDefinition(.fileTransfer, "FILE_TRANSFER"),
+        TLVTagDefinition(.userStatus, "USER_STATUS"),
+        TLVTagDefinition(.typingIndicator, "TYPING_INDICATOR"),
+        TLVTagDefinition(.error, "ERROR", .errorReport),
+        TLVTagDefinition(.text, "TEXT", .utf8),
+        TLVTagDefinition(.image, "IMAGE"),
+        TLVTagDefinition(.audio, "AUDIO"),
+        TLVTagDefinition(.video, "VIDEO"),
+        TLVTagDefinition(.file, "FILE"),
+        TLVTagDefinition(.location, "LOCATION"),
+        TLVTagDefinition(.custom, "CUSTOM"),
+        TLVTagDefinition(.container, "CONTAINER", .container),
+    ])
+
+    private init(unchecked tags: [TLVTagDefinition]) {
+        table = Table(tags: tags)
+    }
+
+    /// This registry with `definition` added. A tag the registry names keeps its name, and a tag of
+    /// one's own holds bytes or UTF-8 text: the other layouts are the brief's own tags'.
+    public func registering(_ definition: TLVTagDefinition) throws(Refusal) -> FieldRegistry {
+        if let existing = self.definition(of: definition.tag) { throw .alreadyNamed(existing) }
+        guard definition.layout == .bytes || definition.layout == .utf8 else { throw .layoutNotRegistrable(definition.layout) }
+        guard Self.isWellFormed(name: definition.name) else { throw .badName(definition.name) }
+        if let existing = tags.first(where: { $0.name == definition.name }) { throw .nameTaken(existing) }
+        guard tags.count < Self.capacity else { throw .full }
+        return FieldRegistry(unchecked: tags + [definition])
+    }
+
+    /// A name as the brief writes them (`READ_RECEIPT`), which every output can show unquoted and
+    /// unescaped: JSON, Lua, a column.
+    static func isWellFormed(name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard let first = bytes.first, (1...32).contains(bytes.count), (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first) else { return false }
+        return bytes.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "_") }
+    }
+
+    @inlinable
+    public func definition(of tag: TLVTag) -> TLVTagDefinition? {
+        let slot = Int(table.slots[Int(tag.rawValue)])
+        return slot == 0 ? nil : table.tags[slot - 1]
+    }
+
+    /// The tag's name, or nil when the registry does not name it.
+    @inlinable
+    public func name(of tag: TLVTag) -> String? { definition(of: tag)?.name }
+
+    /// The tag's name, or its four hex digits when it has none.
+    @inlinable
+    public func label(of tag: TLVTag) -> String { name(of: tag) ?? Hex.format(tag.rawValue, width: 4) }
+
+    /// How the tag's value is laid out: bytes for a tag the registry does not name.
+    @inlinable
+    public func layout(of tag: TLVTag) -> TLVValueLayout { definition(of: tag)?.layout ?? .bytes }
+
+    /// `0x1001 TEXT`, or just the hex for a tag without a name.
+    public static func describe(_ tag: TLVTag, name: String?) -> String {
+        let hex = Hex.format(tag.rawValue, width: 4)
+        return name.map { "\(hex) \($0)" } ?? hex
+    }
+
+    public static func == (lhs: FieldRegistry, rhs: FieldRegistry) -> Bool { lhs.tags == rhs.tags }
+    public func hash(into hasher: inout Hasher) { hasher.combine(tags) }
+}

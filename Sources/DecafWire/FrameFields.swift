@@ -1,0 +1,105 @@
+/// A frame's fields, each once, in the order of its bytes: the frame model every output walks, as
+/// Wireshark's printers walk one proto_tree. The walk reads the frame where it lies and allocates
+/// nothing per field; it is valid only during the call that made it, like the bytes it borrows.
+public struct FrameFields {
+    /// The frame's bytes, as far as they arrived.
+    public let bytes: UnsafeRawBufferPointer
+    /// The header, when all of it arrived and it starts with the magic.
+    public let header: FrameHeader?
+    /// The TLV bytes (inflated, for a zlib body), when they can be read.
+    public let payload: UnsafeRawBufferPointer?
+    /// True when the bytes do not start with the magic.
+    public let isNotAFrame: Bool
+    /// True when the frame has an error.
+    public let hasError: Bool
+    /// The body offset of the TLV error that stopped the parse: no field after it is shown.
+    public let fieldLimit: Int?
+
+    @inlinable
+    public init(bytes: UnsafeRawBufferPointer, header: FrameHeader?, payload: UnsafeRawBufferPointer?, isNotAFrame: Bool, hasError: Bool,
+                fieldLimit: Int?) {
+        self.bytes = bytes
+        self.header = header
+        self.payload = payload
+        self.isNotAFrame = isNotAFrame
+        self.hasError = hasError
+        self.fieldLimit = fieldLimit
+    }
+
+    /// How the body is encoded: zlib only for a body that is not empty and not encrypted.
+    @inlinable
+    public var encoding: BodyItem.Encoding {
+        guard let header else { return .plain }
+        if header.encryptType == .aes256 { return .opaque }
+        return header.compressType == .zlib && header.bodyLength > 0 ? .zlib : .plain
+    }
+
+    /// The body bytes that arrived, as a range of the frame; nil without a header.
+    @inlinable
+    public var bodyRange: Range<Int>? {
+        guard let header else { return nil }
+        let end = min(bytes.count, FrameHeader.size + Int(header.bodyLength))
+        return min(FrameHeader.size, end)..<end
+    }
+
+    /// The body, when all of it arrived.
+    @inlinable
+    public var completeBody: UnsafeRawBufferPointer? {
+        guard let header, let bodyRange, bodyRange.count == Int(header.bodyLength) else { return nil }
+        return UnsafeRawBufferPointer(rebasing: bytes[bodyRange])
+    }
+
+    /// Shows `visitor` every field, in the order of the bytes, the TLV fields named by `registry`.
+    @inlinable
+    public func walk<Visitor: FrameFieldVisitor>(_ visitor: inout Visitor, naming registry: FieldRegistry) {
+        if isNotAFrame {
+            visitor.visitNotAFrame(0..<bytes.count)
+            return
+        }
+        let headerEnd = min(bytes.count, FrameHeader.size)
+        let wholeBody = completeBody
+        var complete = 0
+        for field in FrameHeader.Field.inOrder where field.range.upperBound <= headerEnd {
+            var value: UInt32 = 0
+            for index in field.range { value = value << 8 | UInt32(bytes[index]) }
+            visitor.visitHeaderField(HeaderFieldItem(field: field, value: value, body: field == .checksum ? wholeBody : nil))
+            complete = field.range.upperBound
+        }
+        if complete < headerEnd { visitor.visitIncompleteHeader(complete..<headerEnd) }
+        guard let header, let bodyRange else { return }
+        let encoding = encoding
+        visitor.visitBody(BodyItem(range: bodyRange, declaredLength: header.bodyLength, encoding: encoding, payload: encoding == .opaque ? nil : payload))
+        walkTLVFields(&visitor, naming: registry)
+        if bodyRange.upperBound < bytes.count { visitor.visitTrailing(bodyRange.upperBound..<bytes.count) }
+    }
+
+    /// Shows `visitor` the TLV fields alone (and the bytes they leave unexplained), for an output
+    /// that reads nothing else: the part of `walk` after the body.
+    @inlinable
+    public func walkTLVFields<Visitor: FrameFieldVisitor>(_ visitor: inout Visitor, naming registry: FieldRegistry) {
+        let encoding = encoding
+        guard let readable = payload, header != nil, encoding != .opaque else { return }
+        let region: FieldRegion = encoding == .zlib ? .decompressedBody : .frame
+        walk(TLVSequenceView(readable), region: region, base: region == .frame ? FrameHeader.size : 0, end: readable.count, depth: 0,
+             registry: registry, &visitor)
+    }
+
+    @inlinable
+    func walk<Visitor: FrameFieldVisitor>(_ fields: TLVSequenceView, region: FieldRegion, base: Int, end: Int, depth: Int, registry: FieldRegistry,
+                                          _ visitor: inout Visitor) {
+        var parsedEnd = fields.baseOffset
+        for element in fields {
+            if let fieldLimit, element.offset > fieldLimit { break }
+            let item = TLVFieldItem(element: element, definition: registry.definition(of: element.tag), region: region, depth: depth, base: base)
+            visitor.enterTLVField(item)
+            let valueEnd = element.offset + TLVEncoder.fieldHeaderSize + element.value.count
+            if element.isContainer && visitor.descendsIntoContainers {
+                walk(element.children, region: region, base: base, end: valueEnd, depth: depth + 1, registry: registry, &visitor)
+            }
+            visitor.exitTLVField(item)
+            parsedEnd = valueEnd
+        }
+        guard parsedEnd < end, visitor.descendsIntoContainers || depth == 0 else { return }
+        visitor.visitUnparsed(UnparsedItem(region: region, range: (base + parsedEnd)..<(base + end), depth: depth, afterError: hasError))
+    }
+}

@@ -1,0 +1,49 @@
+/// A TLV field as the frame model yields it: the field in place, what the registry calls it, where
+/// its bytes are, and how deep it is nested.
+public struct TLVFieldItem {
+    /// The tag, the value in place, and the body offset of the tag.
+    public let element: TLVSequenceView.Element
+    /// The registry's entry for the tag, nil for a tag it does not name.
+    public let definition: TLVTagDefinition?
+    public let region: FieldRegion
+    /// 0 for the body's own fields, 1 inside a container, and so on.
+    public let depth: Int
+    /// Where body offset 0 lies in the region's bytes: after the header in the frame, at 0 in an
+    /// inflated body.
+    public let base: Int
+
+    @inlinable
+    init(element: TLVSequenceView.Element, definition: TLVTagDefinition?, region: FieldRegion, depth: Int, base: Int) {
+        self.element = element
+        self.definition = definition
+        self.region = region
+        self.depth = depth
+        self.base = base
+    }
+
+    public var tag: TLVTag { element.tag }
+    public var value: UnsafeRawBufferPointer { element.value }
+    public var isContainer: Bool { element.isContainer }
+    public var name: String? { definition?.name }
+    /// The name, or the tag's four hex digits.
+    public var label: String { definition?.name ?? Hex.format(element.tag.rawValue, width: 4) }
+    public var layout: TLVValueLayout { definition?.layout ?? .bytes }
+    /// `0x1001 TEXT`, or just the hex for a tag without a name, as `TLVTag` describes itself.
+    public var tagDescription: String { FieldRegistry.describe(element.tag, name: name) }
+
+    /// The tag and length bytes, in the region.
+    public var headerRange: Range<Int> { (base + element.offset)..<(base + element.offset + TLVEncoder.fieldHeaderSize) }
+    /// The value bytes, in the region.
+    public var valueRange: Range<Int> { headerRange.upperBound..<(headerRange.upperBound + element.value.count) }
+
+    /// Why the value does not fit its tag's layout (TLV-4), nil when it fits.
+    public var misfit: String? {
+        switch layout {
+        case .bytes, .container: nil
+        default: TLVValue.misfit(layout: layout, value: element.value)
+        }
+    }
+
+    /// The value read with its tag's layout.
+    public var interpreted: TLVValue { TLVValue(tag: element.tag, value: element.value, layout: layout) }
+}

@@ -1,0 +1,94 @@
+@testable import DecafDissect
+import DecafJSON
+import DecafTestSupport
+import DecafWire
+import Foundation
+import Testing
+
+/// The frame model's registry: a tag registered once is named, and read with its layout, by every
+/// output that shows tags.
+@Suite("field registry")
+struct FieldRegistryTests {
+    static let sticker = TLVTag(0x2001)
+    static let caption = TLVTag(0x2002)
+    static let registry = try! FieldRegistry.brief
+        .registering(TLVTagDefinition(sticker, "STICKER", .utf8))
+        .registering(TLVTagDefinition(caption, "CAPTION"))
+
+    /// A DATA frame with a STICKER field, then a container holding a CAPTION.
+    static func record(sticker value: [UInt8] = Array("hello".utf8)) -> FrameRecord {
+        let fields = [TLVField(tag: sticker, bytes: value), TLVField(tag: .container, content: .fields([TLVField(tag: caption, text: "inner")]))]
+        var encoder = FrameEncoder()
+        var bytes: [UInt8] = []
+        let header = FrameHeader(messageType: .data, sequence: SequenceNumber(category: .normal, counter: 1), timestamp: 1_700_000_000,
+                                 sessionID: SessionID(rawValue: 1))
+        encoder.append(header, payload: TLVEncoder.encode(fields), to: &bytes)
+        return DissectorTests.records(StreamDissector.dissect(bytes))[0]
+    }
+
+    @Test("a registered tag is named in the summary, the tree, the hexdump, JSON and the Wireshark plugin; without it, each shows the hex")
+    func everyOutput() throws {
+        let record = Self.record()
+        #expect(SummaryRenderer.line(for: record, registry: Self.registry).contains(" STICKER,CONTAINER "))
+        #expect(SummaryRenderer.line(for: record).contains(" 0x2001,CONTAINER "))
+
+        let tree = TreeRenderer.lines(for: record, registry: Self.registry)
+        #expect(tree.contains("        STICKER (0x2001), 5 bytes: \"hello\""))
+        #expect(tree.contains("            CAPTION (0x2002), 5 bytes: 69 6e 6e 65 72"))
+        #expect(TreeRenderer.lines(for: record).contains("        0x2001 (unknown tag), 5 bytes: 68 65 6c 6c 6f"))
+
+        let hexdump = HexdumpRenderer.lines(for: record, registry: Self.registry)
+        #expect(hexdump.contains { $0.hasSuffix(" STICKER tag, length 5") })
+        #expect(hexdump.contains { $0.hasSuffix("   CAPTION value") })
+        #expect(HexdumpRenderer.lines(for: record).contains { $0.hasSuffix(" 0x2001 tag, length 5") })
+
+        let line = try #require(DissectionReport(style: .json, registry: Self.registry).lines(for: .frame(record)).first)
+        let json = try JSONDecoder().decode(FrameRecordJSON.self, from: Data(line.utf8))
+        #expect(json.tlv?.first?.name == "STICKER")
+        #expect(json.tlv?.first?.decoded?.text == "hello")
+        #expect(json.tlv?.last?.fields?.first?.name == "CAPTION")
+        #expect(json.tlv?.last?.fields?.first?.decoded == nil, "CAPTION holds bytes")
+        let plain = try JSONDecoder().decode(FrameRecordJSON.self, from: Data(DissectionReport(style: .json).lines(for: .frame(record))[0].utf8))
+        #expect(plain.tlv?.first?.name == nil && plain.tlv?.first?.decoded == nil)
+
+        let lua = WiresharkPlugin.lua(version: "test", registry: Self.registry)
+        #expect(lua.contains("[8193] = \"STICKER\", [8194] = \"CAPTION\", [65535] = \"CONTAINER\" }"))
+        #expect(lua.contains("local text_tags = { [4097] = true, [8193] = true }"))
+        #expect(!WiresharkPlugin.lua(version: "test").contains("STICKER"))
+    }
+
+    @Test("a registered text tag whose value is not UTF-8 is a TLV-4 warning that names it, in every output")
+    func misfit() throws {
+        let record = Self.record(sticker: [0xFF, 0xFE])
+        let warnings = record.warnings(Self.registry)
+        #expect(warnings.map(\.requirement) == [.tlv4])
+        #expect(warnings.first?.message == "0x2001 STICKER at body offset 0: not valid UTF-8")
+        #expect(record.warnings().isEmpty, "unregistered, the tag holds bytes")
+        #expect(SummaryRenderer.line(for: record, registry: Self.registry).hasSuffix("ok, 1 warning: TLV-4"))
+        #expect(TreeRenderer.lines(for: record, registry: Self.registry).contains("        STICKER (0x2001), 2 bytes: ff fe [malformed: not valid UTF-8]"))
+        let line = try #require(DissectionReport(style: .json, registry: Self.registry).lines(for: .frame(record)).first)
+        let json = try JSONDecoder().decode(FrameRecordJSON.self, from: Data(line.utf8))
+        #expect(json.tlv?.first?.decoded?.malformed == "not valid UTF-8")
+        #expect(json.warnings.map(\.message) == ["0x2001 STICKER at body offset 0: not valid UTF-8"])
+    }
+
+    @Test("a tag keeps its name, a name its tag; a name is written as the brief writes them; a tag of one's own holds bytes or text")
+    func refusals() {
+        #expect(throws: FieldRegistry.Refusal.alreadyNamed(TLVTagDefinition(.text, "TEXT", .utf8))) {
+            try FieldRegistry.brief.registering(TLVTagDefinition(.text, "MESSAGE"))
+        }
+        #expect(throws: FieldRegistry.Refusal.nameTaken(TLVTagDefinition(.text, "TEXT", .utf8))) {
+            try FieldRegistry.brief.registering(TLVTagDefinition(Self.sticker, "TEXT"))
+        }
+        for name in ["", "sticker", "1ST", "A B", "A\"B", String(repeating: "A", count: 33)] {
+            #expect(throws: FieldRegistry.Refusal.badName(name)) { try FieldRegistry.brief.registering(TLVTagDefinition(Self.sticker, name)) }
+        }
+        for layout in [TLVValueLayout.container, .versionOffer, .sequence, .errorReport] {
+            #expect(throws: FieldRegistry.Refusal.layoutNotRegistrable(layout)) {
+                try FieldRegistry.brief.registering(TLVTagDefinition(Self.sticker, "STICKER", layout))
+            }
+        }
+        #expect(Self.registry.tags.map(\.tag) == TLVTag.known.dropLast() + [Self.sticker, Self.caption, .container])
+        #expect(FieldRegistry.brief.tags.map(\.tag) == TLVTag.known)
+    }
+}
