@@ -107,7 +107,7 @@ let package = Package(
         .testTarget(name: "DecafCaptureTests", dependencies: ["DecafCapture", "DecafDissect", "DecafJSON", "DecafVectors", "DecafWire", "DecafTestSupport"]),
         .testTarget(name: "DecafWireTests", dependencies: ["DecafWire", "DecafTestSupport"]),
         .testTarget(name: "DecafJSONTests", dependencies: ["DecafJSON"]),
-        .testTarget(name: "DecafFuzzTests", dependencies: ["DecafFuzz", "DecafWire", "DecafVectors"]),
+        .testTarget(name: "DecafFuzzTests", dependencies: ["DecafFuzz", "DecafWire", "DecafVectors", "DecafConformance"]),
         .testTarget(
             name: "DecafNIOTests",
             dependencies: ["DecafNIO", "DecafWire", .product(name: "NIOEmbedded", package: "swift-nio")]

@@ -1,3 +1,4 @@
+import DecafSession
 import DecafJSON
 import DecafVectors
 import DecafWire
@@ -48,7 +49,7 @@ public struct CodecTestee: Sendable {
                 try decoder.finish()
                 return .answer(TesteeMessage.Response(result: "error", error: ErrorCode.truncatedFrame.name, offset: 0))
             }
-            if faults.contains(.crashOnDeepEmptyText), Self.holdsEmptyText(TLVSequence(frame.payload), deeperThan: 3) {
+            if faults.contains(.crashOnDeepEmptyText), DeepInput.holdsEmptyText(TLVSequence(frame.payload), deeperThan: 3) {
                 return .crash("a container nested four deep holds an empty TEXT")
             }
             if faults.contains(.hangAtInflateLimit), frame.header.compressType == .zlib, frame.payload.count == options.bodyLimit,
@@ -64,14 +65,6 @@ public struct CodecTestee: Sendable {
 
     private static func frameResponse(_ frame: Frame) -> TesteeMessage.Response {
         TesteeMessage.Response(result: "frame", header: FrameHeaderJSON(frame.header), payload: Hex.string(frame.payload))
-    }
-
-    /// Whether a TEXT field with an empty value sits more than `depth` containers down.
-    private static func holdsEmptyText(_ fields: TLVSequence, deeperThan depth: Int) -> Bool {
-        fields.contains { element in
-            if element.isContainer { return holdsEmptyText(element.children, deeperThan: depth - 1) }
-            return depth < 0 && element.tag == .text && element.value.isEmpty
-        }
     }
 
     /// The fault's misreading: a zlib frame one byte short of its body_length, taken as if the

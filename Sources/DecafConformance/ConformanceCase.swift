@@ -1,3 +1,4 @@
+import DecafVectors
 import DecafWire
 
 /// One conformance case: a stable ID that is never reused, the requirements it checks, how
@@ -25,6 +26,13 @@ public struct ConformanceCase: Hashable, Sendable, Identifiable {
         self.summary = summary
         self.needs = needs
         self.steps = steps
+    }
+
+    /// The network case of a frame vector made outside the catalog (a fuzzed input): its bytes
+    /// sent on a connection, and what a receiver must do with them, as the catalog's vector cases
+    /// judge the golden vectors; nil when the network cannot show it.
+    public static func sending(_ vector: FrameVector, group: String) -> ConformanceCase? {
+        VectorCases.conformanceCase(vector, group: group)
     }
 
     /// The spec section the case belongs to: that of its first requirement.

@@ -224,7 +224,7 @@ public struct ScriptedServer {
             switch reply {
             case let .send(outgoing, _): frames.append(outgoing)
             case .close: closes = true
-            case .deliver: continue
+            case .deliver, .abort: continue
             }
         }
         guard case let .send(responseFrame, _) = replies[response] else { return [] }
@@ -358,7 +358,7 @@ public struct ScriptedServer {
             switch reply {
             case let .send(frame, delay): actions += send(frame, after: delay, on: index, at: now)
             case .close: actions += close(index, reset: false, at: now)
-            case .deliver: continue
+            case .deliver, .abort: continue
             }
         }
         return actions

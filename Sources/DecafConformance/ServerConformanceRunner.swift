@@ -27,6 +27,12 @@ public struct ServerConformanceRunner: Sendable {
         )
     }
 
+    /// Runs one case, made outside the catalog, once on a fresh connection against a target whose
+    /// handshake gave `target`: how the fuzzer asks a server about an input.
+    public func attempt(_ testCase: ConformanceCase, target: TargetIdentity, execution: Int) async -> CaseAttempt {
+        await ServerSuiteDriver(catalog: catalog, settings: settings, target: target).attempt(testCase, execution: execution)
+    }
+
     /// The opening handshake, by a `ClientSession` as every Decaf client does it: the newest minor of
     /// the profile's major and every known feature. The answer is what HS-2 makes of the target's
     /// own version and features. When it gets no answer at all, a DATA frame is tried: a server

@@ -13,7 +13,7 @@ enum VectorCases {
     }
 
     /// The case for `vector`, or nil when the network cannot show what it tests.
-    private static func conformanceCase(_ vector: FrameVector, group: String) -> ConformanceCase? {
+    static func conformanceCase(_ vector: FrameVector, group: String) -> ConformanceCase? {
         let header = FrameHeader(decoding: vector.bytes)
         // Timestamps are what TS-1 vectors test; every other frame carries the run's clock.
         let testsTimestamp = vector.requirements.contains(.ts1)

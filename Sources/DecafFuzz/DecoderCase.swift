@@ -50,7 +50,7 @@ public enum DecoderCase {
     }
 
     /// The frame a receiver may take instead of refusing `bytes`, when the brief lets it choose.
-    private static func accepted(_ bytes: [UInt8], refusedWith error: WireError, options: DecodeOptions) -> Frame? {
+    static func accepted(_ bytes: [UInt8], refusedWith error: WireError, options: DecodeOptions) -> Frame? {
         var lenient = options
         switch error.code {
         case .unsupportedEncryption where bytes.count > FrameHeader.Field.encryptType.offset

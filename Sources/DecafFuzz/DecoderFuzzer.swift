@@ -89,8 +89,9 @@ public final class DecoderFuzzer: Sendable {
                            elapsed: Duration, first: CaseAttempt) async -> FuzzFinding {
         var tries = 0
         var last = (bytes: bytes, attempt: first)
+        let deadline = ContinuousClock.now + settings.minimizingTime
         let shrunk = await Minimizer.minimizeFrames([bytes]) { frames in
-            guard frames.count == 1, tries < settings.minimizingBudget, !Task.isCancelled,
+            guard frames.count == 1, tries < settings.minimizingBudget, ContinuousClock.now < deadline, !Task.isCancelled,
                   let codecCase = DecoderCase.make(frames[0], options: settings.options, number: 0) else { return false }
             tries += 1
             let attempt = await driver.attempt(codecCase)

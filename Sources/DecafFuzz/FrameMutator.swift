@@ -208,7 +208,7 @@ public struct FrameMutator {
             bytes[FrameHeader.size + at] ^= UInt8.random(in: 1...255, using: &random)
             return .corruptedZlibStream(at: at)
         }
-        if Int.random(in: 0..<32, using: &random) == 0 {
+        if Int.random(in: 0..<12, using: &random) == 0 {
             // A run of zeros in one field, inflating to the limit or one byte either side of it:
             // rare, as a bomb costs the testee (and its answer) the whole limit.
             let inflated = max(TLVEncoder.fieldHeaderSize, options.bodyLimit + [0, 1, -1].randomElement(using: &random)!)

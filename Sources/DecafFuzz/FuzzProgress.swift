@@ -8,6 +8,9 @@ public struct FuzzProgress: Sendable {
     public var elapsed: Duration = .zero
     /// The run was stopped (Ctrl-C) before its runs or duration were done.
     public var interrupted = false
+    /// Why the campaign ended before its runs or duration, when something other than an
+    /// interruption ended it (a server that died with no way to restart it).
+    public var stoppedBy: String?
 
     public init() {}
 

@@ -16,9 +16,12 @@ public struct FuzzSettings: Sendable {
     /// The most times a finding is tried again while it is minimized (each try can cost a whole
     /// timeout for a hang), so minimizing ends in bounded time.
     public var minimizingBudget: Int
+    /// The longest a finding is minimized, however many tries are left: a server that must be
+    /// restarted after each crash makes each try slow on a loaded machine.
+    public var minimizingTime: Duration
 
     public init(seed: UInt64 = 1, runs: Int? = nil, duration: Duration? = nil, maxFindings: Int? = nil, timeout: Duration = .seconds(5),
-                options: DecodeOptions = DecodeOptions(), minimizingBudget: Int = 400) {
+                options: DecodeOptions = DecodeOptions(), minimizingBudget: Int = 400, minimizingTime: Duration = .seconds(60)) {
         self.seed = seed
         self.runs = runs
         self.duration = duration
@@ -26,5 +29,6 @@ public struct FuzzSettings: Sendable {
         self.timeout = timeout
         self.options = options
         self.minimizingBudget = minimizingBudget
+        self.minimizingTime = minimizingTime
     }
 }

@@ -100,6 +100,9 @@ final class PeerConnectionHandler: ChannelInboundHandler {
             case let .deliver(header):
                 logger.debug("delivered", metadata: ["sequence": "\(header.sequence)"])
                 onDelivery?(header)
+            case let .abort(reason):
+                logger.critical("planted fault: \(reason); aborting")
+                fatalError("planted fault: \(reason)")
             case let .close(reason):
                 context.flush()
                 closing = true

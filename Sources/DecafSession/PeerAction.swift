@@ -8,4 +8,7 @@ public enum PeerAction: Hashable, Sendable {
     case deliver(FrameHeader)
     /// Close the connection once the writes before this action are out.
     case close(reason: String)
+    /// End the whole process at once, as a server with a crashing bug does: only a planted fault
+    /// (`crash-on-deep-empty-text`) asks for it.
+    case abort(reason: String)
 }

@@ -17,6 +17,9 @@ public enum PeerFault: Hashable, Sendable {
     case ackUnknownTypes
     case dropOnDeepTLV
     case slowAck(delay: Duration)
+    case crashOnDeepEmptyText
+    case hangAtInflateLimit
+    case refuseEmptyDeepContainer
 
     /// Every fault, `slow-ack` with its default delay.
     public static let all: [PeerFault] = [
@@ -24,6 +27,13 @@ public enum PeerFault: Hashable, Sendable {
         .fixedFeatures, .replayReject, .replayRedeliver, .acceptBadCRC, .keepOpenOnBadMagic, .ackUnknownTypes,
         .dropOnDeepTLV, .slowAck(delay: PeerFault.defaultSlowAckDelay),
     ]
+
+    /// Faults only deep, rare inputs set off, which no conformance case sends: the targets that
+    /// prove `decaf fuzz server` finds what the fixed cases cannot.
+    public static let rare: [PeerFault] = [.crashOnDeepEmptyText, .hangAtInflateLimit, .refuseEmptyDeepContainer]
+
+    /// Every fault `--fault` takes.
+    public static let named: [PeerFault] = all + rare
 
     public static let defaultSlowAckDelay = Duration.seconds(1)
 
@@ -43,6 +53,9 @@ public enum PeerFault: Hashable, Sendable {
         case .ackUnknownTypes: "ack-unknown-types"
         case .dropOnDeepTLV: "drop-on-deep-tlv"
         case .slowAck: "slow-ack"
+        case .crashOnDeepEmptyText: "crash-on-deep-empty-text"
+        case .hangAtInflateLimit: "hang-at-inflate-limit"
+        case .refuseEmptyDeepContainer: "refuse-empty-deep-container"
         }
     }
 
@@ -62,6 +75,9 @@ public enum PeerFault: Hashable, Sendable {
         case .ackUnknownTypes: "acknowledges frames of undefined message types"
         case .dropOnDeepTLV: "closes without an ERROR on TLV nesting deeper than 2"
         case let .slowAck(delay): "delays every ACK by \(delay)"
+        case .crashOnDeepEmptyText: "aborts the whole server when a container nested four deep holds an empty TEXT (found by fuzzing)"
+        case .hangAtInflateLimit: "stops answering a connection (nothing more, not even the close) when a zlib body inflates to exactly the body limit (found by fuzzing)"
+        case .refuseEmptyDeepContainer: "refuses with TLV_TOO_DEEP a frame whose empty container sits three containers down, counting it a level deeper (found by fuzzing)"
         }
     }
 
@@ -81,12 +97,15 @@ public enum PeerFault: Hashable, Sendable {
         case .ackUnknownTypes: [.ex3, .frame4]
         case .dropOnDeepTLV: [.tlv2, .ex5]
         case .slowAck: [.ex1, .ex7]
+        case .crashOnDeepEmptyText: [.tlv2]
+        case .hangAtInflateLimit: [.zlib2, .ex1]
+        case .refuseEmptyDeepContainer: [.tlv2]
         }
     }
 
     /// The fault called `name`; `slow-ack` with its default delay.
     public init?(name: String) {
-        guard let fault = Self.all.first(where: { $0.name == name }) else { return nil }
+        guard let fault = Self.named.first(where: { $0.name == name }) else { return nil }
         self = fault
     }
 }

@@ -21,6 +21,8 @@ public struct PeerSession {
     private var normalSequence = SequenceNumber(category: .normal, counter: 0)
     /// The session of the last frame received, for replies that answer no frame (ERROR).
     private var lastSession = SessionID(rawValue: 0)
+    /// Set by the planted fault `hang-at-inflate-limit`: the connection answers nothing more.
+    private var hung = false
 
     /// A session whose CONTROL counter goes on from `lastControlSequence`, for a server that counts
     /// across a session's connections (SEQ-1); from 0 when nil.
@@ -47,6 +49,8 @@ public struct PeerSession {
         let header = frame.header
         summary.framesIn[header.messageType, default: 0] += 1
         lastSession = header.sessionID
+        if hung { return [] }
+        if let planted = rareFault(on: frame, now: now) { return planted }
         switch header.messageType {
         case .ack:
             return []
@@ -83,6 +87,23 @@ public struct PeerSession {
         let report = send(control(fields: [ErrorReport(error).field], session: lastSession, now: now))
         if error.code == .badMagic && configuration.has(.keepOpenOnBadMagic) { return [report] }
         return [report, .close(reason: error.description)]
+    }
+
+    /// What a rare planted fault does instead of the brief, when `frame` sets one off.
+    private mutating func rareFault(on frame: Frame, now: UInt32) -> [PeerAction]? {
+        let fields = TLVSequence(frame.payload)
+        if configuration.has(.crashOnDeepEmptyText), DeepInput.holdsEmptyText(fields, deeperThan: 3) {
+            return [.abort(reason: "crash-on-deep-empty-text: a container nested four deep holds an empty TEXT")]
+        }
+        if configuration.has(.hangAtInflateLimit), frame.header.compressType == .zlib, frame.payload.count == configuration.decodeOptions.bodyLimit {
+            hung = true
+            return []
+        }
+        if configuration.has(.refuseEmptyDeepContainer), let offset = DeepInput.emptyContainer(in: fields, atDepth: 3) {
+            let limit = configuration.decodeOptions.tlv.depthLimit
+            return fail(WireError(.tlvTooDeep(depth: limit + 1, limit: limit), offset: offset), now: now)
+        }
+        return nil
     }
 
     // MARK: - Replies

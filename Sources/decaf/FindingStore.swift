@@ -36,10 +36,11 @@ final class FindingStore: Sendable {
         let base = directory.appending(path: name)
         let record = FuzzFindingJSON(finding, seed: seed, options: options, testee: testee)
         do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try Data(finding.input).write(to: base.appendingPathExtension("bin"))
             try Data(SortedJSONEncoder.bytes(record, pretty: true) + [UInt8(ascii: "\n")]).write(to: base.appendingPathExtension("json"))
             let path = (shown as NSString).appendingPathComponent(name)
-            return "\(finding.paragraph)\n  saved: \(path).json and .bin; replay: decaf fuzz replay \(path).json -- \(testee.joined(separator: " "))"
+            return "\(finding.paragraph)\n  saved: \(path).json and .bin; replay: decaf fuzz replay \(path).json \(testee.first == "--server" ? "" : "-- ")\(testee.joined(separator: " "))"
         } catch {
             return "\(finding.paragraph)\n  not saved: \(error.localizedDescription)"
         }

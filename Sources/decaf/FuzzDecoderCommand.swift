@@ -22,32 +22,11 @@ struct FuzzDecoderCommand: AsyncParsableCommand {
         """
     )
 
-    @Option(help: ArgumentHelp("How long to fuzz. (default: 60s, or until --runs)", valueName: "duration"), transform: DurationArgument.positive)
-    var duration: Duration?
-
-    @Option(help: ArgumentHelp("How many inputs to try.", valueName: "count"), transform: IntegerArgument.within(1...Int(Int32.max)))
-    var runs: Int?
-
-    @Option(help: ArgumentHelp("Stop once this many distinct findings are saved (1: at the first, as libFuzzer does).", valueName: "count"),
-            transform: IntegerArgument.within(1...Int(Int32.max)))
-    var maxFindings: Int?
-
-    @Option(help: ArgumentHelp("The seed of the inputs: the same seed and corpus give the same inputs. (default: 1)", valueName: "number"),
-            transform: IntegerArgument.within(UInt64.min...UInt64.max))
-    var seed: UInt64 = 1
+    @OptionGroup var campaign: FuzzCampaignOptions
 
     @Option(help: ArgumentHelp("How long to wait for each answer before the input counts as a hang. (default: 5s)", valueName: "duration"),
             transform: DurationArgument.positive)
     var timeout = Duration.seconds(5)
-
-    @Option(help: ArgumentHelp("Start from these frames instead of the golden vectors: a file (one input), a capture (its frames) or a directory of them; repeatable.", valueName: "path"),
-            transform: PathArgument.parse)
-    var corpus: [String] = []
-
-    @Option(help: ArgumentHelp("Where findings are saved. (default: decaf-findings)", valueName: "directory"), transform: PathArgument.parse)
-    var findings = "decaf-findings"
-
-    @OptionGroup var limits: DecodeOptionsArguments
 
     @Argument(parsing: .postTerminator, help: "The testee's command line, after --.")
     var command: [String] = []
@@ -58,16 +37,12 @@ struct FuzzDecoderCommand: AsyncParsableCommand {
 
     func run() async throws {
         let signals = await SignalWaiter.install()
-        let inputs = corpus.isEmpty ? FuzzCorpus.golden : try FuzzCorpus.load(corpus)
-        let directory = URL(filePath: findings)
-        do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
-            throw InputError("--findings \(findings): cannot create the directory (\(error.localizedDescription))")
-        }
-        let settings = FuzzSettings(seed: seed, runs: runs, duration: runs == nil ? (duration ?? .seconds(60)) : duration, maxFindings: maxFindings, timeout: timeout,
-                                    options: limits.decodeOptions)
+        let inputs = try campaign.inputs()
+        let directory = try campaign.directory()
+        let settings = campaign.settings(timeout: timeout)
         let fuzzer = DecoderFuzzer(command: command, corpus: inputs, settings: settings)
         let progress = FuzzProgressLine()
-        let store = FindingStore(directory: directory, shown: findings, seed: seed, options: settings.options, testee: command)
+        let store = FindingStore(directory: directory, shown: campaign.findings, seed: campaign.seed, options: settings.options, testee: command)
         let state: FuzzProgress
         do {
             state = try await signals.interrupting {
@@ -81,7 +56,7 @@ struct FuzzDecoderCommand: AsyncParsableCommand {
             throw InputError("decaf fuzz decoder: \(error); check the command after --")
         }
         progress.clear()
-        print(FuzzProgressLine.summary(state, findings: findings))
+        print(FuzzProgressLine.summary(state, of: "decoder", findings: campaign.findings))
         Foundation.exit(state.interrupted ? 130 : state.findings > 0 ? 1 : 0)
     }
 }

@@ -22,7 +22,12 @@ struct FuzzFindingJSON: Codable {
     var seconds: Double
     var seed: UInt64
     var options: FrameVectorFileJSON.Options
+    /// The codec's command line, or `--server` and the server's address.
     var testee: [String]
+    /// For a server: the sizes of the writes the input was cut into (none: one write), and
+    /// whether a DATA frame went before it.
+    var split: [Int]?
+    var dataFirst: Bool?
 
     init(_ finding: FuzzFinding, seed: UInt64, options: DecodeOptions, testee: [String]) {
         oracle = finding.oracle
@@ -43,5 +48,12 @@ struct FuzzFindingJSON: Codable {
         self.seed = seed
         self.options = FrameVectorFileJSON.Options(options)
         self.testee = testee
+        if case let .server(plan) = finding.target {
+            split = plan.split
+            dataFirst = plan.dataFirst
+        }
     }
+
+    /// How the input was sent to a server.
+    var plan: ServerCase.Plan { ServerCase.Plan(split: split ?? [], dataFirst: dataFirst ?? false) }
 }

@@ -22,9 +22,10 @@ struct FuzzProgressLine: Sendable {
             + "\(state.findings) finding\(state.findings == 1 ? "" : "s"), \(state.distinctAnswers) distinct answers"
     }
 
-    static func summary(_ state: FuzzProgress, findings directory: String) -> String {
+    /// The last line of a campaign against `target` (`decoder`, `server`).
+    static func summary(_ state: FuzzProgress, of target: String, findings directory: String) -> String {
         let end = state.interrupted ? "; INTERRUPTED" : ""
         let saved = state.findings > 0 ? "; findings in \(directory)/" : ""
-        return "fuzz decoder: " + line(state) + saved + end
+        return "fuzz \(target): " + line(state) + saved + end
     }
 }

@@ -9,10 +9,12 @@ import Foundation
 struct FuzzReplayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Send a finding's input to a testee again and say whether the same fault shows.",
+        abstract: "Send a finding's input to a testee or a server again and say whether the same fault shows.",
         discussion: """
         Example: decaf fuzz replay decaf-findings/finding-1-crash.json -- decaf testee decoder
-        FINDING is the .json decaf fuzz saved (its input under its options), or any file of bytes (default options). \
+        Example: decaf fuzz replay decaf-findings/finding-2-hang.json --server 127.0.0.1:7447
+        FINDING is the .json decaf fuzz saved (its input under its options, sent to a server as it was found), or any file \
+        of bytes (default options). \
         Exit status: 0 the testee answers as the brief does now, 1 a fault shows (the finding's, or another), \
         2 usage error or a testee that cannot be started.
         """
@@ -24,11 +26,16 @@ struct FuzzReplayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How long to wait for the answer. (default: 5s)", valueName: "duration"), transform: DurationArgument.positive)
     var timeout = Duration.seconds(5)
 
+    @Option(help: ArgumentHelp("Send the input to this server, HOST:PORT, after a handshake, instead of to a testee.", valueName: "host:port"),
+            transform: Endpoint.server)
+    var server: Endpoint?
+
     @Argument(parsing: .postTerminator, help: "The testee's command line, after --.")
     var command: [String] = []
 
     func validate() throws {
-        if command.isEmpty { throw ValidationError("give the testee's command after --, e.g. -- decaf testee decoder") }
+        if command.isEmpty && server == nil { throw ValidationError("give the testee's command after --, e.g. -- decaf testee decoder, or --server HOST:PORT") }
+        if !command.isEmpty && server != nil { throw ValidationError("give either --server or a testee's command after --, not both") }
     }
 
     func run() async throws {
@@ -36,6 +43,7 @@ struct FuzzReplayCommand: AsyncParsableCommand {
         var input = [UInt8](data)
         var options = DecodeOptions()
         var signature: String?
+        var plan = ServerCase.Plan()
         if finding.hasSuffix(".json") {
             guard let record = try? JSONDecoder().decode(FuzzFindingJSON.self, from: data), let bytes = Hex.bytes(record.hex) else {
                 throw InputError("\(finding): not a finding decaf fuzz saved (it has no input in hex); give its .json or .bin")
@@ -43,7 +51,9 @@ struct FuzzReplayCommand: AsyncParsableCommand {
             input = bytes
             options = record.options.decodeOptions
             signature = record.signature
+            plan = record.plan
         }
+        if let server { return try await replay(input, options: options, signature: signature, plan: plan, on: server) }
         let fuzzer = DecoderFuzzer(command: command, corpus: [input], settings: FuzzSettings(timeout: timeout, options: options))
         let judged: (reason: String, passed: Bool, fired: (FuzzOracle, String)?)
         do {
@@ -61,6 +71,29 @@ struct FuzzReplayCommand: AsyncParsableCommand {
         guard let (oracle, fired) = judged.fired else {
             print(judged.passed ? "the testee answered as the brief does: \(judged.reason)"
                                 : "no fault: the brief allows this answer (\(judged.reason))")
+            Foundation.exit(0)
+        }
+        let same = signature.map { $0 == fired } ?? true
+        print("\(oracle.rawValue.uppercased())\(same ? " again" : ", another fault than the finding's"): \(judged.reason)")
+        Foundation.exit(1)
+    }
+
+    /// Sends `input` to `server` as `plan` says and reports as for a testee.
+    private func replay(_ input: [UInt8], options: DecodeOptions, signature: String?, plan: ServerCase.Plan, on server: Endpoint) async throws {
+        let fuzzer = ServerFuzzer(host: server.host, port: server.port, corpus: [input], settings: FuzzSettings(timeout: timeout, options: options),
+                                  restart: nil, clock: Clock.unixSeconds)
+        let judged: (reason: String, passed: Bool, fired: (FuzzOracle, String)?)
+        do {
+            guard let result = try await fuzzer.judge(input, plan: plan) else {
+                throw InputError("\(finding): not one frame's stream (a frame and bytes after it), or the handshake's own request again")
+            }
+            judged = (result.attempt.result.verdict.reason, result.attempt.result.verdict.kind.isPass, result.fired)
+        } catch let error as FuzzError {
+            throw InputError("decaf fuzz replay: \(error)")
+        }
+        print("sent \(input.count) bytes to \(fuzzer.target)\(FuzzTarget.server(plan).how), which the brief \(DecodeOutcome(of: input, options: options))")
+        guard let (oracle, fired) = judged.fired else {
+            print(judged.passed ? "the server answered as the brief does: \(judged.reason)" : "no fault: the brief allows this answer (\(judged.reason))")
             Foundation.exit(0)
         }
         let same = signature.map { $0 == fired } ?? true

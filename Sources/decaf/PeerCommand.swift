@@ -71,8 +71,8 @@ struct PeerCommand: AsyncParsableCommand {
 
     func run() async throws {
         if listFaults {
-            for fault in PeerFault.all {
-                print("\(fault.name.padding(toLength: 24, withPad: " ", startingAt: 0)) \(fault.summary) (breaks \(fault.breaks.map(\.rawValue).joined(separator: ", ")))")
+            for fault in PeerFault.named {
+                print("\(fault.name.padding(toLength: 28, withPad: " ", startingAt: 0)) \(fault.summary) (breaks \(fault.breaks.map(\.rawValue).joined(separator: ", ")))")
             }
             return
         }

@@ -98,7 +98,7 @@ enum WireArgument {
             return .slowAck(delay: try DurationArgument.nonNegative(String(parts[1])))
         }
         guard parts.count == 1, let fault = PeerFault(name: name) else {
-            throw ArgumentProblem("unknown fault '\(text.prefix(40))'; give one of \(PeerFault.all.map(\.name).joined(separator: ", ")) (slow-ack=DELAY sets the delay); --list-faults explains them")
+            throw ArgumentProblem("unknown fault '\(text.prefix(40))'; give one of \(PeerFault.named.map(\.name).joined(separator: ", ")) (slow-ack=DELAY sets the delay); --list-faults explains them")
         }
         return fault
     }

@@ -184,7 +184,12 @@ struct ClientGapTests {
         // Alone on a quiet machine it is the only one to fail; on a loaded one, cases whose
         // answers came late may fail too, so only its own failure is asserted.
         #expect(faulty.unexpectedFailures.contains { $0.testCase.id == id }, "\(faulty.unexpectedFailures.map { "\($0.testCase.id): \($0.verdict.reason)" })")
-        let correct = try await ClientDriverTests.run(ClientDriverTests.swiftTestee, cases.filter { $0.id == id })
+        // A failure the suite puts down to its own hold-up ("held up ... run it on a quieter
+        // machine") says nothing of the client: such a run is tried again, twice at most.
+        var correct = try await ClientDriverTests.run(ClientDriverTests.swiftTestee, cases.filter { $0.id == id })
+        for _ in 1...2 where correct.results.contains(where: { !$0.verdict.kind.isPass && $0.verdict.reason.contains("held up") }) {
+            correct = try await ClientDriverTests.run(ClientDriverTests.swiftTestee, cases.filter { $0.id == id })
+        }
         #expect(correct.results.map(\.verdict.kind) == [.pass], "\(correct.results.map(\.verdict.reason))")
     }
 }

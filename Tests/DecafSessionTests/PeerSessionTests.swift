@@ -216,7 +216,7 @@ struct PeerFaultTests {
 
     @Test("every fault has a name that parses back, a summary, and the requirements it breaks")
     func catalog() {
-        for fault in PeerFault.all {
+        for fault in PeerFault.named {
             #expect(PeerFault(name: fault.name)?.name == fault.name)
             #expect(!fault.summary.isEmpty && !fault.breaks.isEmpty)
         }
@@ -311,5 +311,54 @@ struct PeerFaultTests {
     func acceptBadCRC() {
         #expect(!Self.session(.acceptBadCRC).configuration.decodeOptions.verifiesChecksum)
         #expect(PeerSessionTests.session().configuration.decodeOptions.verifiesChecksum)
+    }
+}
+
+/// The rare planted faults: each acts only on its deep input, and leaves every other frame to the brief.
+@Suite("Peer session: rare planted faults")
+struct PeerRareFaultTests {
+    static func nested(_ depth: Int, around field: TLVField) -> TLVField {
+        (0..<depth).reduce(field) { inner, _ in TLVField(tag: .container, content: .fields([inner])) }
+    }
+
+    @Test("crash-on-deep-empty-text aborts on an empty TEXT four containers down, and only there")
+    func crash() {
+        var session = PeerSessionTests.session { $0.faults = [.crashOnDeepEmptyText] }
+        let shallow = Frames.make(.data, counter: 1, fields: [Self.nested(3, around: TLVField(tag: .text, text: ""))])
+        #expect(session.receive(shallow, now: 1000).sent.count == 1, "three down: acknowledged")
+        let deep = Frames.make(.data, counter: 2, fields: [Self.nested(4, around: TLVField(tag: .text, text: ""))])
+        #expect(session.receive(deep, now: 1000).contains { if case .abort = $0 { true } else { false } })
+    }
+
+    @Test("hang-at-inflate-limit answers nothing more on the connection once a zlib body inflates to exactly the limit")
+    func hang() {
+        var session = PeerSessionTests.session {
+            $0.faults = [.hangAtInflateLimit]
+            $0.bodyLimit = 64
+        }
+        let header = FrameHeader(messageType: .data, sequence: SequenceNumber(category: .normal, counter: 1), timestamp: 1000, sessionID: Frames.session,
+                                 compressType: .zlib)
+        var encoder = FrameEncoder()
+        var decoder = FrameDecoder(options: DecodeOptions(bodyLimit: 64))
+        decoder.append(encoder.encode(header, fields: [TLVField(tag: .file, bytes: Array(repeating: 0, count: 58))]))
+        let atLimit = try! decoder.nextFrame()!
+        #expect(atLimit.payload.count == 64)
+        #expect(session.receive(Frames.make(.heartbeat, counter: 1), now: 1000).sent.count == 1)
+        #expect(session.receive(atLimit, now: 1000).isEmpty)
+        #expect(session.receive(Frames.make(.heartbeat, counter: 2), now: 1000).isEmpty, "the connection answers nothing more")
+    }
+
+    @Test("refuse-empty-deep-container refuses an empty container three containers down with TLV_TOO_DEEP, and closes")
+    func refuse() {
+        var session = PeerSessionTests.session { $0.faults = [.refuseEmptyDeepContainer] }
+        let two = Frames.make(.data, counter: 1, fields: [Self.nested(2, around: TLVField(tag: .container, content: .fields([])))])
+        #expect(session.receive(two, now: 1000).sent.count == 1)
+        let three = Frames.make(.data, counter: 2, fields: [Self.nested(3, around: TLVField(tag: .container, content: .fields([])))])
+        let actions = session.receive(three, now: 1000)
+        #expect(actions.closes)
+        let report = actions.sent.first.flatMap { sent in
+            TLVSequence(sent.payload).lazy.compactMap { if case let .error(report) = $0.interpreted { report } else { nil } }.first
+        }
+        #expect(report?.code == ErrorCode.tlvTooDeep.rawValue)
     }
 }

@@ -1,0 +1,66 @@
+import ArgumentParser
+import DecafFuzz
+import Foundation
+
+/// `decaf fuzz server HOST:PORT`: a campaign against a running server, each input sent after a
+/// handshake on a connection of its own, with findings minimized and saved as they come.
+struct FuzzServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "server",
+        abstract: "Fuzz a server over TCP; each finding minimized and saved.",
+        discussion: """
+        Example: decaf fuzz server 127.0.0.1:7447 --duration 2m --restart 'decaf peer --port 7447'
+        Each input is a mutant of the golden vectors (or of --corpus), sent on a fresh connection after the handshake \
+        (some after a DATA frame, some cut into several writes), and judged as decaf conform server judges a vector: \
+        a server that then stops answering a fresh handshake has crashed; a connection that gets neither an answer nor the \
+        close the brief demands within --timeout (and again with twice as long) hangs; an answer that breaks a MUST (an \
+        ACK of a frame the brief refuses, a refusal of one it accepts) is a disagreement. With --restart, a crashed server \
+        is started again with COMMAND (run by /bin/sh, its output in the findings directory's server.log) and the campaign \
+        goes on; without it, the campaign ends at a crash. Findings are saved in --findings as NAME.bin and NAME.json; \
+        decaf fuzz replay NAME.json --server HOST:PORT sends one again. Ctrl-C stops the run and keeps every finding.
+        Exit status: 0 no finding, 1 findings, 2 usage error or a server that cannot be reached, 130 interrupted.
+        """
+    )
+
+    @Argument(help: ArgumentHelp("The server under test, HOST:PORT.", valueName: "host:port"), transform: Endpoint.server)
+    var server: Endpoint
+
+    @OptionGroup var campaign: FuzzCampaignOptions
+
+    @Option(help: ArgumentHelp("How long to wait for each answer the brief demands. (default: 2s)", valueName: "duration"),
+            transform: DurationArgument.positive)
+    var timeout = Duration.seconds(2)
+
+    @Option(help: ArgumentHelp("Start the server with this shell command when it does not answer (at the start, or after a crash), and stop it at the end.",
+                               valueName: "command"), transform: TextArgument.nonEmpty)
+    var restart: String?
+
+    func run() async throws {
+        let signals = await SignalWaiter.install()
+        let inputs = try campaign.inputs()
+        let directory = try campaign.directory()
+        let settings = campaign.settings(timeout: timeout)
+        let restarter = restart.map { ServerRestart(command: $0, log: directory.appending(path: "server.log")) }
+        let fuzzer = ServerFuzzer(host: server.host, port: server.port, corpus: inputs, settings: settings, restart: restarter, clock: Clock.unixSeconds)
+        let progress = FuzzProgressLine()
+        let store = FindingStore(directory: directory, shown: campaign.findings, seed: campaign.seed, options: settings.options, testee: ["--server", fuzzer.target])
+        let state: FuzzProgress
+        do {
+            state = try await signals.interrupting {
+                try await fuzzer.run(progress: progress.show) { finding in
+                    progress.clear()
+                    print(store.save(finding) + "\n")
+                }
+            }
+        } catch {
+            progress.clear()
+            fuzzer.stop()
+            throw InputError("decaf fuzz server: \(error)")
+        }
+        fuzzer.stop()
+        progress.clear()
+        if let why = state.stoppedBy { print("Stopped: \(why).") }
+        print(FuzzProgressLine.summary(state, of: "server", findings: campaign.findings))
+        Foundation.exit(state.interrupted ? 130 : state.findings > 0 ? 1 : 0)
+    }
+}
