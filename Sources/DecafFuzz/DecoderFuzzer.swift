@@ -7,7 +7,7 @@ import Foundation
 /// asked of the testee through the codec suite's driver and judged by its judge against what the
 /// brief makes of it. A crash, a hang or a disagreement that breaks a MUST is a finding; each
 /// distinct one is minimized and handed on at once, so an interrupted run keeps every finding.
-public final class DecoderFuzzer: Sendable {
+public final class DecoderFuzzer: FuzzCampaign {
     private let driver: DecoderSuiteDriver
     private let corpus: [[UInt8]]
     private let settings: FuzzSettings
@@ -32,9 +32,7 @@ public final class DecoderFuzzer: Sendable {
         var shown = start
         while !Task.isCancelled {
             state.elapsed = ContinuousClock.now - start
-            if let runs = settings.runs, state.inputs >= runs { break }
-            if let duration = settings.duration, state.elapsed >= duration { break }
-            if let most = settings.maxFindings, state.findings >= most { break }
+            if settings.isOver(state) { break }
             let entry = corpus[Int.random(in: 0..<corpus.count, using: &random)]
             let donor = corpus[Int.random(in: 0..<corpus.count, using: &random)]
             let (bytes, mutations) = mutator.mutate(entry, donor: donor)

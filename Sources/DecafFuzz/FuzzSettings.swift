@@ -31,4 +31,13 @@ public struct FuzzSettings: Sendable {
         self.minimizingBudget = minimizingBudget
         self.minimizingTime = minimizingTime
     }
+
+    /// Whether a campaign that has reached `state` is over: its runs made, its time spent, or its
+    /// findings found.
+    public func isOver(_ state: FuzzProgress) -> Bool {
+        if let runs, state.inputs >= runs { return true }
+        if let duration, state.elapsed >= duration { return true }
+        if let maxFindings, state.findings >= maxFindings { return true }
+        return false
+    }
 }

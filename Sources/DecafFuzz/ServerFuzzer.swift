@@ -10,7 +10,7 @@ import Foundation
 /// demands one (asked again with twice the wait) is a hang; an answer that breaks a MUST is a
 /// disagreement. Each distinct finding is minimized and handed on at once. With `restart`, a
 /// crashed server is started again and the campaign goes on (and a crash can be minimized).
-public final class ServerFuzzer: Sendable {
+public final class ServerFuzzer: FuzzCampaign {
     private let runner: ServerConformanceRunner
     private let patient: ServerConformanceRunner
     private let corpus: [[UInt8]]
@@ -48,9 +48,7 @@ public final class ServerFuzzer: Sendable {
         var shown = start
         while !Task.isCancelled {
             state.elapsed = ContinuousClock.now - start
-            if let runs = settings.runs, state.inputs >= runs { break }
-            if let duration = settings.duration, state.elapsed >= duration { break }
-            if let most = settings.maxFindings, state.findings >= most { break }
+            if settings.isOver(state) { break }
             let entry = corpus[Int.random(in: 0..<corpus.count, using: &random)]
             let donor = corpus[Int.random(in: 0..<corpus.count, using: &random)]
             let (bytes, mutations) = mutator.mutate(entry, donor: donor)

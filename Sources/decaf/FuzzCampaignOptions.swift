@@ -39,6 +39,33 @@ struct FuzzCampaignOptions: ParsableArguments {
         corpus.isEmpty ? FuzzCorpus.golden : try FuzzCorpus.load(corpus)
     }
 
+    /// Runs `fuzzer` against the `target` (`decoder`, `server`) with a live progress line, saves and
+    /// prints each finding as it comes, stops what the campaign started, prints the summary and
+    /// exits: 0 no finding, 1 findings, 130 interrupted (Ctrl-C keeps every finding). A campaign that
+    /// cannot start is one line ending in `hint`, exit 2.
+    func conduct(_ fuzzer: some FuzzCampaign, against target: String, store: FindingStore, hint: String = "") async throws -> Never {
+        let signals = await SignalWaiter.install()
+        let progress = FuzzProgressLine()
+        let state: FuzzProgress
+        do {
+            state = try await signals.interrupting {
+                try await fuzzer.run(progress: progress.show) { finding in
+                    progress.clear()
+                    print(store.save(finding) + "\n")
+                }
+            }
+        } catch {
+            progress.clear()
+            fuzzer.stop()
+            throw InputError("decaf fuzz \(target): \(error)\(hint)")
+        }
+        fuzzer.stop()
+        progress.clear()
+        if let why = state.stoppedBy { print("Stopped: \(why).") }
+        print(FuzzProgressLine.summary(state, of: target, findings: findings))
+        Foundation.exit(state.interrupted ? 130 : state.findings > 0 ? 1 : 0)
+    }
+
     /// The findings directory. It is made when the first file goes into it, so a campaign that
     /// finds nothing (or cannot start) leaves nothing behind; whether it can be is checked now.
     func directory() throws -> URL {

@@ -36,27 +36,11 @@ struct FuzzDecoderCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let signals = await SignalWaiter.install()
         let inputs = try campaign.inputs()
         let directory = try campaign.directory()
         let settings = campaign.settings(timeout: timeout)
         let fuzzer = DecoderFuzzer(command: command, corpus: inputs, settings: settings)
-        let progress = FuzzProgressLine()
         let store = FindingStore(directory: directory, shown: campaign.findings, seed: campaign.seed, options: settings.options, testee: command)
-        let state: FuzzProgress
-        do {
-            state = try await signals.interrupting {
-                try await fuzzer.run(progress: progress.show) { finding in
-                    progress.clear()
-                    print(store.save(finding) + "\n")
-                }
-            }
-        } catch {
-            progress.clear()
-            throw InputError("decaf fuzz decoder: \(error); check the command after --")
-        }
-        progress.clear()
-        print(FuzzProgressLine.summary(state, of: "decoder", findings: campaign.findings))
-        Foundation.exit(state.interrupted ? 130 : state.findings > 0 ? 1 : 0)
+        try await campaign.conduct(fuzzer, against: "decoder", store: store, hint: "; check the command after --")
     }
 }

@@ -36,31 +36,12 @@ struct FuzzServerCommand: AsyncParsableCommand {
     var restart: String?
 
     func run() async throws {
-        let signals = await SignalWaiter.install()
         let inputs = try campaign.inputs()
         let directory = try campaign.directory()
         let settings = campaign.settings(timeout: timeout)
         let restarter = restart.map { ServerRestart(command: $0, log: directory.appending(path: "server.log")) }
         let fuzzer = ServerFuzzer(host: server.host, port: server.port, corpus: inputs, settings: settings, restart: restarter, clock: Clock.unixSeconds)
-        let progress = FuzzProgressLine()
         let store = FindingStore(directory: directory, shown: campaign.findings, seed: campaign.seed, options: settings.options, testee: ["--server", fuzzer.target])
-        let state: FuzzProgress
-        do {
-            state = try await signals.interrupting {
-                try await fuzzer.run(progress: progress.show) { finding in
-                    progress.clear()
-                    print(store.save(finding) + "\n")
-                }
-            }
-        } catch {
-            progress.clear()
-            fuzzer.stop()
-            throw InputError("decaf fuzz server: \(error)")
-        }
-        fuzzer.stop()
-        progress.clear()
-        if let why = state.stoppedBy { print("Stopped: \(why).") }
-        print(FuzzProgressLine.summary(state, of: "server", findings: campaign.findings))
-        Foundation.exit(state.interrupted ? 130 : state.findings > 0 ? 1 : 0)
+        try await campaign.conduct(fuzzer, against: "server", store: store)
     }
 }
