@@ -86,7 +86,7 @@ bench-dissect: deps
 bench-proxy: deps
 	tools/bench/proxy.py
 
-## bench-fuzz: decaf fuzz decoder (release) against Decaf's codec testee and the Python one, inputs a second beside the codec suite's cases a second.
+## bench-fuzz: decaf fuzz (release) against codec testees, decaf peer and client testees, inputs a second beside the conformance suite's cases a second.
 bench-fuzz: deps
 	tools/bench/fuzz.py
 

@@ -75,7 +75,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .target(name: "DecafFuzz", dependencies: ["DecafWire", "DecafSession", "DecafVectors", "DecafConformance"]),
+        .target(name: "DecafFuzz", dependencies: ["DecafWire", "DecafSession", "DecafNIO", "DecafVectors", "DecafConformance"]),
         .target(name: "DecafVectors", dependencies: ["DecafWire", "DecafCapture", "DecafJSON"]),
         .target(
             name: "DecafConformance",

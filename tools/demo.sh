@@ -61,6 +61,10 @@ run "$decaf" conform decoder -- "$decaf" testee decoder --fault crash-on-deep-em
 run "$decaf" fuzz decoder --max-findings 1 --body-limit 65536 --timeout 2s --findings .build/demo/findings -- "$decaf" testee decoder --fault crash-on-deep-empty-text
 run "$decaf" fuzz replay .build/demo/findings/finding-1-crash.json -- "$decaf" testee decoder --fault crash-on-deep-empty-text
 run "$decaf" dissect -V .build/demo/findings/finding-1-crash.bin
+# A client that passes every client case but refuses a frame the brief accepts (an off-by-one in its
+# depth count): the fuzzer's server sends each input after the handshake, four clients at once.
+rm -rf .build/demo/client-findings
+run "$decaf" fuzz client --max-findings 1 --seed 2 --jobs 4 --body-limit 65536 --timeout 3s --findings .build/demo/client-findings -- "$decaf" testee client --fault refuse-empty-deep-container --body-limit 65536
 printf '\n\033[1mDissecting golden frames of the Decaf wire protocol (magic 0xDECAFBAD)\033[0m\n'
 # A valid DATA frame, field by field.
 run "$decaf" dissect -V "$frames/frame-basic/1.bin"

@@ -70,6 +70,9 @@ public struct ClientCase: Hashable, Sendable {
     /// offer them gets `unsupported`.
     public var needs: FeatureFlags
     public var check: ClientCheck
+    /// The longest the case may take whatever its check needs (a fuzzed input's timeout); nil for
+    /// what the check needs.
+    public var limit: Duration?
 
     public init(
         _ id: String, _ requirements: [RequirementID], _ level: ConformanceLevel, _ summary: String,
@@ -104,6 +107,7 @@ public struct ClientCase: Hashable, Sendable {
             if case let .send(transmission) = step { total + transmission.bytes.count } else { total }
         }
         let base = Duration.seconds(8 + sent >> 20)
+        if let limit { return limit + .seconds(sent >> 20) }
         let timeout = settings.ackTimeout
         switch check {
         case .givesUp, .resend, .lateAckHarmless, .onlyUnacknowledgedResent, .noResendAfterAck, .retriesUnansweredHandshake:

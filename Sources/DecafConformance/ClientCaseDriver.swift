@@ -112,8 +112,7 @@ final class ClientCaseDriver {
     }
 
     private func startTestees() {
-        let environment = ProcessInfo.processInfo.environment.merging(
-            testCase.suggested.environment(host: "127.0.0.1", port: port, caseID: testCase.id, heartbeats: testCase.heartbeats)) { $1 }
+        let environment = TesteeLaunch.environment(testCase.suggested.environment(host: "127.0.0.1", port: port, caseID: testCase.id, heartbeats: testCase.heartbeats))
         guard FileManager.default.createFile(atPath: errorLog.path, contents: nil) else {
             problem = "the suite cannot create \(errorLog.path) for the testee's standard error"
             return begin(ending: false)
@@ -383,12 +382,10 @@ final class ClientCaseDriver {
         outcome.succeed(ClientCaseOutcome(observation: server.observation, transcript: transcript, problem: problem, held: held))
     }
 
-    /// The last line the testees wrote to their standard error, or "".
+    /// What the testee said last on its standard error (`LastWords`), or "".
     private var lastWords: String {
-        guard let data = try? Data(contentsOf: errorLog),
-              let last = String(decoding: data.suffix(4096), as: UTF8.self).split(separator: "\n").last(where: { !$0.allSatisfy(\.isWhitespace) })
-        else { return "" }
-        return String(last.prefix(200))
+        guard let data = try? Data(contentsOf: errorLog) else { return "" }
+        return LastWords.of(String(decoding: data.suffix(16_384), as: UTF8.self))
     }
 }
 

@@ -101,6 +101,10 @@ public enum ClientCheck: Hashable, Sendable {
     case acceptsOrRefuses(SequenceNumber, ErrorCode)
     /// A stream that ends inside a frame: nothing delivered, no crash.
     case truncatedIgnored
+    /// A frame the brief accepts, taken as a receiver must: one ACK of `sequence` echoing
+    /// `session` (none when not `acknowledged`: ACK and undefined types), `payload` delivered once
+    /// (nothing for a frame that is not DATA), and the connection kept.
+    case takes(SequenceNumber, session: SessionID, acknowledged: Bool, payload: [UInt8]?)
 
     // MARK: Sequence and time
     /// Each frame's sequence category fits its type (SEQ-2: a warning).

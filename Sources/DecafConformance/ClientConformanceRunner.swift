@@ -15,6 +15,12 @@ public struct ClientConformanceRunner: Sendable {
         signal(SIGPIPE, SIG_IGN)
     }
 
+    /// Runs one case, made outside the catalog, once, with a listener and a testee of its own:
+    /// how the fuzzer asks a client about an input.
+    public func attempt(_ testCase: ClientCase, execution: Int) async -> CaseAttempt {
+        await ClientSuiteDriver(settings: settings).attempt(testCase, execution: execution)
+    }
+
     /// Runs `cases` and reports each result to `progress` as it completes. A case that failed
     /// while the suite's own event loop was held up is run again, alone, once the others are done:
     /// its times were measured on a clock the suite could not keep. Throws, after the cases

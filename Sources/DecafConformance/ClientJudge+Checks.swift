@@ -46,6 +46,7 @@ extension ClientJudge {
         case let .refuses(code, sequence): return judgeRefusal(code, sequence: sequence)
         case let .acceptsOrRefuses(sequence, code): return judgeAcceptOrRefusal(sequence, code)
         case .truncatedIgnored: return judgeTruncated()
+        case let .takes(sequence, session, acknowledged, payload): return judgeTaking(sequence, session: session, acknowledged: acknowledged, payload: payload)
         case .categories: return judgeCategories()
         case .countersIncrement: return judgeCounters()
         case .timestampsPlausible: return judgeTimestamps()

@@ -1,7 +1,8 @@
 import DecafWire
 
 /// The checks on hostile servers: a broken frame is refused, never delivered or acknowledged, and
-/// the connection closed (EX-5), with the error reported and an ERROR sent where the client can.
+/// the connection closed (EX-5), with the error reported and an ERROR sent where the client can;
+/// and on any one frame a server sends (a fuzzed input): taken as the brief says, or refused.
 extension ClientJudge {
     func judgeRefusal(_ code: ErrorCode, sequence: SequenceNumber?) -> Verdict {
         let connection = observation.connections[0]
@@ -14,8 +15,9 @@ extension ClientJudge {
             return fail("the client acknowledged a frame it must refuse (\(code.name))", expected: "no ACK, a close", actual: "an ACK of \(sequence)")
         }
         let allowed = TimingTolerance.late(.zero)
-        // A close at or after the case's end is the suite stopping the client, not the client closing.
-        let closedByClient = connection.closed.map { $0 < (observation.ended ?? .seconds(1 << 40)) } ?? false
+        // A close after the case's end is the suite stopping the client, not the client closing; a
+        // close at the end is the one that ended it (the script waited for it).
+        let closedByClient = connection.closed.map { $0 <= (observation.ended ?? .seconds(1 << 40)) } ?? false
         guard let closed = connection.closed, !connection.closedByServer, closedByClient else {
             return fail("the client never closed the connection after a frame it must refuse (\(code.name))",
                         expected: "the close within \(Self.text(allowed))", actual: "still open when the case ended \(Self.text((observation.ended ?? sentAt) - sentAt)) after the frame",
@@ -56,5 +58,28 @@ extension ClientJudge {
             return fail("the client delivered a frame cut off by the end of the stream", expected: "nothing delivered", actual: Self.describe(payload: payload))
         }
         return pass("nothing delivered from a frame cut off by the end of the stream")
+    }
+
+    func judgeTaking(_ sequence: SequenceNumber, session: SessionID, acknowledged: Bool, payload: [UInt8]?) -> Verdict {
+        let connection = observation.connections[0]
+        let closedByClient = connection.closed.map { !connection.closedByServer && $0 <= (observation.ended ?? .seconds(1 << 40)) } ?? false
+        // Neither the frame after it acknowledged nor the connection closed when the case ran out
+        // of time: the client stopped handling the connection.
+        if observation.timedOut, !sentinelAcknowledged(), !closedByClient {
+            return Verdict(.timeout, "the client neither acknowledged the DATA frame sent after the frame nor closed the connection in \(Self.text(observation.ended ?? .zero))",
+                           requirements: [.ex5])
+        }
+        if closedByClient, !sentinelAcknowledged() {
+            let errors = observation.reports.compactMap { if case let .error(name) = $0.event { name } else { nil } }
+            let said = errors.isEmpty ? "" : " (\(errors.joined(separator: ", ")))"
+            return fail("the client refused a frame the brief accepts\(said) and closed the connection",
+                        expected: acknowledged ? "one ACK of \(sequence), and the connection kept" : "no ACK, and the connection kept",
+                        actual: "\(errors.first ?? "no error reported"), and a close")
+        }
+        let acks = judge(acknowledged ? .acknowledgedOnce(sequence, session: session) : .notAcknowledged(sequence))
+        guard acks.kind.isPass else { return acks }
+        let delivered = judge(.delivered((payload.map { [$0] } ?? []) + [ClientCaseSteps.payload(ClientCaseSteps.sentinelText)]))
+        guard delivered.kind.isPass else { return delivered }
+        return pass("took the frame: \(acknowledged ? "one ACK" : "no ACK"), \(payload == nil ? "nothing delivered" : "delivered once"), and the next DATA frame acknowledged")
     }
 }

@@ -70,9 +70,12 @@ public struct ClientJudge {
         return nil
     }
 
+    /// How the reason of a crash's verdict begins.
+    public static let crashReason = "the client crashed"
+
     /// The client died: a failure of EX-5 (never crash) in any case, whatever it was about.
     private func crashed(_ how: String) -> Verdict {
-        var verdict = fail("the client crashed (\(how))", requirements: [.ex5])
+        var verdict = fail("\(Self.crashReason) (\(how))", requirements: [.ex5])
         verdict.breaksMust = true
         return verdict
     }

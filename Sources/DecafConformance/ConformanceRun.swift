@@ -11,6 +11,9 @@ public struct ConformanceRun: Sendable {
     }
 
     public var kind: Kind
+    /// The command whose run this is, as reports name it: `decaf conform` (or `decaf fuzz`, whose
+    /// campaigns are rendered as runs too).
+    public var tool = "decaf conform"
     /// The server's address, or the testee's command line.
     public var target: String
     /// What the server showed of itself (server runs only).

@@ -57,6 +57,7 @@ public struct ConformanceRunJSON: Encodable {
         }
     }
 
+    var tool: String
     var suiteVersion: String
     var catalogChecksum: String
     var kind: String
@@ -78,6 +79,7 @@ public struct ConformanceRunJSON: Encodable {
     var cases: [Case]
 
     public init(_ run: ConformanceRun) {
+        tool = run.tool
         suiteVersion = run.suiteVersion
         catalogChecksum = run.catalogChecksum
         kind = run.kind.rawValue

@@ -7,7 +7,7 @@ public enum HTMLReport {
         var html = """
         <!DOCTYPE html>
         <html lang="en"><head><meta charset="utf-8">
-        <title>decaf conform: \(escape(run.target))</title>
+        <title>\(run.tool): \(escape(run.target))</title>
         <style>
         body{font-family:system-ui,sans-serif;margin:2em;color:#222;max-width:72em}
         h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
@@ -16,7 +16,7 @@ public enum HTMLReport {
         .tiles{display:flex;gap:1em;flex-wrap:wrap}.tile{border:1px solid #ddd;border-radius:6px;padding:.5em 1em;min-width:7em}.tile b{display:block;font-size:1.6em}
         pre{background:#f6f6f6;padding:.5em;overflow-x:auto;font-size:.8em}details{margin:.5em 0}summary{cursor:pointer}
         </style></head><body>
-        <h1>decaf conform \(run.kind.rawValue): \(escape(run.target))</h1>
+        <h1>\(run.tool) \(run.kind.rawValue): \(escape(run.target))</h1>
         <p>\(escape(run.suiteVersion)), catalog checksum <code>\(run.catalogChecksum)</code>\(run.identity.map { ", target version \($0.version), features \(escape("\($0.features)")) (\(escape($0.note)))" } ?? "")</p>
         <p id="summary"><strong>\(escape(run.summaryLine))</strong>; exit status \(run.exitStatus)</p>
         \(run.stop.map { "<p id=\"incomplete\" class=\"fail\">This report is incomplete: \(escape($0.description)); \(run.planned - run.results.count) of \(run.planned) cases did not run.</p>" } ?? "")

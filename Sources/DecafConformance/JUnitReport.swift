@@ -1,5 +1,6 @@
 /// The run as JUnit XML (`--junit FILE`), the format CI systems read: one testsuite per spec
-/// section, one testcase per case (name = case ID, classname = `decaf.conform.<section>`), a
+/// section, one testcase per case (name = case ID, classname = `decaf.conform.<section>`, or
+/// `decaf.fuzz.<section>` for a fuzz campaign), a
 /// `<failure>` with the reason for fail and timeout, `<error>` for harness errors, `<skipped>` for
 /// unsupported; the suite version and catalog checksum as properties. A run that stopped early
 /// says so in an `incomplete` property of every testsuite (and in a testsuite of its own when no
@@ -10,11 +11,12 @@ public enum JUnitReport {
         let sections = Dictionary(grouping: run.results, by: \.testCase.section).sorted { $0.key < $1.key }
         let failures = run.results.filter { $0.verdict.kind.isFailure }.count
         let errors = run.results.filter { $0.verdict.kind == .harnessError }.count
+        let package = run.tool.split(separator: " ").joined(separator: ".")
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites name=\"decaf conform \(run.kind.rawValue)\" tests=\"\(run.results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(DurationText.seconds(run.duration))\">\n"
+        xml += "<testsuites name=\"\(run.tool) \(run.kind.rawValue)\" tests=\"\(run.results.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(DurationText.seconds(run.duration))\">\n"
         let incomplete = run.stop.map { _ in "      <property name=\"incomplete\" value=\"\(escape(run.summaryLine))\"/>\n" } ?? ""
         if sections.isEmpty && !incomplete.isEmpty {
-            xml += "  <testsuite id=\"0\" name=\"incomplete run\" package=\"decaf.conform\" tests=\"0\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"0\" hostname=\"\(escape(run.target))\">\n"
+            xml += "  <testsuite id=\"0\" name=\"incomplete run\" package=\"\(package)\" tests=\"0\" failures=\"0\" errors=\"0\" skipped=\"0\" time=\"0\" hostname=\"\(escape(run.target))\">\n"
             xml += "    <properties>\n\(incomplete)    </properties>\n    <system-out></system-out>\n    <system-err></system-err>\n  </testsuite>\n"
         }
         for (index, (section, results)) in sections.enumerated() {
@@ -22,7 +24,7 @@ public enum JUnitReport {
             let sectionErrors = results.filter { $0.verdict.kind == .harnessError }.count
             let skipped = results.filter { $0.verdict.kind == .unsupported }.count
             let time = results.reduce(Duration.zero) { $0 + $1.duration }
-            xml += "  <testsuite id=\"\(index)\" name=\"\(escape(section.title))\" package=\"decaf.conform\" tests=\"\(results.count)\" failures=\"\(sectionFailures)\" errors=\"\(sectionErrors)\" skipped=\"\(skipped)\" time=\"\(DurationText.seconds(time))\" hostname=\"\(escape(run.target))\">\n"
+            xml += "  <testsuite id=\"\(index)\" name=\"\(escape(section.title))\" package=\"\(package)\" tests=\"\(results.count)\" failures=\"\(sectionFailures)\" errors=\"\(sectionErrors)\" skipped=\"\(skipped)\" time=\"\(DurationText.seconds(time))\" hostname=\"\(escape(run.target))\">\n"
             xml += "    <properties>\n"
             xml += "      <property name=\"suiteVersion\" value=\"\(escape(run.suiteVersion))\"/>\n"
             xml += "      <property name=\"catalogChecksum\" value=\"\(run.catalogChecksum)\"/>\n"
@@ -31,7 +33,7 @@ public enum JUnitReport {
             xml += "    </properties>\n"
             for result in results {
                 let verdict = result.verdict
-                let classname = "decaf.conform." + section.title.split(separator: " ").dropFirst().joined(separator: "-").lowercased().filter { $0.isLetter || $0 == "-" }
+                let classname = package + "." + section.title.split(separator: " ").dropFirst().joined(separator: "-").lowercased().filter { $0.isLetter || $0 == "-" }
                 xml += "    <testcase name=\"\(escape(result.testCase.id))\" classname=\"\(classname)\" time=\"\(DurationText.seconds(result.duration))\""
                 let message = escape("\(verdict.kind.rawValue): \(verdict.reason)")
                 let body = escape(TextReport.detail(result, withBytes: true))

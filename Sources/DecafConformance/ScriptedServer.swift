@@ -72,7 +72,8 @@ public struct ScriptedServer {
         configuration.features = self.script.features
         // The server's CONTROL counter goes on across the case's connections (SEQ-1 counts per
         // session), so no VERSION_RESPONSE repeats an earlier one's sequence and timestamp.
-        let session = PeerSession(configuration: configuration, lastControlSequence: connections.last?.session.lastControlSequence)
+        let session = PeerSession(configuration: configuration, lastControlSequence: connections.last?.session.lastControlSequence
+                                  ?? SequenceNumber(category: .control, counter: self.script.controlCounter))
         var connection = Connection(session: session, script: script)
         connection.started = script.handshake == .unanswered
         connections.append(connection)

@@ -13,12 +13,16 @@ public struct ServerScript: Hashable, Sendable {
     public var connections: [ConnectionScript]
     /// The listener refuses connections for this long when the case starts.
     public var refusedAtStart: Duration?
+    /// The counter the server's CONTROL sequences start after: its first VERSION_RESPONSE carries
+    /// CONTROL/`controlCounter + 1`. A case whose own frames use the low counters moves it away.
+    public var controlCounter: UInt32
 
-    public init(version: ProtocolVersion = .v1_0, features: FeatureFlags = .basic, refusedAtStart: Duration? = nil,
+    public init(version: ProtocolVersion = .v1_0, features: FeatureFlags = .basic, refusedAtStart: Duration? = nil, controlCounter: UInt32 = 0,
                 connections: [ConnectionScript] = [ConnectionScript()]) {
         self.version = version
         self.features = features
         self.refusedAtStart = refusedAtStart
+        self.controlCounter = controlCounter
         self.connections = connections
     }
 

@@ -5,9 +5,20 @@ import Glibc
 
 /// How the suite starts a testee: through env(1), so a command is looked up on PATH as a shell
 /// would. env answers for a command it could not start with a status of its own.
-enum TesteeLaunch {
+public enum TesteeLaunch {
     /// The program every testee command is run with.
     static let executable = URL(fileURLWithPath: "/usr/bin/env")
+
+    /// The environment a testee (or a server the fuzzer restarts) starts with: the suite's own,
+    /// `extra` added, and a Swift runtime's crash backtrace off unless SWIFT_BACKTRACE says
+    /// otherwise. The backtrace keeps a crashed Swift program alive for seconds (longer on a
+    /// loaded machine), its connections open, so that a crash would be taken for a hang; the
+    /// runtime's one-line "Fatal error" is still written.
+    public static func environment(_ extra: [String: String] = [:]) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+        if environment["SWIFT_BACKTRACE"] == nil { environment["SWIFT_BACKTRACE"] = "enable=no" }
+        return environment
+    }
 
     /// env's arguments for running a codec testee's `command`: with every signal's handling reset
     /// to the default and none blocked (`--default-signal`, coreutils 8.31 and later), since a

@@ -71,6 +71,7 @@ final class TesteeProcess {
         let process = Process()
         process.executableURL = TesteeLaunch.executable
         process.arguments = TesteeLaunch.arguments(command)
+        process.environment = TesteeLaunch.environment()
         let stdin = Pipe(), stdout = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
@@ -127,6 +128,10 @@ final class TesteeProcess {
     /// The failure for a testee that is gone, after reaping it.
     private func stopped() -> Failure {
         guard let process else { return .exited("is not running", lastWords: "") }
+        // Its pipe closed: it is on its way out. Half a second to exit by itself, so its status is
+        // its own (env's 127 for a command not found) rather than the SIGTERM of the stop.
+        let deadline = ContinuousClock.now + .milliseconds(500)
+        while process.isRunning && ContinuousClock.now < deadline { usleep(5_000) }
         TesteeLaunch.stop(process)
         if process.terminationReason == .exit, TesteeLaunch.neverStarted(status: process.terminationStatus) {
             let words = lastWords
@@ -140,11 +145,9 @@ final class TesteeProcess {
         return .exited(why, lastWords: words)
     }
 
-    /// The last line the testee wrote to its standard error, or "".
+    /// What the testee said last on its standard error (`LastWords`), or "".
     private var lastWords: String {
-        guard let data = try? Data(contentsOf: errorLog),
-              let last = String(decoding: data.suffix(4096), as: UTF8.self).split(separator: "\n").last(where: { !$0.allSatisfy(\.isWhitespace) })
-        else { return "" }
-        return String(last.prefix(200))
+        guard let data = try? Data(contentsOf: errorLog) else { return "" }
+        return LastWords.of(String(decoding: data.suffix(16_384), as: UTF8.self))
     }
 }

@@ -15,10 +15,8 @@ enum VectorCases {
     /// The case for `vector`, or nil when the network cannot show what it tests.
     static func conformanceCase(_ vector: FrameVector, group: String) -> ConformanceCase? {
         let header = FrameHeader(decoding: vector.bytes)
-        // Timestamps are what TS-1 vectors test; every other frame carries the run's clock.
         let testsTimestamp = vector.requirements.contains(.ts1)
-        let stamps = vector.bytes.starts(with: FrameHeader.magicBytes) ? [Transmission.Stamp(headerOffset: 0, setsClock: !testsTimestamp)] : []
-        let send = ConformanceStep.send(Transmission(label: "vector \(vector.tcId): \(vector.comment)", bytes: vector.bytes, stamps: stamps))
+        let send = ConformanceStep.send(transmission(vector))
         let id = "wire.\(group).\(vector.tcId)"
         switch vector.expectation {
         case .valid:
@@ -39,9 +37,10 @@ enum VectorCases {
                                        steps: [send, .endStream, .expect(.close([error]))])
             }
             // A frame cut short whose header is already wrong: a stream decoder can refuse it from
-            // the header, or wait for the body and refuse it as cut short when the stream ends;
-            // both are correct. Only a body too large MUST be refused from the header (FRAME-2).
-            if let header, error != .bodyTooLarge, vector.bytes.count < FrameHeader.size + Int(header.bodyLength) {
+            // the header, or wait for the rest (of the header too: Specs/decaf-wire-v1.md,
+            // interpretation 1) and refuse it as cut short when the stream ends; both are correct.
+            // Only a body too large MUST be refused from the header (FRAME-2).
+            if isCutShort(vector.bytes, header: header, refusedWith: error) {
                 return ConformanceCase(id, unique(vector.requirements + [.ex5]), .required, vector.comment + "; then the stream ends",
                                        steps: [send, .endStream, .expect(.close([error, .truncatedFrame]))])
             }
@@ -55,7 +54,23 @@ enum VectorCases {
         }
     }
 
-    private static func unique(_ requirements: [RequirementID]) -> [RequirementID] {
+    /// Whether `bytes`, refused with `error`, stop before their header or body is whole, so a
+    /// receiver may wait for the rest rather than refuse them from what came: a header cut short
+    /// whatever it holds, a body cut short unless the header says it is too large (which the whole
+    /// header alone decides).
+    static func isCutShort(_ bytes: [UInt8], header: FrameHeader?, refusedWith error: ErrorCode) -> Bool {
+        guard let header else { return bytes.count < FrameHeader.size }
+        return error != .bodyTooLarge && bytes.count < FrameHeader.size + Int(header.bodyLength)
+    }
+
+    /// The vector's bytes as one write, labelled with its number and comment. Timestamps are what
+    /// TS-1 vectors test; every other frame carries the run's clock.
+    static func transmission(_ vector: FrameVector) -> Transmission {
+        let stamps = vector.bytes.starts(with: FrameHeader.magicBytes) ? [Transmission.Stamp(headerOffset: 0, setsClock: !vector.requirements.contains(.ts1))] : []
+        return Transmission(label: "vector \(vector.tcId): \(vector.comment)", bytes: vector.bytes, stamps: stamps)
+    }
+
+    static func unique(_ requirements: [RequirementID]) -> [RequirementID] {
         var seen = Set<RequirementID>()
         return requirements.filter { seen.insert($0).inserted }
     }

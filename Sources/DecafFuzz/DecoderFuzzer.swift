@@ -8,12 +8,14 @@ import Foundation
 /// brief makes of it. A crash, a hang or a disagreement that breaks a MUST is a finding; each
 /// distinct one is minimized and handed on at once, so an interrupted run keeps every finding.
 public final class DecoderFuzzer: FuzzCampaign {
-    private let driver: DecoderSuiteDriver
+    /// One testee per job: a testee answers one request at a time.
+    private let drivers: [DecoderSuiteDriver]
+    private var driver: DecoderSuiteDriver { drivers[0] }
     private let corpus: [[UInt8]]
     private let settings: FuzzSettings
 
     public init(command: [String], corpus: [[UInt8]], settings: FuzzSettings) {
-        driver = DecoderSuiteDriver(command: command, timeout: settings.timeout)
+        drivers = (0..<settings.jobs).map { _ in DecoderSuiteDriver(command: command, timeout: settings.timeout) }
         self.corpus = corpus
         self.settings = settings
     }
@@ -21,45 +23,26 @@ public final class DecoderFuzzer: FuzzCampaign {
     /// Fuzzes until `settings.runs` inputs, `settings.duration`, `settings.maxFindings` or cancellation; `progress` hears
     /// where the run is (about four times a second), `found` each new finding.
     public func run(progress: (FuzzProgress) -> Void, found: (FuzzFinding) -> Void) async throws(FuzzError) -> FuzzProgress {
-        guard !corpus.isEmpty else { throw .emptyCorpus }
-        defer { driver.stop() }
-        var mutator = FrameMutator(seed: settings.seed, options: settings.options)
-        var random = SeededRandom(seed: settings.seed ^ 0x5EED_C0DE)
-        var state = FuzzProgress()
+        defer { stop() }
+        try await probe()
         var signatures = Set<String>()
-        var answers = Set<String>()
-        let start = ContinuousClock.now
-        var shown = start
-        while !Task.isCancelled {
-            state.elapsed = ContinuousClock.now - start
-            if settings.isOver(state) { break }
-            let entry = corpus[Int.random(in: 0..<corpus.count, using: &random)]
-            let donor = corpus[Int.random(in: 0..<corpus.count, using: &random)]
-            let (bytes, mutations) = mutator.mutate(entry, donor: donor)
-            guard let codecCase = DecoderCase.make(bytes, options: settings.options, number: state.inputs + 1) else { continue }
-            state.inputs += 1
-            let attempt = await driver.attempt(codecCase)
-            if attempt.cannotStart { throw .cannotStart(attempt.result.verdict.reason) }
-            if Task.isCancelled { break }
-            answers.insert(Self.answer(of: attempt))
-            state.distinctAnswers = answers.count
-            if let (oracle, signature) = Self.classify(attempt, of: codecCase), !signatures.contains(signature),
-               await confirmed(codecCase, signature: signature) {
+        let drivers = drivers
+        let options = settings.options
+        return try await FuzzLoop<CodecCase>(corpus: corpus, settings: settings).run(
+            make: { bytes, number, _ in DecoderCase.make(bytes, options: options, number: number) },
+            attempt: { codecCase, job in await drivers[job].attempt(codecCase) },
+            handle: { input, attempt, state, start throws(FuzzError) in
+                if attempt.cannotStart { throw .cannotStart(attempt.result.verdict.reason) }
+                guard !Task.isCancelled, let (oracle, signature) = Self.classify(attempt, of: input.testCase), !signatures.contains(signature),
+                      await confirmed(input.testCase, signature: signature) else { return .undisturbed }
                 signatures.insert(signature)
-                let finding = await minimized(bytes, oracle: oracle, signature: signature, mutations: mutations, before: state.inputs - 1,
+                let finding = await minimized(input.bytes, oracle: oracle, signature: signature, mutations: input.mutations, before: input.number - 1,
                                               elapsed: ContinuousClock.now - start, first: attempt)
                 state.findings += 1
                 found(finding)
-            }
-            if ContinuousClock.now - shown >= .milliseconds(250) {
-                shown = ContinuousClock.now
-                state.elapsed = shown - start
-                progress(state)
-            }
-        }
-        state.elapsed = ContinuousClock.now - start
-        state.interrupted = Task.isCancelled
-        return state
+                return .undisturbed
+            },
+            answer: Self.answer, progress: progress)
     }
 
     /// Asks the testee about `bytes` once: the oracle and signature that fire, if any.
@@ -70,9 +53,24 @@ public final class DecoderFuzzer: FuzzCampaign {
         return (attempt, Self.classify(attempt, of: codecCase))
     }
 
-    /// Stops the testee.
+    /// Asks the testee about a plain DATA frame first: one that cannot answer it (it exits, hangs or
+    /// prints what is not the protocol) cannot be fuzzed, and the campaign ends in one line.
+    private func probe() async throws(FuzzError) {
+        var encoder = FrameEncoder()
+        let header = FrameHeader(messageType: .data, sequence: SequenceNumber(category: .normal, counter: 1), timestamp: 1_700_000_000,
+                                 sessionID: SessionID(rawValue: 1))
+        guard let probe = DecoderCase.make(encoder.encode(header, fields: [TLVField(tag: .text, text: "probe")]), options: settings.options, number: 0)
+        else { return }
+        let attempt = await driver.attempt(probe)
+        if attempt.cannotStart { throw .cannotStart(attempt.result.verdict.reason) }
+        if let unusable = attempt.unusable {
+            throw .cannotStart("the testee, asked about a plain DATA frame, \(unusable)" + (attempt.lastWords.isEmpty ? "" : "; its standard error ended: \(attempt.lastWords)"))
+        }
+    }
+
+    /// Stops the testees.
     public func stop() {
-        driver.stop()
+        for driver in drivers { driver.stop() }
     }
 
     /// Whether `codecCase` fires `signature` again when asked once more, waiting twice the
@@ -99,9 +97,11 @@ public final class DecoderFuzzer: FuzzCampaign {
         }
         let input = shrunk.first == last.bytes ? last.bytes : bytes
         let attempt = input == last.bytes ? last.attempt : first
-        return FuzzFinding(oracle: oracle, signature: signature, input: input, original: bytes, mutations: mutations,
-                           outcome: DecodeOutcome(of: input, options: settings.options), verdict: attempt.result.verdict,
-                           lastWords: attempt.lastWords, inputsBefore: before, elapsed: elapsed)
+        var finding = FuzzFinding(oracle: oracle, signature: signature, input: input, original: bytes, mutations: mutations,
+                                  outcome: DecodeOutcome(of: input, options: settings.options), verdict: attempt.result.verdict,
+                                  lastWords: attempt.lastWords, inputsBefore: before, elapsed: elapsed)
+        finding.transcript = attempt.result.transcript
+        return finding
     }
 
     /// Which oracle an attempt fires, and what makes it this fault: nothing for a pass, a skip,

@@ -1,4 +1,5 @@
 import DecafConformance
+import DecafNIO
 import DecafWire
 
 /// One fault the fuzzer found, minimized: the input, what the brief makes of it, what the testee
@@ -22,27 +23,34 @@ public struct FuzzFinding: Sendable {
     /// Inputs tried before this one was found.
     public var inputsBefore: Int
     public var elapsed: Duration
-    /// What was fuzzed: a codec, or a server (with how the input was sent to it).
+    /// What was fuzzed: a codec, a server or a client (with how the input was sent to it).
     public var target: FuzzTarget = .decoder
+    /// The bytes and lines exchanged with the target over the minimized input, for the reports.
+    public var transcript: [TranscriptEntry] = []
 
     /// The finding for a person, in one paragraph: what was sent, what happened, which rule it breaks.
     public var paragraph: String {
         let sent = "Sent \(input.count) bytes (\(Self.describe(input)))\(target.how), which the brief \(outcome)"
         let happened: String
         switch oracle {
-        case .crash where target == .decoder: happened = verdict.reason
+        case .crash where target == .decoder || target.name == "client": happened = verdict.reason
         case .crash:
             let words = lastWords.isEmpty ? "" : "; it said last: \(lastWords)"
             happened = "the server then stopped answering a fresh handshake (on the input's connection: \(verdict.reason)\(words))"
         case .hang where target == .decoder: happened = "the testee gave no answer in time, nor when asked again with twice the time, and was stopped"
+        case .hang where target.name == "client":
+            happened = "the client neither acknowledged the DATA frame sent after it nor closed the connection in time, nor when asked again with twice the time"
         case .hang: happened = "the server neither answered nor closed the connection in time, nor when asked again with twice the time"
         case .disagreement where target == .decoder:
             happened = "the testee \(verdict.actual.isEmpty ? "answered otherwise" : "answered \(verdict.actual)"): \(verdict.reason)"
+        case .disagreement where target.name == "client" && !verdict.actual.isEmpty && !verdict.expected.isEmpty:
+            happened = "\(verdict.reason) (the brief expects \(verdict.expected); the client: \(verdict.actual))"
         case .disagreement where !verdict.actual.isEmpty && !verdict.expected.isEmpty:
             happened = "the server answered with \(verdict.actual), where the brief expects \(verdict.expected)"
         case .disagreement: happened = verdict.reason
         }
-        let rule = verdict.requirements.isEmpty ? outcomeRequirements : verdict.requirements
+        var seen = Set<RequirementID>()
+        let rule = (verdict.requirements.isEmpty ? outcomeRequirements : verdict.requirements).filter { seen.insert($0).inserted }
         let breaks = rule.isEmpty ? "" : " Breaks \(rule.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: "; "))."
         let made = mutations.isEmpty ? "" : " Found as: \(mutations.map(\.description).joined(separator: "; "))."
         return "\(oracle.rawValue.uppercased()): \(sent); \(happened).\(breaks)\(made)"

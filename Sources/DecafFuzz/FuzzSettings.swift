@@ -19,9 +19,12 @@ public struct FuzzSettings: Sendable {
     /// The longest a finding is minimized, however many tries are left: a server that must be
     /// restarted after each crash makes each try slow on a loaded machine.
     public var minimizingTime: Duration
+    /// Inputs asked at once (testees, connections or clients side by side); minimizing asks one
+    /// at a time. The inputs are the same whatever it is.
+    public var jobs: Int
 
     public init(seed: UInt64 = 1, runs: Int? = nil, duration: Duration? = nil, maxFindings: Int? = nil, timeout: Duration = .seconds(5),
-                options: DecodeOptions = DecodeOptions(), minimizingBudget: Int = 400, minimizingTime: Duration = .seconds(60)) {
+                options: DecodeOptions = DecodeOptions(), minimizingBudget: Int = 400, minimizingTime: Duration = .seconds(60), jobs: Int = 1) {
         self.seed = seed
         self.runs = runs
         self.duration = duration
@@ -30,6 +33,7 @@ public struct FuzzSettings: Sendable {
         self.options = options
         self.minimizingBudget = minimizingBudget
         self.minimizingTime = minimizingTime
+        self.jobs = max(1, jobs)
     }
 
     /// Whether a campaign that has reached `state` is over: its runs made, its time spent, or its

@@ -21,16 +21,8 @@ public enum ServerCase {
         /// A plan drawn from `random`: most inputs in one write after the handshake alone; some
         /// cut into two or three writes; some after a DATA frame of the session.
         public static func random(for bytes: [UInt8], using random: inout some RandomNumberGenerator) -> Plan {
-            var plan = Plan(dataFirst: Int.random(in: 0..<4, using: &random) == 0)
-            if bytes.count > 1, Int.random(in: 0..<4, using: &random) == 0 {
-                var left = bytes.count
-                for _ in 0..<Int.random(in: 1...2, using: &random) where left > 1 {
-                    let size = Int.random(in: 1..<left, using: &random)
-                    plan.split.append(size)
-                    left -= size
-                }
-            }
-            return plan
+            let dataFirst = Int.random(in: 0..<4, using: &random) == 0
+            return Plan(split: WriteSplit.random(for: bytes, using: &random), dataFirst: dataFirst)
         }
     }
 

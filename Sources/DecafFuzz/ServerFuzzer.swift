@@ -2,6 +2,7 @@ import DecafConformance
 import DecafSession
 import DecafWire
 import Foundation
+import Synchronization
 
 /// A campaign against a server: mutants of the corpus, each sent after a handshake on a fresh
 /// connection (`ServerCase`, some after a DATA frame, some cut into several writes) and judged by
@@ -16,6 +17,8 @@ public final class ServerFuzzer: FuzzCampaign {
     private let corpus: [[UInt8]]
     private let settings: FuzzSettings
     private let restart: ServerRestart?
+    /// The server's identity from its last fresh handshake, which every case is judged against.
+    private let identity = Mutex<TargetIdentity?>(nil)
     public var target: String { "\(runner.settings.host):\(runner.settings.port)" }
 
     /// `clock` gives the UNIX time the frames are stamped with.
@@ -35,73 +38,81 @@ public final class ServerFuzzer: FuzzCampaign {
     }
 
     /// Fuzzes until `settings.runs` inputs, `settings.duration`, `settings.maxFindings`, a crash
-    /// without `restart`, or cancellation.
+    /// without `restart`, or cancellation. With several jobs, inputs go on connections side by
+    /// side; a crash among them is laid at an input's door only when it crashes the server again
+    /// alone, and the inputs asked beside it are asked again once the server is back.
     public func run(progress: (FuzzProgress) -> Void, found: (FuzzFinding) -> Void) async throws(FuzzError) -> FuzzProgress {
-        guard !corpus.isEmpty else { throw .emptyCorpus }
-        var identity = try await reachable()
-        var mutator = FrameMutator(seed: settings.seed, options: settings.options)
-        var random = SeededRandom(seed: settings.seed ^ 0x5EED_C0DE)
-        var state = FuzzProgress()
+        try await refresh()
         var signatures = Set<String>()
-        var answers = Set<String>()
-        let start = ContinuousClock.now
-        var shown = start
-        while !Task.isCancelled {
-            state.elapsed = ContinuousClock.now - start
-            if settings.isOver(state) { break }
-            let entry = corpus[Int.random(in: 0..<corpus.count, using: &random)]
-            let donor = corpus[Int.random(in: 0..<corpus.count, using: &random)]
-            let (bytes, mutations) = mutator.mutate(entry, donor: donor)
-            let plan = ServerCase.Plan.random(for: bytes, using: &random)
-            guard let serverCase = ServerCase.make(bytes, options: settings.options, number: state.inputs + 1, plan: plan) else { continue }
-            state.inputs += 1
-            let attempt = await runner.attempt(serverCase, target: identity, execution: state.inputs)
-            if Task.isCancelled { break }
-            answers.insert(Self.answer(of: attempt))
-            state.distinctAnswers = answers.count
-            if let (oracle, signature) = await classify(attempt, of: serverCase, identity: identity) {
+        let options = settings.options
+        let stoppedByCrash = "the server died, and without --restart it cannot be started again"
+            + (settings.jobs > 1 ? " (nor the input be told from the others sent beside it)" : "")
+        return try await FuzzLoop<ServerInput>(corpus: corpus, settings: settings).run(
+            make: { bytes, number, random in
+                let plan = ServerCase.Plan.random(for: bytes, using: &random)
+                return ServerCase.make(bytes, options: options, number: number, plan: plan).map { ServerInput(testCase: $0, plan: plan) }
+            },
+            attempt: { [self] input, job in await runner.attempt(input.testCase, target: current, execution: job) },
+            handle: { input, attempt, state, start throws(FuzzError) in
+                guard !Task.isCancelled, var (oracle, signature) = await classify(attempt, of: input.testCase.testCase) else { return .undisturbed }
+                var aftermath = FuzzLoop<ServerInput>.Aftermath.undisturbed
+                if oracle == .crash, settings.jobs > 1, restart != nil {
+                    // Side by side, another input may have killed the server: this one is asked
+                    // again, alone, once the server is back.
+                    try await refresh()
+                    aftermath = .restarted
+                    let again = await runner.attempt(input.testCase.testCase, target: current, execution: 0)
+                    guard let fired = await classify(again, of: input.testCase.testCase), fired.0 == .crash else { return aftermath }
+                    (oracle, signature) = fired
+                }
                 let isNew = signatures.insert(signature).inserted
                 let lastWords = oracle == .crash ? restart?.lastWords ?? "" : ""
                 if oracle == .crash && restart == nil {
                     if isNew {
                         state.findings += 1
-                        found(finding(bytes, plan: plan, oracle: oracle, signature: signature, mutations: mutations, attempt: attempt, lastWords: lastWords,
-                                      before: state.inputs - 1, elapsed: ContinuousClock.now - start, original: bytes))
+                        found(finding(input.bytes, plan: input.testCase.plan, oracle: oracle, signature: signature, mutations: input.mutations, attempt: attempt,
+                                      lastWords: lastWords, before: input.number - 1, elapsed: ContinuousClock.now - start, original: input.bytes))
                     }
-                    state.stoppedBy = "the server died, and without --restart it cannot be started again"
-                    break
+                    state.stoppedBy = stoppedByCrash
+                    return aftermath
                 }
-                if oracle == .crash { identity = try await reachable() }
-                if isNew {
-                    let finding = await minimized(bytes, plan: plan, oracle: oracle, signature: signature, mutations: mutations, identity: identity,
-                                                  lastWords: lastWords, before: state.inputs - 1, elapsed: ContinuousClock.now - start, first: attempt)
-                    if oracle == .crash { identity = try await reachable() }
-                    state.findings += 1
-                    found(finding)
+                if oracle == .crash {
+                    try await refresh()
+                    aftermath = .restarted
                 }
-            }
-            if ContinuousClock.now - shown >= .milliseconds(250) {
-                shown = ContinuousClock.now
-                state.elapsed = shown - start
-                progress(state)
-            }
-        }
-        state.elapsed = ContinuousClock.now - start
-        state.interrupted = Task.isCancelled
-        return state
+                guard isNew else { return aftermath }
+                let finding = await minimized(input.bytes, plan: input.testCase.plan, oracle: oracle, signature: signature, mutations: input.mutations,
+                                              lastWords: lastWords, before: input.number - 1, elapsed: ContinuousClock.now - start, first: attempt)
+                if oracle == .crash { try await refresh() }
+                state.findings += 1
+                found(finding)
+                return aftermath
+            },
+            answer: Self.answer, progress: progress)
     }
 
     /// Sends `bytes` once as `plan` says: the verdict, and the oracle and signature that fire.
     public func judge(_ bytes: [UInt8], plan: ServerCase.Plan) async throws(FuzzError) -> (attempt: CaseAttempt, fired: (FuzzOracle, String)?)? {
-        let identity = try await reachable()
+        try await refresh()
         guard let serverCase = ServerCase.make(bytes, options: settings.options, number: 1, plan: plan) else { return nil }
-        let attempt = await runner.attempt(serverCase, target: identity, execution: 1)
-        return (attempt, await classify(attempt, of: serverCase, identity: identity))
+        let attempt = await runner.attempt(serverCase, target: current, execution: 1)
+        return (attempt, await classify(attempt, of: serverCase))
     }
 
     /// Stops the server `restart` started.
     public func stop() {
         restart?.stop()
+    }
+
+    /// The identity the cases are judged against: the last fresh handshake's.
+    private var current: TargetIdentity {
+        identity.withLock { $0 } ?? TargetIdentity(version: settings.options.version, features: .known, note: "")
+    }
+
+    /// Takes the server's identity from a fresh handshake, starting the server as `reachable` does.
+    private func refresh() async throws(FuzzError) {
+        let fresh = try await reachable()
+        identity.withLock { $0 = fresh }
     }
 
     /// The server's identity from a fresh handshake; with `restart`, the server is started (again)
@@ -130,13 +141,13 @@ public final class ServerFuzzer: FuzzCampaign {
 
     /// Which oracle an attempt fires, and what makes it this fault: nothing for a pass, a case the
     /// brief leaves open, or a failure of a case that is not a MUST.
-    private func classify(_ attempt: CaseAttempt, of serverCase: ConformanceCase, identity: TargetIdentity) async -> (FuzzOracle, String)? {
+    private func classify(_ attempt: CaseAttempt, of serverCase: ConformanceCase) async -> (FuzzOracle, String)? {
         let verdict = attempt.result.verdict
         guard !verdict.kind.isPass, verdict.kind != .unsupported else { return nil }
         if await !alive() { return (.crash, "crash: the server stopped answering a fresh handshake") }
         switch verdict.kind {
         case .timeout:
-            let again = await patient.attempt(serverCase, target: identity, execution: 0)
+            let again = await patient.attempt(serverCase, target: current, execution: 0)
             return again.result.verdict.kind == .timeout ? (.hang, "hang") : nil
         case .fail where serverCase.level == .required:
             let reason = String(verdict.reason.map { $0.isNumber ? "#" : $0 })
@@ -149,9 +160,8 @@ public final class ServerFuzzer: FuzzCampaign {
     /// The finding of `bytes`, shrunk while the same oracle fires with the same signature, within
     /// the settings' budget of tries (fewer for a crash, where each try that fires costs a restart).
     private func minimized(_ bytes: [UInt8], plan: ServerCase.Plan, oracle: FuzzOracle, signature: String, mutations: [FrameMutation],
-                           identity: TargetIdentity, lastWords: String, before: Int, elapsed: Duration, first: CaseAttempt) async -> FuzzFinding {
+                           lastWords: String, before: Int, elapsed: Duration, first: CaseAttempt) async -> FuzzFinding {
         var tries = 0
-        var current = identity
         var last = (bytes: bytes, attempt: first)
         let budget = oracle == .crash ? min(settings.minimizingBudget, 60) : settings.minimizingBudget
         let deadline = ContinuousClock.now + settings.minimizingTime
@@ -160,8 +170,8 @@ public final class ServerFuzzer: FuzzCampaign {
                   let serverCase = ServerCase.make(frames[0], options: settings.options, number: 0, plan: plan) else { return false }
             tries += 1
             let attempt = await runner.attempt(serverCase, target: current, execution: tries)
-            let fired = await classify(attempt, of: serverCase, identity: current)
-            if oracle == .crash, fired?.0 == .crash, let identity = try? await reachable() { current = identity }
+            let fired = await classify(attempt, of: serverCase)
+            if oracle == .crash, fired?.0 == .crash { try? await refresh() }
             guard fired?.1 == signature else { return false }
             last = (frames[0], attempt)
             return true
@@ -181,6 +191,7 @@ public final class ServerFuzzer: FuzzCampaign {
                                   outcome: DecodeOutcome(of: input, options: settings.options), verdict: verdict,
                                   lastWords: lastWords, inputsBefore: before, elapsed: elapsed)
         finding.target = .server(plan)
+        finding.transcript = attempt.result.transcript
         return finding
     }
 
@@ -198,4 +209,10 @@ public final class ServerFuzzer: FuzzCampaign {
         }
         return attempt.result.verdict.kind.rawValue + ": " + (frames.isEmpty ? "nothing" : frames.joined(separator: ","))
     }
+}
+
+/// An input as a server is asked about it: the case, and how it is sent.
+struct ServerInput: Sendable {
+    var testCase: ConformanceCase
+    var plan: ServerCase.Plan
 }

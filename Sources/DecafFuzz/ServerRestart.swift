@@ -1,3 +1,4 @@
+import DecafConformance
 import Foundation
 import Synchronization
 
@@ -20,6 +21,7 @@ public final class ServerRestart: Sendable {
         let process = Process()
         process.executableURL = URL(filePath: "/bin/sh")
         process.arguments = ["-c", "exec " + command]
+        process.environment = TesteeLaunch.environment()
         try? FileManager.default.createDirectory(at: log.deletingLastPathComponent(), withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         guard let output = try? FileHandle(forWritingTo: log) else { throw .cannotStart("cannot write the server's log \(log.path)") }
@@ -43,12 +45,9 @@ public final class ServerRestart: Sendable {
         process.waitUntilExit()
     }
 
-    /// What the server said last: its last line that tells of a fatal error (a Swift runtime's
-    /// backtrace ends with lines about itself), or its last line ("" if none).
+    /// What the server said last (`LastWords`).
     public var lastWords: String {
         guard let data = FileManager.default.contents(atPath: log.path) else { return "" }
-        let lines = String(decoding: data.suffix(16_384), as: UTF8.self).split(separator: "\n").map(String.init)
-        let fatal = ["Fatal error", "fatal", "panic", "Segmentation fault", "Aborted", "Assertion"]
-        return lines.last { line in fatal.contains { line.contains($0) } } ?? lines.last ?? ""
+        return LastWords.of(String(decoding: data.suffix(16_384), as: UTF8.self))
     }
 }

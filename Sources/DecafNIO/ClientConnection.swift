@@ -165,6 +165,8 @@ final class ClientDriver {
                 }
             case let .cancel(timer):
                 timers.removeValue(forKey: timer)?.cancel()
+            case let .abort(reason):
+                fatalError("planted fault: \(reason)")
             case let .report(event):
                 onEvent(event)
                 if event == .finished {

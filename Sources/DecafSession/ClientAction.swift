@@ -13,4 +13,6 @@ public enum ClientAction: Hashable, Sendable {
     case cancel(ClientTimer)
     /// Tell the application.
     case report(ClientEvent)
+    /// Die at once: a planted fault that imitates a crash.
+    case abort(reason: String)
 }

@@ -24,6 +24,16 @@ public enum ClientFault: String, Hashable, Sendable, CaseIterable {
     case closesOnUnknownType = "closes-on-unknown-type"
     case noBackoff = "no-backoff"
     case noJitter = "no-jitter"
+    case crashOnDeepEmptyText = "crash-on-deep-empty-text"
+    case hangAtInflateLimit = "hang-at-inflate-limit"
+    case refuseEmptyDeepContainer = "refuse-empty-deep-container"
+
+    /// Faults only deep, rare inputs set off, which no conformance case sends: the targets that
+    /// prove `decaf fuzz client` finds what the fixed cases cannot.
+    public static let rare: [ClientFault] = [.crashOnDeepEmptyText, .hangAtInflateLimit, .refuseEmptyDeepContainer]
+
+    /// The faults the client suite's cases catch: every fault but the rare ones.
+    public static let all: [ClientFault] = allCases.filter { !rare.contains($0) }
 
     public var name: String { rawValue }
 
@@ -49,6 +59,9 @@ public enum ClientFault: String, Hashable, Sendable, CaseIterable {
         case .closesOnUnknownType: "closes the connection on a frame of an undefined message type"
         case .noBackoff: "reconnects at once, again and again"
         case .noJitter: "waits exactly the backoff, so clients cut together come back together"
+        case .crashOnDeepEmptyText: "crashes when a container nested three deep holds an empty TEXT (found by fuzzing)"
+        case .hangAtInflateLimit: "stops handling the connection (no ACK, no close) when a zlib body inflates to exactly the body limit (found by fuzzing)"
+        case .refuseEmptyDeepContainer: "refuses an empty container at the depth limit as TLV_TOO_DEEP: an off-by-one in the depth count (found by fuzzing)"
         }
     }
 
@@ -67,6 +80,9 @@ public enum ClientFault: String, Hashable, Sendable, CaseIterable {
         case .responseAfterAckOnly: [.hs2]
         case .closesOnUnknownType: [.frame4]
         case .noBackoff, .noJitter: []
+        case .crashOnDeepEmptyText: [.ex5]
+        case .hangAtInflateLimit: [.zlib2, .ex1]
+        case .refuseEmptyDeepContainer: [.tlv2]
         }
     }
 }

@@ -43,6 +43,8 @@ public struct ClientSession {
     /// The VERSION_REQUEST whose ACK has not come: it may follow the response (HS-2).
     private var unacknowledgedRequest: SequenceNumber?
     private var stopped = false
+    /// Set by the planted fault `hang-at-inflate-limit`: nothing the server sends is handled again.
+    private var hung = false
     private var inputEnded = false
     private var lingering = false
 
@@ -163,6 +165,8 @@ public struct ClientSession {
     public mutating func received(_ frame: Frame, at now: SessionTime) -> [ClientAction] {
         lastHeard = now.elapsed
         let header = frame.header
+        if hung { return [] }
+        if let planted = rareFault(on: frame, at: now) { return planted }
         var actions: [ClientAction] = []
         if header.messageType == .ack {
             acknowledgementArrived(header, at: now, into: &actions)
@@ -198,6 +202,24 @@ public struct ClientSession {
             }
         }
         return actions
+    }
+
+    /// What a rare planted fault does instead of the brief, when `frame` sets one off.
+    private mutating func rareFault(on frame: Frame, at now: SessionTime) -> [ClientAction]? {
+        let fields = TLVSequence(frame.payload)
+        if has(.crashOnDeepEmptyText), DeepInput.holdsEmptyText(fields, deeperThan: 2) {
+            return [.abort(reason: "crash-on-deep-empty-text: a container nested three deep holds an empty TEXT")]
+        }
+        let options = configuration.effectiveDecodeOptions
+        if has(.hangAtInflateLimit), frame.header.compressType == .zlib, frame.payload.count == options.bodyLimit {
+            hung = true
+            return []
+        }
+        if has(.refuseEmptyDeepContainer), let offset = DeepInput.emptyContainer(in: fields, atDepth: 3) {
+            let limit = options.tlv.depthLimit
+            return failed(WireError(.tlvTooDeep(depth: limit + 1, limit: limit), offset: offset), at: now)
+        }
+        return nil
     }
 
     /// The server's bytes broke the protocol: the client tells its application, sends the server an

@@ -21,6 +21,7 @@ struct ConformClientCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var filter: CaseFilterOptions
+    @OptionGroup var files: ReportFiles
     @OptionGroup var report: ReportOptions
 
     @Option(help: ArgumentHelp("Cases to run at once, each with its own port and testee. (default: 8)", valueName: "n"), transform: IntegerArgument.within(1...64))
@@ -43,7 +44,7 @@ struct ConformClientCommand: AsyncParsableCommand {
         settings.repeats = report.repeat
         let runner = ClientConformanceRunner(settings: settings)
         let cases = ClientCatalog.cases.filter { ids.contains($0.id) }
-        try await report.conduct(knownIDs: Set(ClientCatalog.cases.map(\.id)), baseline: baseline, signals: signals) { progress in
+        try await report.conduct(knownIDs: Set(ClientCatalog.cases.map(\.id)), baseline: baseline, signals: signals, files: files) { progress in
             try await runner.run(cases, progress: progress)
         }
     }

@@ -20,6 +20,7 @@ struct ConformDecoderCommand: AsyncParsableCommand {
 
     @OptionGroup var filter: CaseFilterOptions
 
+    @OptionGroup var files: ReportFiles
     @OptionGroup var report: ReportOptions
 
     @Option(help: ArgumentHelp("How long to wait for each answer. (default: 5s)", valueName: "duration"), transform: DurationArgument.positive)
@@ -42,7 +43,7 @@ struct ConformDecoderCommand: AsyncParsableCommand {
         runner.timeout = timeout
         runner.repeats = report.repeat
         let cases = all.filter { ids.contains($0.id) }
-        try await report.conduct(knownIDs: Set(all.map(\.id)), baseline: baseline, signals: signals) { [runner] progress in
+        try await report.conduct(knownIDs: Set(all.map(\.id)), baseline: baseline, signals: signals, files: files) { [runner] progress in
             try await runner.run(cases, progress: progress)
         }
     }

@@ -28,6 +28,7 @@ struct ConformServerCommand: AsyncParsableCommand {
 
     @OptionGroup var target: TargetProfileOptions
     @OptionGroup var filter: CaseFilterOptions
+    @OptionGroup var files: ReportFiles
     @OptionGroup var report: ReportOptions
 
     @Option(help: ArgumentHelp("How long to wait for anything the server must do, per expectation. (default: 2s)", valueName: "duration"), transform: DurationArgument.positive)
@@ -46,7 +47,7 @@ struct ConformServerCommand: AsyncParsableCommand {
         settings.jobs = jobs
         settings.repeats = report.repeat
         let runner = ServerConformanceRunner(catalog: catalog, settings: settings)
-        try await report.conduct(knownIDs: Set(catalog.cases.map(\.id)), baseline: baseline, signals: signals) { progress in
+        try await report.conduct(knownIDs: Set(catalog.cases.map(\.id)), baseline: baseline, signals: signals, files: files) { progress in
             do throws(TargetProblem) { return try await runner.run(cases, progress: progress) } catch { throw InputError(error.reason + " No case ran.") }
         }
     }

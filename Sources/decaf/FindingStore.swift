@@ -25,6 +25,16 @@ final class FindingStore: Sendable {
         saved.withLock { $0 = existing.filter { $0.hasPrefix("finding-") && $0.hasSuffix(".json") }.count }
     }
 
+    /// What follows the finding's path on the replay's command line: the server, or the testee's
+    /// command after `--` (after `--client` for a client).
+    private var replayArguments: String {
+        switch testee.first {
+        case "--server": testee.joined(separator: " ")
+        case "--client": (["--client", "--"] + testee.dropFirst()).joined(separator: " ")
+        default: "-- " + testee.joined(separator: " ")
+        }
+    }
+
     /// Writes `finding` and returns its paragraph and where it is; a file that cannot be written
     /// is said in place of its name, and the paragraph still printed.
     func save(_ finding: FuzzFinding) -> String {
@@ -40,7 +50,7 @@ final class FindingStore: Sendable {
             try Data(finding.input).write(to: base.appendingPathExtension("bin"))
             try Data(SortedJSONEncoder.bytes(record, pretty: true) + [UInt8(ascii: "\n")]).write(to: base.appendingPathExtension("json"))
             let path = (shown as NSString).appendingPathComponent(name)
-            return "\(finding.paragraph)\n  saved: \(path).json and .bin; replay: decaf fuzz replay \(path).json \(testee.first == "--server" ? "" : "-- ")\(testee.joined(separator: " "))"
+            return "\(finding.paragraph)\n  saved: \(path).json and .bin; replay: decaf fuzz replay \(path).json \(replayArguments)"
         } catch {
             return "\(finding.paragraph)\n  not saved: \(error.localizedDescription)"
         }

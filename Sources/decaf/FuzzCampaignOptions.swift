@@ -1,9 +1,14 @@
 import ArgumentParser
+import DecafConformance
+import DecafDissect
 import DecafFuzz
+import DecafWire
 import Foundation
 
 /// What every `decaf fuzz` campaign takes: when it stops, its seed, its corpus, where findings go,
-/// and the receiver settings the brief's answers assume.
+/// and how many inputs go at once. (The receiver settings and the reports are groups of the
+/// command's own, beside this one: ArgumentParser's checks of nested groups cost a debug build a
+/// tenth of a second at every start.)
 struct FuzzCampaignOptions: ParsableArguments {
     @Option(help: ArgumentHelp("How long to fuzz. (default: 60s, or until --runs)", valueName: "duration"), transform: DurationArgument.positive)
     var duration: Duration?
@@ -26,12 +31,15 @@ struct FuzzCampaignOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Where findings are saved. (default: decaf-findings)", valueName: "directory"), transform: PathArgument.parse)
     var findings = "decaf-findings"
 
-    @OptionGroup var limits: DecodeOptionsArguments
+    @Option(help: ArgumentHelp("Inputs to ask at once (testees, connections or clients side by side); the inputs are the same whatever it is. (default: 1)",
+                               valueName: "n"), transform: IntegerArgument.within(1...64))
+    var jobs = 1
 
-    /// The campaign's settings, waiting `timeout` for each answer.
-    func settings(timeout: Duration) -> FuzzSettings {
+
+    /// The campaign's settings, waiting `timeout` for each answer, the brief's answers taken under `options`.
+    func settings(timeout: Duration, options: DecodeOptions) -> FuzzSettings {
         FuzzSettings(seed: seed, runs: runs, duration: runs == nil ? (duration ?? .seconds(60)) : duration, maxFindings: maxFindings, timeout: timeout,
-                     options: limits.decodeOptions)
+                     options: options, jobs: jobs)
     }
 
     /// The corpus's inputs: the golden vectors unless --corpus is given.
@@ -39,31 +47,38 @@ struct FuzzCampaignOptions: ParsableArguments {
         corpus.isEmpty ? FuzzCorpus.golden : try FuzzCorpus.load(corpus)
     }
 
-    /// Runs `fuzzer` against the `target` (`decoder`, `server`) with a live progress line, saves and
-    /// prints each finding as it comes, stops what the campaign started, prints the summary and
-    /// exits: 0 no finding, 1 findings, 130 interrupted (Ctrl-C keeps every finding). A campaign that
-    /// cannot start is one line ending in `hint`, exit 2.
-    func conduct(_ fuzzer: some FuzzCampaign, against target: String, store: FindingStore, hint: String = "") async throws -> Never {
+    /// Runs `fuzzer` against the `target` (`decoder`, `server`, `client`: `described` for the
+    /// reports) with a live progress line, saves and prints each finding as it comes (on standard
+    /// error with `--json`), stops what the campaign started, then prints the summary (or the run as
+    /// JSON), writes the reports asked for and exits as decaf conform does: 0 no finding, 1
+    /// findings, 3 no input could be sent, 130 interrupted (Ctrl-C keeps every finding). A
+    /// campaign that cannot start is one line ending in `hint`, exit 2.
+    func conduct(_ fuzzer: some FuzzCampaign, against target: ConformanceRun.Kind, described: String, corpus: [[UInt8]], settings: FuzzSettings,
+                 store: FindingStore, reports: ReportFiles, hint: String = "") async throws -> Never {
         let signals = await SignalWaiter.install()
         let progress = FuzzProgressLine()
+        let found = FindingList()
         let state: FuzzProgress
         do {
             state = try await signals.interrupting {
                 try await fuzzer.run(progress: progress.show) { finding in
                     progress.clear()
-                    print(store.save(finding) + "\n")
+                    found.append(finding)
+                    let paragraph = store.save(finding) + "\n"
+                    if reports.json { FileHandleOutput.standardError.write(paragraph + "\n") } else { print(paragraph) }
                 }
             }
         } catch {
             progress.clear()
             fuzzer.stop()
-            throw InputError("decaf fuzz \(target): \(error)\(hint)")
+            throw InputError("decaf fuzz \(target.rawValue): \(error)\(hint)")
         }
         fuzzer.stop()
         progress.clear()
-        if let why = state.stoppedBy { print("Stopped: \(why).") }
-        print(FuzzProgressLine.summary(state, of: target, findings: findings))
-        Foundation.exit(state.interrupted ? 130 : state.findings > 0 ? 1 : 0)
+        let summary = FuzzProgressLine.summary(state, of: target.rawValue, findings: findings)
+        let run = FuzzReport.run(of: state, findings: found.all, kind: target, target: described, settings: settings, corpus: corpus, summary: summary)
+        reports.emit(run, text: (state.stoppedBy.map { "Stopped: \($0).\n" } ?? "") + summary + "\n")
+        Foundation.exit(run.exitStatus)
     }
 
     /// The findings directory. It is made when the first file goes into it, so a campaign that

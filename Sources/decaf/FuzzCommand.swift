@@ -5,6 +5,6 @@ struct FuzzCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fuzz",
         abstract: "Find the inputs that crash, hang or fool an implementation, each minimized to a reproducer.",
-        subcommands: [FuzzServerCommand.self, FuzzDecoderCommand.self, FuzzReplayCommand.self]
+        subcommands: [FuzzServerCommand.self, FuzzClientCommand.self, FuzzDecoderCommand.self, FuzzReplayCommand.self]
     )
 }

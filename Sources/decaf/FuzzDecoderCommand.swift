@@ -24,6 +24,10 @@ struct FuzzDecoderCommand: AsyncParsableCommand {
 
     @OptionGroup var campaign: FuzzCampaignOptions
 
+    @OptionGroup var limits: DecodeOptionsArguments
+
+    @OptionGroup var reports: ReportFiles
+
     @Option(help: ArgumentHelp("How long to wait for each answer before the input counts as a hang. (default: 5s)", valueName: "duration"),
             transform: DurationArgument.positive)
     var timeout = Duration.seconds(5)
@@ -38,9 +42,9 @@ struct FuzzDecoderCommand: AsyncParsableCommand {
     func run() async throws {
         let inputs = try campaign.inputs()
         let directory = try campaign.directory()
-        let settings = campaign.settings(timeout: timeout)
+        let settings = campaign.settings(timeout: timeout, options: limits.decodeOptions)
         let fuzzer = DecoderFuzzer(command: command, corpus: inputs, settings: settings)
         let store = FindingStore(directory: directory, shown: campaign.findings, seed: campaign.seed, options: settings.options, testee: command)
-        try await campaign.conduct(fuzzer, against: "decoder", store: store, hint: "; check the command after --")
+        try await campaign.conduct(fuzzer, against: .decoder, described: command.joined(separator: " "), corpus: inputs, settings: settings, store: store, reports: reports, hint: "; check the command after --")
     }
 }

@@ -22,10 +22,11 @@ struct FuzzFindingJSON: Codable {
     var seconds: Double
     var seed: UInt64
     var options: FrameVectorFileJSON.Options
-    /// The codec's command line, or `--server` and the server's address.
+    /// The codec's command line, `--server` and the server's address, or `--client` and the
+    /// client testee's command line.
     var testee: [String]
-    /// For a server: the sizes of the writes the input was cut into (none: one write), and
-    /// whether a DATA frame went before it.
+    /// For a server or a client: the sizes of the writes the input was cut into (none: one
+    /// write); for a server, whether a DATA frame went before it.
     var split: [Int]?
     var dataFirst: Bool?
 
@@ -48,9 +49,13 @@ struct FuzzFindingJSON: Codable {
         self.seed = seed
         self.options = FrameVectorFileJSON.Options(options)
         self.testee = testee
-        if case let .server(plan) = finding.target {
+        switch finding.target {
+        case .decoder: break
+        case let .server(plan):
             split = plan.split
             dataFirst = plan.dataFirst
+        case let .client(cuts):
+            split = cuts
         }
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DecafConformance
 import DecafFuzz
 import DecafJSON
 import DecafWire
@@ -13,6 +14,7 @@ struct FuzzReplayCommand: AsyncParsableCommand {
         discussion: """
         Example: decaf fuzz replay decaf-findings/finding-1-crash.json -- decaf testee decoder
         Example: decaf fuzz replay decaf-findings/finding-2-hang.json --server 127.0.0.1:7447
+        Example: decaf fuzz replay decaf-findings/finding-3-disagreement.json --client -- decaf testee client
         FINDING is the .json decaf fuzz saved (its input under its options, sent to a server as it was found), or any file \
         of bytes (default options). \
         Exit status: 0 the testee answers as the brief does now, 1 a fault shows (the finding's, or another), \
@@ -30,12 +32,16 @@ struct FuzzReplayCommand: AsyncParsableCommand {
             transform: Endpoint.server)
     var server: Endpoint?
 
+    @Flag(help: "The command after -- is a client testee (Specs/conform-client.md): the suite's server sends it the input after the handshake.")
+    var client = false
+
     @Argument(parsing: .postTerminator, help: "The testee's command line, after --.")
     var command: [String] = []
 
     func validate() throws {
         if command.isEmpty && server == nil { throw ValidationError("give the testee's command after --, e.g. -- decaf testee decoder, or --server HOST:PORT") }
         if !command.isEmpty && server != nil { throw ValidationError("give either --server or a testee's command after --, not both") }
+        if client && command.isEmpty { throw ValidationError("give the client testee's command after --, e.g. --client -- decaf testee client") }
     }
 
     func run() async throws {
@@ -54,27 +60,33 @@ struct FuzzReplayCommand: AsyncParsableCommand {
             plan = record.plan
         }
         if let server { return try await replay(input, options: options, signature: signature, plan: plan, on: server) }
+        if client { return try await replayToClient(input, options: options, signature: signature, split: plan.split) }
         let fuzzer = DecoderFuzzer(command: command, corpus: [input], settings: FuzzSettings(timeout: timeout, options: options))
-        let judged: (reason: String, passed: Bool, fired: (FuzzOracle, String)?)
+        let judged: (attempt: CaseAttempt, fired: (FuzzOracle, String)?)
         do {
             guard let result = try await fuzzer.judge(input) else {
                 throw InputError("\(finding): not one frame's stream (a frame and bytes after it); the testee protocol asks about one frame")
             }
-            judged = (result.attempt.result.verdict.reason, result.attempt.result.verdict.kind.isPass, result.fired)
+            judged = result
             // Stopped before exit(), which runs no defer: a testee left waiting would outlive the replay.
             fuzzer.stop()
         } catch let error as FuzzError {
             throw InputError("decaf fuzz replay: \(error); check the command after --")
         }
-        let outcome = DecodeOutcome(of: input, options: options)
-        print("sent \(input.count) bytes, which the brief \(outcome)")
+        conclude(judged, signature: signature, target: "testee", sent: "sent \(input.count) bytes, which the brief \(DecodeOutcome(of: input, options: options))")
+    }
+
+    /// Prints what was sent and what fired, and exits: 0 when no fault shows, 1 when one does (the
+    /// finding's, or another).
+    private func conclude(_ judged: (attempt: CaseAttempt, fired: (FuzzOracle, String)?), signature: String?, target: String, sent: String) -> Never {
+        let reason = judged.attempt.result.verdict.reason
+        print(sent)
         guard let (oracle, fired) = judged.fired else {
-            print(judged.passed ? "the testee answered as the brief does: \(judged.reason)"
-                                : "no fault: the brief allows this answer (\(judged.reason))")
+            print(judged.attempt.result.verdict.kind.isPass ? "the \(target) answered as the brief does: \(reason)" : "no fault: the brief allows this answer (\(reason))")
             Foundation.exit(0)
         }
         let same = signature.map { $0 == fired } ?? true
-        print("\(oracle.rawValue.uppercased())\(same ? " again" : ", another fault than the finding's"): \(judged.reason)")
+        print("\(oracle.rawValue.uppercased())\(same ? " again" : ", another fault than the finding's"): \(reason)")
         Foundation.exit(1)
     }
 
@@ -82,22 +94,33 @@ struct FuzzReplayCommand: AsyncParsableCommand {
     private func replay(_ input: [UInt8], options: DecodeOptions, signature: String?, plan: ServerCase.Plan, on server: Endpoint) async throws {
         let fuzzer = ServerFuzzer(host: server.host, port: server.port, corpus: [input], settings: FuzzSettings(timeout: timeout, options: options),
                                   restart: nil, clock: Clock.unixSeconds)
-        let judged: (reason: String, passed: Bool, fired: (FuzzOracle, String)?)
+        let judged: (attempt: CaseAttempt, fired: (FuzzOracle, String)?)
         do {
             guard let result = try await fuzzer.judge(input, plan: plan) else {
                 throw InputError("\(finding): not one frame's stream (a frame and bytes after it), or the handshake's own request again")
             }
-            judged = (result.attempt.result.verdict.reason, result.attempt.result.verdict.kind.isPass, result.fired)
+            judged = result
         } catch let error as FuzzError {
             throw InputError("decaf fuzz replay: \(error)")
         }
-        print("sent \(input.count) bytes to \(fuzzer.target)\(FuzzTarget.server(plan).how), which the brief \(DecodeOutcome(of: input, options: options))")
-        guard let (oracle, fired) = judged.fired else {
-            print(judged.passed ? "the server answered as the brief does: \(judged.reason)" : "no fault: the brief allows this answer (\(judged.reason))")
-            Foundation.exit(0)
+        conclude(judged, signature: signature, target: "server",
+                 sent: "sent \(input.count) bytes to \(fuzzer.target)\(FuzzTarget.server(plan).how), which the brief \(DecodeOutcome(of: input, options: options))")
+    }
+
+    /// Has the suite's server send `input` to the client testee after the handshake, cut as it was
+    /// found, and reports as for a codec.
+    private func replayToClient(_ input: [UInt8], options: DecodeOptions, signature: String?, split: [Int]) async throws {
+        let fuzzer = ClientFuzzer(command: command, corpus: [input], settings: FuzzSettings(timeout: timeout, options: options), clock: Clock.unixSeconds)
+        let judged: (attempt: CaseAttempt, fired: (FuzzOracle, String)?)
+        do {
+            guard let result = try await fuzzer.judge(input, split: split) else {
+                throw InputError("\(finding): not one frame's stream (a frame and bytes after it), or a frame with the sequence of the server's own frames")
+            }
+            judged = result
+        } catch let error as FuzzError {
+            throw InputError("decaf fuzz replay: \(error); check the command after --")
         }
-        let same = signature.map { $0 == fired } ?? true
-        print("\(oracle.rawValue.uppercased())\(same ? " again" : ", another fault than the finding's"): \(judged.reason)")
-        Foundation.exit(1)
+        conclude(judged, signature: signature, target: "client",
+                 sent: "sent \(input.count) bytes to \(command.joined(separator: " "))\(FuzzTarget.client(split: split).how), which the brief \(DecodeOutcome(of: input, options: options))")
     }
 }

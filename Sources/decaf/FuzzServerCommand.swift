@@ -27,6 +27,10 @@ struct FuzzServerCommand: AsyncParsableCommand {
 
     @OptionGroup var campaign: FuzzCampaignOptions
 
+    @OptionGroup var limits: DecodeOptionsArguments
+
+    @OptionGroup var reports: ReportFiles
+
     @Option(help: ArgumentHelp("How long to wait for each answer the brief demands. (default: 2s)", valueName: "duration"),
             transform: DurationArgument.positive)
     var timeout = Duration.seconds(2)
@@ -38,10 +42,10 @@ struct FuzzServerCommand: AsyncParsableCommand {
     func run() async throws {
         let inputs = try campaign.inputs()
         let directory = try campaign.directory()
-        let settings = campaign.settings(timeout: timeout)
+        let settings = campaign.settings(timeout: timeout, options: limits.decodeOptions)
         let restarter = restart.map { ServerRestart(command: $0, log: directory.appending(path: "server.log")) }
         let fuzzer = ServerFuzzer(host: server.host, port: server.port, corpus: inputs, settings: settings, restart: restarter, clock: Clock.unixSeconds)
         let store = FindingStore(directory: directory, shown: campaign.findings, seed: campaign.seed, options: settings.options, testee: ["--server", fuzzer.target])
-        try await campaign.conduct(fuzzer, against: "server", store: store)
+        try await campaign.conduct(fuzzer, against: .server, described: fuzzer.target, corpus: inputs, settings: settings, store: store, reports: reports)
     }
 }

@@ -3,17 +3,10 @@ import DecafConformance
 import DecafDissect
 import Foundation
 
-/// Where a conformance run's results go, the baseline it is judged against, and repeats.
+/// The baseline a conformance run is judged against, repeats, and how much the text shows. (The
+/// report files are a group of the command's own, beside this one: ArgumentParser's checks of
+/// nested groups cost a debug build a tenth of a second at every start.)
 struct ReportOptions: ParsableArguments {
-    @Flag(help: "Print the run as JSON instead of text.")
-    var json = false
-
-    @Option(help: ArgumentHelp("Write a JUnit XML report to this file.", valueName: "file"), transform: PathArgument.parse)
-    var junit: String?
-
-    @Option(help: ArgumentHelp("Write a self-contained HTML report to this file.", valueName: "file"), transform: PathArgument.parse)
-    var html: String?
-
     @Option(help: ArgumentHelp("A file of expected failures, one case ID per line; only unexpected results fail the run.", valueName: "file"), transform: PathArgument.parse)
     var baseline: String?
 
@@ -39,7 +32,7 @@ struct ReportOptions: ParsableArguments {
     /// verdicts reached, then finishes as `finish` does. `suite` gets the progress callback; what
     /// it throws (a target or testee that cannot be used) is said in one line, exit status 2.
     /// `signals` were installed when the command started, so a Ctrl-C while it prepares is kept.
-    func conduct(knownIDs: Set<String>, baseline: Baseline?, signals: SignalWaiter,
+    func conduct(knownIDs: Set<String>, baseline: Baseline?, signals: SignalWaiter, files: ReportFiles,
                  _ suite: @escaping @Sendable (@escaping @Sendable (CaseResult, Int, Int) -> Void) async throws -> ConformanceRun) async throws -> Never {
         let progress = ProgressLine()
         let run: ConformanceRun
@@ -50,23 +43,22 @@ struct ReportOptions: ParsableArguments {
             throw (error as? InputError) ?? InputError("\(error)")
         }
         progress.clear()
-        try finish(run, knownIDs: knownIDs, baseline: baseline)
+        try finish(run, knownIDs: knownIDs, baseline: baseline, files: files)
     }
 
-    /// Judges `run` against the baseline, prints it and writes the reports; exits with the run's status.
-    func finish(_ run: ConformanceRun, knownIDs: Set<String>, baseline: Baseline?) throws -> Never {
+    /// Judges `run` against the baseline, prints it and writes the reports `files` asks for; exits with the run's status.
+    func finish(_ run: ConformanceRun, knownIDs: Set<String>, baseline: Baseline?, files: ReportFiles) throws -> Never {
         var run = run
         run.baseline = baseline?.compare(with: run.results, knownIDs: knownIDs)
-        do {
-            if let junit { try JUnitReport.render(run).write(toFile: junit, atomically: true, encoding: .utf8) }
-            if let html { try HTMLReport.render(run).write(toFile: html, atomically: true, encoding: .utf8) }
-            if let writeBaseline { try Baseline.text(for: run).write(toFile: writeBaseline, atomically: true, encoding: .utf8) }
-            print(json ? try ConformanceRunJSON(run).text() : TextReport.render(run, verbose: verbose), terminator: "")
-            if let html, !json { print("HTML report: \(html)") }
-        } catch {
-            FileHandleOutput.standardError.write("decaf conform: cannot write a report: \(error)\n")
-            Foundation.exit(2)
+        if let writeBaseline {
+            do {
+                try Baseline.text(for: run).write(toFile: writeBaseline, atomically: true, encoding: .utf8)
+            } catch {
+                FileHandleOutput.standardError.write("decaf conform: cannot write a report: \(error)\n")
+                Foundation.exit(2)
+            }
         }
+        files.emit(run, text: TextReport.render(run, verbose: verbose))
         Foundation.exit(run.exitStatus)
     }
 }

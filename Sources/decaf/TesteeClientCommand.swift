@@ -28,6 +28,10 @@ struct TesteeClientCommand: ParsableCommand {
     @Flag(help: "List the faults, what each does and the requirements it breaks.")
     var listFaults = false
 
+    @Option(help: ArgumentHelp("Largest body the client accepts, before and after inflating, in bytes. (default: 10485760)", valueName: "bytes"),
+            transform: IntegerArgument.within(0...Int(UInt32.max)))
+    var bodyLimit = DecodeOptions.defaultBodyLimit
+
     @Option(help: ArgumentHelp("The version the client offers: its major and highest minor. (default: 1.0)", valueName: "version"), transform: WireArgument.version)
     var protocolVersion = ProtocolVersion.v1_0
 
@@ -55,6 +59,7 @@ struct TesteeClientCommand: ParsableCommand {
         configuration.reconnectBase = settings.reconnectBase
         configuration.maxDelay = settings.reconnectMax
         configuration.faults = Set(fault)
+        configuration.decodeOptions.bodyLimit = bodyLimit
         configuration.version = protocolVersion
         settings.version = configuration.version
         settings.features = configuration.features

@@ -91,7 +91,7 @@ struct FuzzCommandTests {
             return try String(contentsOfFile: path, encoding: .utf8)
         }
         let first = try await requests(seed: 9, log: "a")
-        #expect(first.split(separator: "\n").count == 300)
+        #expect(first.split(separator: "\n").count == 301, "the probe (a plain DATA frame), then the 300 inputs")
         #expect(try await requests(seed: 9, log: "b") == first)
         #expect(try await requests(seed: 10, log: "c") != first)
     }
@@ -103,6 +103,11 @@ struct FuzzCommandTests {
         (["fuzz", "decoder", "--duration", "nan", "--", "true"], "--duration"),
         (["fuzz", "decoder", "--runs", "5"], "after --"),
         (["fuzz", "replay", "/nonexistent/finding.json", "--", "true"], "cannot be read"),
+        (["fuzz", "client", "--runs", "10", "--", "no-such-testee-command"], "cannot"),
+        (["fuzz", "client", "--runs", "10", "--", "true"], "never connected"),
+        (["fuzz", "client", "--runs", "10", "--jobs", "0", "--", "true"], "--jobs"),
+        (["fuzz", "client", "--runs", "5"], "after --"),
+        (["fuzz", "replay", "/nonexistent/finding.json", "--client"], "after --"),
     ])
     func badInput(arguments: [String], says: String) async throws {
         let run = try await DecafProcess.run(arguments, limit: .seconds(60))

@@ -6,7 +6,7 @@ import Testing
 /// (`decaf --experimental-dump-help`), given every value of a table of hostile ones. A value its
 /// kind cannot mean is refused: exit status 2 and one line naming the option. A value its kind may
 /// take (a file called `nan`, the text `inf`) runs the command. Nothing ends in a signal.
-@Suite("hostile command lines", .timeLimit(.minutes(5)))
+@Suite("hostile command lines", .timeLimit(.minutes(8)))
 struct HostileArgumentTests {
     /// The table: empty, not a number, infinite, negative, zero, 2^64, very long, an unknown name.
     static let hostileValues = [

@@ -96,7 +96,7 @@ struct ClientDriverTests {
 struct ClientFaultTests {
     /// A fault that breaks a requirement fails a required case naming it; the two backoff faults
     /// break none (the brief asks for no backoff) and fail a recommended case.
-    @Test("every client fault fails a case that names a requirement the fault breaks", arguments: ClientFault.allCases)
+    @Test("every client fault fails a case that names a requirement the fault breaks", arguments: ClientFault.all)
     func fault(_ fault: ClientFault) async throws {
         let concerned = fault.breaks.isEmpty ? [.reconnect1] : Set(fault.breaks)
         let level: ConformanceLevel = fault.breaks.isEmpty ? .recommended : .required

@@ -365,3 +365,53 @@ struct ClientFaultTests {
         #expect(fixed.refused().scheduled(.reconnect) == .milliseconds(100))
     }
 }
+
+/// The client's rare planted faults: each acts only on its deep input, and leaves every other frame to the brief.
+@Suite("Client session: rare planted faults")
+struct ClientRareFaultTests {
+    @Test("crash-on-deep-empty-text aborts on an empty TEXT three containers down, and only there")
+    func crash() {
+        var client = ClientHarness { $0.faults = [.crashOnDeepEmptyText] }
+        client.open()
+        let shallow = Frames.make(.data, counter: 1, fields: [PeerRareFaultTests.nested(2, around: TLVField(tag: .text, text: ""))])
+        #expect(client.session.received(shallow, at: client.now).acks.count == 1, "two down: acknowledged")
+        let full = Frames.make(.data, counter: 2, fields: [PeerRareFaultTests.nested(3, around: TLVField(tag: .text, text: "x"))])
+        #expect(client.session.received(full, at: client.now).acks.count == 1, "a TEXT with a value: acknowledged")
+        let deep = Frames.make(.data, counter: 3, fields: [PeerRareFaultTests.nested(3, around: TLVField(tag: .text, text: ""))])
+        #expect(client.session.received(deep, at: client.now).contains { if case .abort = $0 { true } else { false } })
+    }
+
+    @Test("hang-at-inflate-limit handles nothing more once a zlib body inflates to exactly the limit")
+    func hang() throws {
+        var client = ClientHarness {
+            $0.faults = [.hangAtInflateLimit]
+            $0.decodeOptions.bodyLimit = 64
+        }
+        client.open()
+        let header = FrameHeader(messageType: .data, sequence: SequenceNumber(category: .normal, counter: 1), timestamp: 1000, sessionID: Frames.session,
+                                 compressType: .zlib)
+        var encoder = FrameEncoder()
+        var decoder = FrameDecoder(options: DecodeOptions(bodyLimit: 64))
+        decoder.append(encoder.encode(header, fields: [TLVField(tag: .file, bytes: Array(repeating: 0, count: 57))]))
+        let belowLimit = try #require(try decoder.nextFrame())
+        #expect(belowLimit.payload.count == 63)
+        #expect(client.session.received(belowLimit, at: client.now).acks.count == 1)
+        decoder.append(encoder.encode(header, fields: [TLVField(tag: .file, bytes: Array(repeating: 0, count: 58))]))
+        let atLimit = try #require(try decoder.nextFrame())
+        #expect(atLimit.payload.count == 64)
+        #expect(client.session.received(atLimit, at: client.now).isEmpty)
+        #expect(client.session.received(Frames.make(.heartbeat, counter: 2), at: client.now).isEmpty, "nothing more is handled")
+    }
+
+    @Test("refuse-empty-deep-container refuses an empty container three containers down with TLV_TOO_DEEP, and closes")
+    func refuse() {
+        var client = ClientHarness { $0.faults = [.refuseEmptyDeepContainer] }
+        client.open()
+        let two = Frames.make(.data, counter: 1, fields: [PeerRareFaultTests.nested(2, around: TLVField(tag: .container, content: .fields([])))])
+        #expect(client.session.received(two, at: client.now).acks.count == 1)
+        let three = Frames.make(.data, counter: 2, fields: [PeerRareFaultTests.nested(3, around: TLVField(tag: .container, content: .fields([])))])
+        let actions = client.session.received(three, at: client.now)
+        #expect(actions.closes && actions.acks.isEmpty)
+        #expect(actions.events.contains { if case let .protocolError(error) = $0 { error.code == .tlvTooDeep } else { false } })
+    }
+}

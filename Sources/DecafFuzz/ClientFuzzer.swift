@@ -1,0 +1,178 @@
+import DecafConformance
+import DecafWire
+import Foundation
+
+/// A campaign against a client testee (Specs/conform-client.md): for each mutant of the corpus
+/// the client suite's scripted server listens on a port of its own, the testee is started and
+/// connects, and right after the handshake the server sends the input (a quarter cut into two or
+/// three writes), then the sentinel DATA frame (`ClientCase.receiving`), judged by the client
+/// suite's judge against what the brief makes of the input. A testee that dies has crashed; one
+/// that neither acknowledges the sentinel nor closes the connection within the timeout (and again
+/// with twice as long) hangs; one that breaks a MUST (delivers or acknowledges a frame the brief
+/// refuses, refuses one it accepts, acknowledges it twice) disagrees, confirmed by asking once
+/// more. Each distinct finding is minimized and handed on at once.
+public final class ClientFuzzer: FuzzCampaign {
+    private let runner: ClientConformanceRunner
+    private let corpus: [[UInt8]]
+    private let settings: FuzzSettings
+    public var target: String { runner.settings.command.joined(separator: " ") }
+
+    /// `clock` gives the UNIX time the server's frames are stamped with.
+    public init(command: [String], corpus: [[UInt8]], settings: FuzzSettings, clock: @escaping @Sendable () -> UInt32) {
+        runner = ClientConformanceRunner(settings: ClientRunSettings(command: command, clock: clock))
+        self.corpus = corpus
+        self.settings = settings
+    }
+
+    /// Fuzzes until `settings.runs` inputs, `settings.duration`, `settings.maxFindings` or cancellation.
+    public func run(progress: (FuzzProgress) -> Void, found: (FuzzFinding) -> Void) async throws(FuzzError) -> FuzzProgress {
+        var signatures = Set<String>()
+        let runner = runner
+        let settings = settings
+        return try await FuzzLoop<ClientCase>(corpus: corpus, settings: settings).run(
+            make: { bytes, number, random in
+                let split = WriteSplit.random(for: bytes, using: &random)
+                return Self.clientCase(bytes, options: settings.options, number: number, split: split, limit: settings.timeout)
+            },
+            attempt: { clientCase, _ in await runner.attempt(clientCase, execution: 0) },
+            handle: { input, attempt, state, start throws(FuzzError) in
+                guard let (oracle, signature) = try await classify(attempt, of: input.testCase, number: input.number),
+                      !signatures.contains(signature) else { return .undisturbed }
+                if oracle == .disagreement, try await classify(runner.attempt(input.testCase, execution: 0), of: input.testCase, number: input.number)?.1 != signature {
+                    return .undisturbed
+                }
+                signatures.insert(signature)
+                let finding = await minimized(input, oracle: oracle, signature: signature, elapsed: ContinuousClock.now - start, first: attempt)
+                state.findings += 1
+                found(finding)
+                return .undisturbed
+            },
+            answer: Self.answer, progress: progress)
+    }
+
+    /// Sends `bytes` once, cut into writes of `split` bytes: the verdict, and the oracle and
+    /// signature that fire.
+    public func judge(_ bytes: [UInt8], split: [Int]) async throws(FuzzError) -> (attempt: CaseAttempt, fired: (FuzzOracle, String)?)? {
+        guard let clientCase = Self.clientCase(bytes, options: settings.options, number: 1, split: split, limit: settings.timeout) else { return nil }
+        let attempt = await runner.attempt(clientCase, execution: 1)
+        return (attempt, try await classify(attempt, of: clientCase, number: 1))
+    }
+
+    /// Each case's testee is stopped when its case ends: nothing is left to stop.
+    public func stop() {}
+
+    /// The client case of input `number`, or nil when the bytes are not one frame's stream or carry
+    /// a sequence the case's own frames use.
+    static func clientCase(_ bytes: [UInt8], options: DecodeOptions, number: Int, split: [Int], limit: Duration) -> ClientCase? {
+        guard let codecCase = DecoderCase.make(bytes, options: options, number: number) else { return nil }
+        return ClientCase.receiving(codecCase.vector, group: "fuzz", split: split, limit: limit)
+    }
+
+    /// Which oracle an attempt fires, and what makes it this fault: nothing for a pass, a case the
+    /// client does not support, or a failure of a case that is not a MUST. A testee that cannot be
+    /// started, or does nothing a case can judge on the first inputs, ends the campaign.
+    private func classify(_ attempt: CaseAttempt, of clientCase: ClientCase, number: Int, confirmingHangs: Bool = true) async throws(FuzzError) -> (FuzzOracle, String)? {
+        let verdict = attempt.result.verdict
+        if attempt.cannotStart { throw .cannotStart(verdict.reason) }
+        if let unusable = attempt.unusable {
+            if number <= 3, !unusable.hasPrefix("printed something") {
+                throw .cannotStart("the testee \(unusable)" + (attempt.lastWords.isEmpty ? "" : "; its standard error ended: \(attempt.lastWords)"))
+            }
+            return unusable.hasPrefix("printed something") ? (.disagreement, "output that is not the client protocol") : nil
+        }
+        if verdict.reason.hasPrefix(ClientJudge.crashReason) {
+            // How it died and its last words, numbers left out (a backtrace's addresses), so the
+            // same fault is one finding however often it fires.
+            return (.crash, "crash: " + String((attempt.lastWords.isEmpty ? verdict.reason : attempt.lastWords).map { $0.isNumber ? "#" : $0 }))
+        }
+        switch verdict.kind {
+        case .timeout:
+            guard confirmingHangs else { return (.hang, "hang") }
+            var patient = clientCase
+            patient.limit = settings.timeout * 2
+            let again = await runner.attempt(patient, execution: 0)
+            return again.result.verdict.kind == .timeout ? (.hang, "hang") : nil
+        case .fail where clientCase.level == .required || verdict.breaksMust:
+            return (.disagreement, "\(String(verdict.reason.map { $0.isNumber ? "#" : $0 })); \(Self.brief(clientCase.check))")
+        default:
+            return nil
+        }
+    }
+
+    /// What the brief asks of the client for a case's input, in a few words: part of a
+    /// disagreement's signature, so a fault that shows on frames of several types is one finding.
+    private static func brief(_ check: ClientCheck) -> String {
+        switch check {
+        case .takes: "must take it"
+        case let .refuses(code, _): "must refuse with \(code.name)"
+        case .truncatedIgnored: "must not deliver a frame cut short"
+        default: "must accept or refuse"
+        }
+    }
+
+    /// The finding of `input`, shrunk while the same oracle fires with the same signature, within
+    /// the settings' budget of tries and time.
+    private func minimized(_ input: FuzzLoop<ClientCase>.Input, oracle: FuzzOracle, signature: String, elapsed: Duration, first: CaseAttempt) async -> FuzzFinding {
+        let split = Self.split(of: input.testCase)
+        var tries = 0
+        var last = (bytes: input.bytes, attempt: first)
+        let deadline = ContinuousClock.now + settings.minimizingTime
+        let shrunk = await Minimizer.minimizeFrames([input.bytes]) { frames in
+            // A shorter input keeps the cuts that still fall inside it.
+            let cuts = Self.cuts(split, within: frames.first?.count ?? 0)
+            guard frames.count == 1, tries < settings.minimizingBudget, ContinuousClock.now < deadline, !Task.isCancelled,
+                  let clientCase = Self.clientCase(frames[0], options: settings.options, number: 0, split: cuts, limit: settings.timeout) else { return false }
+            tries += 1
+            let attempt = await runner.attempt(clientCase, execution: tries)
+            // A hang is not asked again with twice the wait at each try (that would cost three
+            // timeouts a try); the smallest one is, below.
+            guard (try? await classify(attempt, of: clientCase, number: .max, confirmingHangs: false))?.1 == signature else { return false }
+            last = (frames[0], attempt)
+            return true
+        }
+        var bytes = shrunk.first == last.bytes ? last.bytes : input.bytes
+        if oracle == .hang, bytes != input.bytes,
+           let smallest = Self.clientCase(bytes, options: settings.options, number: 0, split: Self.cuts(split, within: bytes.count), limit: settings.timeout),
+           (try? await classify(runner.attempt(smallest, execution: 0), of: smallest, number: .max))?.1 != signature {
+            bytes = input.bytes
+        }
+        let attempt = bytes == last.bytes ? last.attempt : first
+        var finding = FuzzFinding(oracle: oracle, signature: signature, input: bytes, original: input.bytes, mutations: input.mutations,
+                                  outcome: DecodeOutcome(of: bytes, options: settings.options), verdict: attempt.result.verdict,
+                                  lastWords: attempt.lastWords, inputsBefore: input.number - 1, elapsed: elapsed)
+        // A client that dies or stops answering breaks EX-5 whatever the input asked.
+        if oracle != .disagreement { finding.verdict.requirements = [.ex5] }
+        finding.target = .client(split: Self.cuts(split, within: bytes.count))
+        finding.transcript = attempt.result.transcript
+        return finding
+    }
+
+    /// The sizes of the writes a case's input is cut into.
+    private static func split(of clientCase: ClientCase) -> [Int] {
+        for step in clientCase.script.connection(0).steps {
+            if case let .send(transmission) = step { return transmission.split }
+        }
+        return []
+    }
+
+    /// The write sizes of `split` that still cut an input of `count` bytes.
+    static func cuts(_ split: [Int], within count: Int) -> [Int] {
+        var left = count
+        return split.filter { size in
+            guard size < left else { return false }
+            left -= size
+            return true
+        }
+    }
+
+    /// The kind of answer an attempt got: the verdict's kind and the events the testee reported
+    /// after `ready` and `handshake`.
+    static func answer(of attempt: CaseAttempt) -> String {
+        let events = attempt.result.transcript.filter { $0.direction == .reported }.compactMap { entry -> String? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(entry.bytes)) as? [String: Any], let event = object["event"] as? String,
+                  !["ready", "handshake"].contains(event) else { return nil }
+            return (object["error"] as? String).map { "\(event) \($0)" } ?? event
+        }
+        return attempt.result.verdict.kind.rawValue + ": " + (events.isEmpty ? "nothing" : events.joined(separator: ","))
+    }
+}

@@ -1,0 +1,107 @@
+import DecafConformance
+import DecafSession
+
+/// The loop every campaign runs, whatever its target: mutants of the corpus drawn in a fixed
+/// order from the seed (the same seed and corpus give the same inputs, whatever `jobs` is), asked
+/// of the target `jobs` at a time, and handled one by one in the order they were drawn, so findings
+/// and their numbering do not depend on which answer came first. It keeps the progress (inputs,
+/// distinct answers, elapsed time) and stops at the settings' end, on cancellation, or when a
+/// handler says why.
+struct FuzzLoop<Case: Sendable> {
+    /// One drawn input: its bytes, how they were made, and the target's case for them.
+    struct Input {
+        var bytes: [UInt8]
+        var mutations: [FrameMutation]
+        var testCase: Case
+        /// From 1, in the order inputs were drawn.
+        var number: Int
+    }
+
+    /// What a handler says of the target after an input: whether the inputs asked beside it must
+    /// be asked again (the target was restarted, so their answers say nothing of them).
+    enum Aftermath {
+        case undisturbed
+        case restarted
+    }
+
+    let corpus: [[UInt8]]
+    let settings: FuzzSettings
+
+    /// Runs the campaign. `make` turns bytes into the target's case (nil: not an input this target
+    /// can be asked about; not counted), drawing what else it needs from `random`; `attempt` asks
+    /// the target, on job `job` (from 0), and may run beside other jobs; `handle` judges each
+    /// answer in order, saves findings into the progress, and may set `stoppedBy`; `answer` names
+    /// the kind of answer, to count the distinct ones.
+    func run(
+        make: (_ bytes: [UInt8], _ number: Int, _ random: inout SeededRandom) -> Case?,
+        attempt: @escaping @Sendable (_ testCase: Case, _ job: Int) async -> CaseAttempt,
+        handle: (_ input: Input, _ attempt: CaseAttempt, _ state: inout FuzzProgress, _ start: ContinuousClock.Instant) async throws(FuzzError) -> Aftermath,
+        answer: (CaseAttempt) -> String,
+        progress: (FuzzProgress) -> Void
+    ) async throws(FuzzError) -> FuzzProgress {
+        guard !corpus.isEmpty else { throw .emptyCorpus }
+        var mutator = FrameMutator(seed: settings.seed, options: settings.options)
+        var random = SeededRandom(seed: settings.seed ^ 0x5EED_C0DE)
+        var state = FuzzProgress()
+        var answers = Set<String>()
+        let start = ContinuousClock.now
+        var shown = start
+        while !Task.isCancelled, state.stoppedBy == nil {
+            state.elapsed = ContinuousClock.now - start
+            if settings.isOver(state) { break }
+            let wanted = min(settings.jobs, settings.runs.map { $0 - state.inputs } ?? .max)
+            var batch: [Input] = []
+            while batch.count < wanted, !Task.isCancelled, !settings.isOver(state.after(ContinuousClock.now - start)) {
+                let entry = corpus[Int.random(in: 0..<corpus.count, using: &random)]
+                let donor = corpus[Int.random(in: 0..<corpus.count, using: &random)]
+                let (bytes, mutations) = mutator.mutate(entry, donor: donor)
+                let number = state.inputs + batch.count + 1
+                guard let testCase = make(bytes, number, &random) else { continue }
+                batch.append(Input(bytes: bytes, mutations: mutations, testCase: testCase, number: number))
+            }
+            var attempts = await Self.ask(batch, attempt: attempt)
+            if Task.isCancelled { break }
+            for index in batch.indices {
+                state.inputs += 1
+                answers.insert(answer(attempts[index]))
+                state.distinctAnswers = answers.count
+                let aftermath = try await handle(batch[index], attempts[index], &state, start)
+                if aftermath == .restarted {
+                    for later in batch.indices.dropFirst(index + 1) { attempts[later] = await attempt(batch[later].testCase, 0) }
+                }
+                if Task.isCancelled || state.stoppedBy != nil { break }
+            }
+            if ContinuousClock.now - shown >= .milliseconds(250) {
+                shown = ContinuousClock.now
+                state.elapsed = shown - start
+                progress(state)
+            }
+        }
+        state.elapsed = ContinuousClock.now - start
+        state.interrupted = Task.isCancelled
+        return state
+    }
+
+    /// The target's answers to `batch`, in its order: asked together, one job each.
+    private static func ask(_ batch: [Input], attempt: @escaping @Sendable (Case, Int) async -> CaseAttempt) async -> [CaseAttempt] {
+        if batch.count == 1 { return [await attempt(batch[0].testCase, 0)] }
+        return await withTaskGroup(of: (Int, CaseAttempt).self) { group in
+            for (job, input) in batch.enumerated() {
+                let testCase = input.testCase
+                group.addTask { (job, await attempt(testCase, job)) }
+            }
+            var answers = [CaseAttempt?](repeating: nil, count: batch.count)
+            for await (job, answer) in group { answers[job] = answer }
+            return answers.map { $0! }
+        }
+    }
+}
+
+extension FuzzProgress {
+    /// The progress with `elapsed` set: to ask the settings whether the campaign is over by now.
+    func after(_ elapsed: Duration) -> FuzzProgress {
+        var later = self
+        later.elapsed = elapsed
+        return later
+    }
+}

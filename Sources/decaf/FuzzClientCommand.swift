@@ -1,0 +1,52 @@
+import ArgumentParser
+import DecafFuzz
+import Foundation
+
+/// `decaf fuzz client -- COMMAND ARGS...`: a campaign against a client speaking the client
+/// protocol (Specs/conform-client.md), each input sent by the suite's server right after the
+/// handshake, with findings minimized and saved as they come.
+struct FuzzClientCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "client",
+        abstract: "Fuzz a client that speaks the client protocol; each finding minimized and saved.",
+        discussion: """
+        Example: decaf fuzz client --duration 2m --jobs 4 -- decaf testee client --fault crash-on-deep-empty-text
+        For each input the suite's server listens on a loopback port of its own and starts COMMAND as decaf conform client \
+        does; right after the handshake it sends the input (a mutant of the golden vectors or of --corpus, a quarter of them \
+        cut into two or three writes), then a DATA frame the client must acknowledge. The client's answer is judged against \
+        what the brief makes of the input: a client that dies has crashed; one that neither acknowledges the DATA frame \
+        after it nor closes the connection within --timeout (and again with twice as long) hangs; one that delivers or \
+        acknowledges a frame the brief refuses, refuses one it accepts, or acknowledges it twice breaks a MUST (asked twice \
+        before it counts). The server offers BASIC and COMPRESSION; a compressed input needs a client that offers \
+        COMPRESSION. Findings are saved in --findings as NAME.bin and NAME.json; decaf fuzz replay NAME.json --client -- \
+        COMMAND sends one again. Ctrl-C stops the run and keeps every finding.
+        Exit status: 0 no finding, 1 findings, 2 usage error or a client that cannot be started, 130 interrupted.
+        """
+    )
+
+    @OptionGroup var campaign: FuzzCampaignOptions
+
+    @OptionGroup var limits: DecodeOptionsArguments
+
+    @OptionGroup var reports: ReportFiles
+
+    @Option(help: ArgumentHelp("How long an input's case may take (the client started, the handshake, the input) before it counts as a hang. (default: 5s)",
+                               valueName: "duration"), transform: DurationArgument.positive)
+    var timeout = Duration.seconds(5)
+
+    @Argument(parsing: .postTerminator, help: "The client testee's command line, after --.")
+    var command: [String] = []
+
+    func validate() throws {
+        if command.isEmpty { throw ValidationError("give the client testee's command after --, e.g. -- decaf testee client") }
+    }
+
+    func run() async throws {
+        let inputs = try campaign.inputs()
+        let directory = try campaign.directory()
+        let settings = campaign.settings(timeout: timeout, options: limits.decodeOptions)
+        let fuzzer = ClientFuzzer(command: command, corpus: inputs, settings: settings, clock: Clock.unixSeconds)
+        let store = FindingStore(directory: directory, shown: campaign.findings, seed: campaign.seed, options: settings.options, testee: ["--client"] + command)
+        try await campaign.conduct(fuzzer, against: .client, described: fuzzer.target, corpus: inputs, settings: settings, store: store, reports: reports, hint: "; check the command after --")
+    }
+}
