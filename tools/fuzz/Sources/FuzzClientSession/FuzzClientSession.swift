@@ -13,7 +13,9 @@ public func fuzzClientSession(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int3
     guard input.count >= 4 else { return 0 }
     let faultMask = UInt16(input[0]) | UInt16(input[1]) << 8
     var configuration = ClientConfiguration()
-    configuration.faults = Set(ClientFault.allCases.indices.filter { faultMask & (1 << UInt16($0)) != 0 }.map { ClientFault.allCases[$0] })
+    // The faults the conformance cases catch; the rare ones (a planted crash among them) are the fuzzer's to find.
+    let faults = ClientFault.all.prefix(16)
+    configuration.faults = Set(faults.indices.filter { faultMask & (1 << UInt16($0)) != 0 }.map { faults[$0] })
     configuration.window = Int(input[2] & 0x03) + 1
     configuration.compress = input[2] & 0x04 != 0
     configuration.heartbeat = input[2] & 0x08 != 0 ? .seconds(1) : nil
@@ -60,6 +62,8 @@ public func fuzzClientSession(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int3
                 }
             case .schedule, .cancel:
                 continue
+            case .abort:
+                preconditionFailure("the session aborted with no planted crash fault set")
             }
         }
     }
