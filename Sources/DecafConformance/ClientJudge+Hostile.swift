@@ -15,10 +15,7 @@ extension ClientJudge {
             return fail("the client acknowledged a frame it must refuse (\(code.name))", expected: "no ACK, a close", actual: "an ACK of \(sequence)")
         }
         let allowed = TimingTolerance.late(.zero)
-        // A close after the case's end is the suite stopping the client, not the client closing; a
-        // close at the end is the one that ended it (the script waited for it).
-        let closedByClient = connection.closed.map { $0 <= (observation.ended ?? .seconds(1 << 40)) } ?? false
-        guard let closed = connection.closed, !connection.closedByServer, closedByClient else {
+        guard let closed = connection.closed, closedByClient(connection) else {
             return fail("the client never closed the connection after a frame it must refuse (\(code.name))",
                         expected: "the close within \(Self.text(allowed))", actual: "still open when the case ended \(Self.text((observation.ended ?? sentAt) - sentAt)) after the frame",
                         requirements: testCase.requirements + [.ex5])
@@ -38,6 +35,13 @@ extension ClientJudge {
         }
         if !sentError { notes.append(("it closed without an ERROR TLV of code \(code.rawValue) (\(code.name))", .ex5)) }
         return pass("refused the frame and closed \(Self.text(closed - sentAt)) after it", notes: notes)
+    }
+
+    /// Whether the client closed `connection`: not the server's script, and not after the case's
+    /// end, which is the suite stopping the client (a close at the end is the one that ended it:
+    /// the script waited for it).
+    func closedByClient(_ connection: ClientObservation.Connection) -> Bool {
+        connection.closed.map { !connection.closedByServer && $0 <= (observation.ended ?? .seconds(1 << 40)) } ?? false
     }
 
     func judgeAcceptOrRefusal(_ sequence: SequenceNumber, _ code: ErrorCode) -> Verdict {
@@ -61,8 +65,7 @@ extension ClientJudge {
     }
 
     func judgeTaking(_ sequence: SequenceNumber, session: SessionID, acknowledged: Bool, payload: [UInt8]?) -> Verdict {
-        let connection = observation.connections[0]
-        let closedByClient = connection.closed.map { !connection.closedByServer && $0 <= (observation.ended ?? .seconds(1 << 40)) } ?? false
+        let closedByClient = closedByClient(observation.connections[0])
         // Neither the frame after it acknowledged nor the connection closed when the case ran out
         // of time: the client stopped handling the connection.
         if observation.timedOut, !sentinelAcknowledged(), !closedByClient {

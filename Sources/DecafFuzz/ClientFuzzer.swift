@@ -1,6 +1,5 @@
 import DecafConformance
 import DecafWire
-import Foundation
 
 /// A campaign against a client testee (Specs/conform-client.md): for each mutant of the corpus
 /// the client suite's scripted server listens on a port of its own, the testee is started and
@@ -26,6 +25,7 @@ public final class ClientFuzzer: FuzzCampaign {
 
     /// Fuzzes until `settings.runs` inputs, `settings.duration`, `settings.maxFindings` or cancellation.
     public func run(progress: (FuzzProgress) -> Void, found: (FuzzFinding) -> Void) async throws(FuzzError) -> FuzzProgress {
+        try await probe()
         var signatures = Set<String>()
         let runner = runner
         let settings = settings
@@ -36,9 +36,8 @@ public final class ClientFuzzer: FuzzCampaign {
             },
             attempt: { clientCase, _ in await runner.attempt(clientCase, execution: 0) },
             handle: { input, attempt, state, start throws(FuzzError) in
-                guard let (oracle, signature) = try await classify(attempt, of: input.testCase, number: input.number),
-                      !signatures.contains(signature) else { return .undisturbed }
-                if oracle == .disagreement, try await classify(runner.attempt(input.testCase, execution: 0), of: input.testCase, number: input.number)?.1 != signature {
+                guard let (oracle, signature) = try await classify(attempt, of: input.testCase), !signatures.contains(signature) else { return .undisturbed }
+                if oracle == .disagreement, try await classify(runner.attempt(input.testCase, execution: 0), of: input.testCase)?.1 != signature {
                     return .undisturbed
                 }
                 signatures.insert(signature)
@@ -53,9 +52,21 @@ public final class ClientFuzzer: FuzzCampaign {
     /// Sends `bytes` once, cut into writes of `split` bytes: the verdict, and the oracle and
     /// signature that fire.
     public func judge(_ bytes: [UInt8], split: [Int]) async throws(FuzzError) -> (attempt: CaseAttempt, fired: (FuzzOracle, String)?)? {
+        try await probe()
         guard let clientCase = Self.clientCase(bytes, options: settings.options, number: 1, split: split, limit: settings.timeout) else { return nil }
         let attempt = await runner.attempt(clientCase, execution: 1)
-        return (attempt, try await classify(attempt, of: clientCase, number: 1))
+        return (attempt, try await classify(attempt, of: clientCase))
+    }
+
+    /// Has the client sent `ProbeFrame` first: one that cannot take it (it cannot be started,
+    /// never connects, prints what is not an event) cannot be fuzzed.
+    private func probe() async throws(FuzzError) {
+        guard let probe = Self.clientCase(ProbeFrame.bytes, options: settings.options, number: 0, split: [], limit: settings.timeout) else { return }
+        let attempt = await runner.attempt(probe, execution: 0)
+        if attempt.cannotStart { throw .cannotStart(attempt.result.verdict.reason) }
+        if let unusable = attempt.unusable {
+            throw .cannotStart("the testee, sent a plain DATA frame, \(unusable)" + (attempt.lastWords.isEmpty ? "" : "; its standard error ended: \(attempt.lastWords)"))
+        }
     }
 
     /// Each case's testee is stopped when its case ends: nothing is left to stop.
@@ -69,21 +80,17 @@ public final class ClientFuzzer: FuzzCampaign {
     }
 
     /// Which oracle an attempt fires, and what makes it this fault: nothing for a pass, a case the
-    /// client does not support, or a failure of a case that is not a MUST. A testee that cannot be
-    /// started, or does nothing a case can judge on the first inputs, ends the campaign.
-    private func classify(_ attempt: CaseAttempt, of clientCase: ClientCase, number: Int, confirmingHangs: Bool = true) async throws(FuzzError) -> (FuzzOracle, String)? {
+    /// client does not support, or a failure of a case that is not a MUST. A testee that can no
+    /// longer be started ends the campaign.
+    private func classify(_ attempt: CaseAttempt, of clientCase: ClientCase, confirmingHangs: Bool = true) async throws(FuzzError) -> (FuzzOracle, String)? {
         let verdict = attempt.result.verdict
         if attempt.cannotStart { throw .cannotStart(verdict.reason) }
         if let unusable = attempt.unusable {
-            if number <= 3, !unusable.hasPrefix("printed something") {
-                throw .cannotStart("the testee \(unusable)" + (attempt.lastWords.isEmpty ? "" : "; its standard error ended: \(attempt.lastWords)"))
-            }
             return unusable.hasPrefix("printed something") ? (.disagreement, "output that is not the client protocol") : nil
         }
         if verdict.reason.hasPrefix(ClientJudge.crashReason) {
-            // How it died and its last words, numbers left out (a backtrace's addresses), so the
-            // same fault is one finding however often it fires.
-            return (.crash, "crash: " + String((attempt.lastWords.isEmpty ? verdict.reason : attempt.lastWords).map { $0.isNumber ? "#" : $0 }))
+            // How it died and its last words.
+            return (.crash, "crash: " + FaultSignature.masked(attempt.lastWords.isEmpty ? verdict.reason : attempt.lastWords))
         }
         switch verdict.kind {
         case .timeout:
@@ -93,7 +100,7 @@ public final class ClientFuzzer: FuzzCampaign {
             let again = await runner.attempt(patient, execution: 0)
             return again.result.verdict.kind == .timeout ? (.hang, "hang") : nil
         case .fail where clientCase.level == .required || verdict.breaksMust:
-            return (.disagreement, "\(String(verdict.reason.map { $0.isNumber ? "#" : $0 })); \(Self.brief(clientCase.check))")
+            return (.disagreement, "\(FaultSignature.masked(verdict.reason)); \(Self.brief(clientCase.check))")
         default:
             return nil
         }
@@ -126,14 +133,14 @@ public final class ClientFuzzer: FuzzCampaign {
             let attempt = await runner.attempt(clientCase, execution: tries)
             // A hang is not asked again with twice the wait at each try (that would cost three
             // timeouts a try); the smallest one is, below.
-            guard (try? await classify(attempt, of: clientCase, number: .max, confirmingHangs: false))?.1 == signature else { return false }
+            guard (try? await classify(attempt, of: clientCase, confirmingHangs: false))?.1 == signature else { return false }
             last = (frames[0], attempt)
             return true
         }
         var bytes = shrunk.first == last.bytes ? last.bytes : input.bytes
         if oracle == .hang, bytes != input.bytes,
            let smallest = Self.clientCase(bytes, options: settings.options, number: 0, split: Self.cuts(split, within: bytes.count), limit: settings.timeout),
-           (try? await classify(runner.attempt(smallest, execution: 0), of: smallest, number: .max))?.1 != signature {
+           (try? await classify(runner.attempt(smallest, execution: 0), of: smallest))?.1 != signature {
             bytes = input.bytes
         }
         let attempt = bytes == last.bytes ? last.attempt : first
@@ -166,12 +173,14 @@ public final class ClientFuzzer: FuzzCampaign {
     }
 
     /// The kind of answer an attempt got: the verdict's kind and the events the testee reported
-    /// after `ready` and `handshake`.
+    /// after `ready` and `handshake` (an error with its name).
     static func answer(of attempt: CaseAttempt) -> String {
         let events = attempt.result.transcript.filter { $0.direction == .reported }.compactMap { entry -> String? in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(entry.bytes)) as? [String: Any], let event = object["event"] as? String,
-                  !["ready", "handshake"].contains(event) else { return nil }
-            return (object["error"] as? String).map { "\(event) \($0)" } ?? event
+            switch ClientTesteeEvent(line: String(decoding: entry.bytes, as: UTF8.self), defaults: .suggested) {
+            case nil, .ready, .handshake: nil
+            case let .error(name): "error \(name)"
+            case let event?: event.name
+            }
         }
         return attempt.result.verdict.kind.rawValue + ": " + (events.isEmpty ? "nothing" : events.joined(separator: ","))
     }

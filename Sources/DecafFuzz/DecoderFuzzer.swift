@@ -53,14 +53,9 @@ public final class DecoderFuzzer: FuzzCampaign {
         return (attempt, Self.classify(attempt, of: codecCase))
     }
 
-    /// Asks the testee about a plain DATA frame first: one that cannot answer it (it exits, hangs or
-    /// prints what is not the protocol) cannot be fuzzed, and the campaign ends in one line.
+    /// Asks the testee about `ProbeFrame` first.
     private func probe() async throws(FuzzError) {
-        var encoder = FrameEncoder()
-        let header = FrameHeader(messageType: .data, sequence: SequenceNumber(category: .normal, counter: 1), timestamp: 1_700_000_000,
-                                 sessionID: SessionID(rawValue: 1))
-        guard let probe = DecoderCase.make(encoder.encode(header, fields: [TLVField(tag: .text, text: "probe")]), options: settings.options, number: 0)
-        else { return }
+        guard let probe = DecoderCase.make(ProbeFrame.bytes, options: settings.options, number: 0) else { return }
         let attempt = await driver.attempt(probe)
         if attempt.cannotStart { throw .cannotStart(attempt.result.verdict.reason) }
         if let unusable = attempt.unusable {
@@ -114,10 +109,8 @@ public final class DecoderFuzzer: FuzzCampaign {
         case .fail:
             if let unusable = attempt.unusable {
                 if unusable.hasPrefix("answered with a line") { return (.disagreement, "an answer that is not the testee protocol") }
-                // How it died and its last words, numbers left out (a backtrace's timing, an
-                // address), so the same fault is one finding however often it fires.
-                let words = String(attempt.lastWords.map { $0.isNumber ? "#" : $0 })
-                return (.crash, "crash: \(unusable); \(words)")
+                // How it died and its last words.
+                return (.crash, "crash: \(unusable); \(FaultSignature.masked(attempt.lastWords))")
             }
             // Only a MUST is a failure: where the brief lets a receiver choose, either answer stands.
             guard codecCase.vector.result != .acceptable else { return nil }

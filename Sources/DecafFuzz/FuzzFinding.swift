@@ -32,22 +32,21 @@ public struct FuzzFinding: Sendable {
     public var paragraph: String {
         let sent = "Sent \(input.count) bytes (\(Self.describe(input)))\(target.how), which the brief \(outcome)"
         let happened: String
-        switch oracle {
-        case .crash where target == .decoder || target.name == "client": happened = verdict.reason
-        case .crash:
+        let told = !verdict.actual.isEmpty && !verdict.expected.isEmpty
+        switch (oracle, target) {
+        case (.crash, .decoder), (.crash, .client): happened = verdict.reason
+        case (.crash, .server):
             let words = lastWords.isEmpty ? "" : "; it said last: \(lastWords)"
             happened = "the server then stopped answering a fresh handshake (on the input's connection: \(verdict.reason)\(words))"
-        case .hang where target == .decoder: happened = "the testee gave no answer in time, nor when asked again with twice the time, and was stopped"
-        case .hang where target.name == "client":
+        case (.hang, .decoder): happened = "the testee gave no answer in time, nor when asked again with twice the time, and was stopped"
+        case (.hang, .client):
             happened = "the client neither acknowledged the DATA frame sent after it nor closed the connection in time, nor when asked again with twice the time"
-        case .hang: happened = "the server neither answered nor closed the connection in time, nor when asked again with twice the time"
-        case .disagreement where target == .decoder:
+        case (.hang, .server): happened = "the server neither answered nor closed the connection in time, nor when asked again with twice the time"
+        case (.disagreement, .decoder):
             happened = "the testee \(verdict.actual.isEmpty ? "answered otherwise" : "answered \(verdict.actual)"): \(verdict.reason)"
-        case .disagreement where target.name == "client" && !verdict.actual.isEmpty && !verdict.expected.isEmpty:
-            happened = "\(verdict.reason) (the brief expects \(verdict.expected); the client: \(verdict.actual))"
-        case .disagreement where !verdict.actual.isEmpty && !verdict.expected.isEmpty:
-            happened = "the server answered with \(verdict.actual), where the brief expects \(verdict.expected)"
-        case .disagreement: happened = verdict.reason
+        case (.disagreement, .client) where told: happened = "\(verdict.reason) (the brief expects \(verdict.expected); the client: \(verdict.actual))"
+        case (.disagreement, .server) where told: happened = "the server answered with \(verdict.actual), where the brief expects \(verdict.expected)"
+        case (.disagreement, _): happened = verdict.reason
         }
         var seen = Set<RequirementID>()
         let rule = (verdict.requirements.isEmpty ? outcomeRequirements : verdict.requirements).filter { seen.insert($0).inserted }

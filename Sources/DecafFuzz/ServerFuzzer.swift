@@ -50,19 +50,19 @@ public final class ServerFuzzer: FuzzCampaign {
         return try await FuzzLoop<ServerInput>(corpus: corpus, settings: settings).run(
             make: { bytes, number, random in
                 let plan = ServerCase.Plan.random(for: bytes, using: &random)
-                return ServerCase.make(bytes, options: options, number: number, plan: plan).map { ServerInput(testCase: $0, plan: plan) }
+                return ServerCase.make(bytes, options: options, number: number, plan: plan).map { ServerInput(conformanceCase: $0, plan: plan) }
             },
-            attempt: { [self] input, job in await runner.attempt(input.testCase, target: current, execution: job) },
+            attempt: { [self] input, job in await runner.attempt(input.conformanceCase, target: current, execution: job) },
             handle: { input, attempt, state, start throws(FuzzError) in
-                guard !Task.isCancelled, var (oracle, signature) = await classify(attempt, of: input.testCase.testCase) else { return .undisturbed }
+                guard !Task.isCancelled, var (oracle, signature) = await classify(attempt, of: input.testCase.conformanceCase) else { return .undisturbed }
                 var aftermath = FuzzLoop<ServerInput>.Aftermath.undisturbed
                 if oracle == .crash, settings.jobs > 1, restart != nil {
                     // Side by side, another input may have killed the server: this one is asked
                     // again, alone, once the server is back.
                     try await refresh()
                     aftermath = .restarted
-                    let again = await runner.attempt(input.testCase.testCase, target: current, execution: 0)
-                    guard let fired = await classify(again, of: input.testCase.testCase), fired.0 == .crash else { return aftermath }
+                    let again = await runner.attempt(input.testCase.conformanceCase, target: current, execution: 0)
+                    guard let fired = await classify(again, of: input.testCase.conformanceCase), fired.0 == .crash else { return aftermath }
                     (oracle, signature) = fired
                 }
                 let isNew = signatures.insert(signature).inserted
@@ -150,8 +150,7 @@ public final class ServerFuzzer: FuzzCampaign {
             let again = await patient.attempt(serverCase, target: current, execution: 0)
             return again.result.verdict.kind == .timeout ? (.hang, "hang") : nil
         case .fail where serverCase.level == .required:
-            let reason = String(verdict.reason.map { $0.isNumber ? "#" : $0 })
-            return (.disagreement, "\(reason); \(serverCase.steps.last.map { "\($0)" } ?? "")")
+            return (.disagreement, "\(FaultSignature.masked(verdict.reason)); \(serverCase.steps.last.map { "\($0)" } ?? "")")
         default:
             return nil
         }
@@ -213,6 +212,6 @@ public final class ServerFuzzer: FuzzCampaign {
 
 /// An input as a server is asked about it: the case, and how it is sent.
 struct ServerInput: Sendable {
-    var testCase: ConformanceCase
+    var conformanceCase: ConformanceCase
     var plan: ServerCase.Plan
 }

@@ -22,7 +22,7 @@ struct FuzzProgressLine: Sendable {
             + "\(state.findings) finding\(state.findings == 1 ? "" : "s"), \(state.distinctAnswers) distinct answers"
     }
 
-    /// The last line of a campaign against `target` (`decoder`, `server`).
+    /// The last line of a campaign against `target` (`decoder`, `server`, `client`).
     static func summary(_ state: FuzzProgress, of target: String, findings directory: String) -> String {
         let end = state.interrupted ? "; INTERRUPTED" : ""
         let saved = state.findings > 0 ? "; findings in \(directory)/" : ""

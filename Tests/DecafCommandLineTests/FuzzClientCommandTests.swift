@@ -50,10 +50,9 @@ struct FuzzClientCommandTests {
         let report = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(report.contains("<testsuites name=\"decaf fuzz client\" tests=\"2\" failures=\"1\""), "\(report.prefix(400))")
         #expect(report.contains("<testcase name=\"fuzz.finding-1-\(oracle)\" classname=\"decaf.fuzz."))
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("finding-") && $0.hasSuffix(".json") }
-        #expect(names.count == 1, "one fault, one finding: \(names)")
-        let name = try #require(names.first)
-        let finding = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appending(path: name))) as? [String: Any] ?? [:]
+        let saved = try SavedFinding.all(in: directory)
+        #expect(saved.count == 1, "one fault, one finding: \(saved.map(\.name))")
+        let (name, finding) = try #require(saved.first.map { ($0.name, $0.record) })
         #expect(finding["oracle"] as? String == oracle)
         #expect(finding["length"] as? Int ?? .max <= atMost, "the reproducer is \(finding["length"] ?? "?") bytes")
         #expect(run.output.contains("\(oracle.uppercased()): Sent "))

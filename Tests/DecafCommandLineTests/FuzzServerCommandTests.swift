@@ -67,10 +67,9 @@ struct FuzzServerCommandTests {
         let run = try await DecafProcess.run(["fuzz", "server", "127.0.0.1:\(port)", "--duration", "120s", "--max-findings", "1", "--timeout", timeout, "--seed", seed,
                                               "--restart", restart, "--findings", directory.path] + limits, limit: .seconds(300))
         #expect(run.status == 1, "\(run.output)\(run.error)")
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("finding-") && $0.hasSuffix(".json") }
-        #expect(names.count == 1, "one fault, one finding: \(names)")
-        let name = try #require(names.first)
-        let finding = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.appending(path: name))) as? [String: Any] ?? [:]
+        let saved = try SavedFinding.all(in: directory)
+        #expect(saved.count == 1, "one fault, one finding: \(saved.map(\.name))")
+        let (name, finding) = try #require(saved.first.map { ($0.name, $0.record) })
         #expect(finding["oracle"] as? String == oracle)
         #expect(finding["length"] as? Int ?? .max <= atMost, "the reproducer is \(finding["length"] ?? "?") bytes")
         #expect(run.output.contains("\(oracle.uppercased()): Sent "))
