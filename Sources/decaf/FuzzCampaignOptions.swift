@@ -35,7 +35,6 @@ struct FuzzCampaignOptions: ParsableArguments {
                                valueName: "n"), transform: IntegerArgument.within(1...64))
     var jobs = 1
 
-
     /// The campaign's settings, waiting `timeout` for each answer, the brief's answers taken under `options`.
     func settings(timeout: Duration, options: DecodeOptions) -> FuzzSettings {
         FuzzSettings(seed: seed, runs: runs, duration: runs == nil ? (duration ?? .seconds(60)) : duration, maxFindings: maxFindings, timeout: timeout,

@@ -102,7 +102,9 @@ struct ReferencePeerConformanceTests {
         let named = failures.filter { !Set($0.verdict.requirements).isDisjoint(with: fault.breaks) }
         #expect(!named.isEmpty, "no failing case names \(fault.breaks.map(\.rawValue)); failures: \(failures.map(\.testCase.id))")
         // Only required cases decide the exit status; slow-ack breaks a recommended case only.
-        #expect(run.exitStatus == (named.contains { $0.testCase.level == .required } ? 1 : 0))
+        let others = run.unexpectedFailures.filter { failure in !named.contains { $0.testCase.id == failure.testCase.id } }
+        #expect(run.exitStatus == (named.contains { $0.testCase.level == .required } ? 1 : 0),
+                "required failures the fault does not explain: \(others.map { "\($0.testCase.id): \($0.verdict.reason)" })")
         for result in named {
             #expect(!result.verdict.reason.isEmpty && !result.transcript.isEmpty)
         }
