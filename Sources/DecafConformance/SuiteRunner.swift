@@ -64,7 +64,10 @@ struct SuiteRunner<Driver: SuiteDriver> {
             return false
         }
         for index in heldUp.sorted() where unusable == nil && lost == nil && !Task.isCancelled {
-            var attempt = await Self.runRepeated(cases[index], number: index, with: driver)
+            // Numbered after every first run: the same execution numbers would give the rerun the
+            // same session, and a target that remembers repeats (REPLAY-1) would take its frames
+            // for the first run's, acknowledging without delivering (no READ_RECEIPT).
+            var attempt = await Self.runRepeated(cases[index], number: cases.count + index, with: driver)
             if Task.isCancelled { break }
             if attempt.isSuspect {
                 attempt.result.verdict.reason += "; the suite itself was held up \(DurationText.milliseconds(attempt.held, decimals: 0)) in this case, even run alone: run it on a quieter machine"

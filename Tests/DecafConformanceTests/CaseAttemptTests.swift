@@ -1,4 +1,5 @@
 @testable import DecafConformance
+import Synchronization
 import Testing
 
 /// Which failures are run again alone: those reached while the suite ran later than the verdict
@@ -20,5 +21,37 @@ struct CaseAttemptTests {
         #expect(!Self.attempt(.fail, held: .seconds(5), lateness: nil).isSuspect)
         #expect(!Self.attempt(.pass, held: .seconds(5), lateness: TimingTolerance.early).isSuspect)
         #expect(!Self.attempt(.fail, held: .seconds(5), lateness: TimingTolerance.early, breaksMust: true).isSuspect)
+    }
+
+    /// A driver whose first attempt at every case is held up and fails; it records the execution
+    /// number of every attempt.
+    struct HeldUpDriver: SuiteDriver {
+        final class Executions: Sendable {
+            let numbers = Mutex<[Int]>([])
+        }
+
+        let jobs = 2
+        let repeats = 1
+        let executions = Executions()
+
+        func attempt(_ testCase: ConformanceCase, execution: Int) async -> CaseAttempt {
+            let first = executions.numbers.withLock { seen in
+                defer { seen.append(execution) }
+                return seen.count < 3
+            }
+            return CaseAttemptTests.attempt(first ? .fail : .pass, held: first ? .seconds(1) : .zero, lateness: TimingTolerance.early)
+        }
+    }
+
+    @Test("a case run again alone gets execution numbers of its own, so its frames carry a session no earlier run used")
+    func rerunsAreNewExecutions() async {
+        let driver = HeldUpDriver()
+        let cases = (0..<3).map { ConformanceCase("test.case.\($0)", [.ex1], .required, "a case", steps: []) }
+        let outcome = await SuiteRunner(driver: driver).run(cases) { _, _, _ in }
+        let executions = driver.executions.numbers.withLock { $0 }
+        #expect(outcome.results.map(\.verdict.kind) == [.pass, .pass, .pass])
+        #expect(executions.count == 6)
+        #expect(Set(executions).count == executions.count, "\(executions)")
+        #expect(Set(executions.map { ServerSuiteDriver.session(ofExecution: $0) }).count == executions.count)
     }
 }
