@@ -106,7 +106,7 @@ let package = Package(
         ),
         .testTarget(name: "DecafCaptureTests", dependencies: ["DecafCapture", "DecafDissect", "DecafJSON", "DecafVectors", "DecafWire", "DecafTestSupport"]),
         .testTarget(name: "DecafWireTests", dependencies: ["DecafWire", "DecafTestSupport"]),
-        .testTarget(name: "DecafJSONTests", dependencies: ["DecafJSON"]),
+        .testTarget(name: "DecafJSONTests", dependencies: ["DecafJSON", "DecafWire"]),
         .testTarget(name: "DecafFuzzTests", dependencies: ["DecafFuzz", "DecafWire", "DecafVectors", "DecafConformance"]),
         .testTarget(
             name: "DecafNIOTests",

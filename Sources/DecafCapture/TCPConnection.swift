@@ -23,5 +23,5 @@ public enum TCPDirection: String, Sendable, Hashable, CaseIterable, Codable {
     public var reversed: TCPDirection { self == .clientToServer ? .serverToClient : .clientToServer }
 
     /// `C→S` or `S→C`, for one-line summaries.
-    public var arrow: String { self == .clientToServer ? "C→S" : "S→C" }
+    public var arrow: StaticString { self == .clientToServer ? "C→S" : "S→C" }
 }

@@ -58,8 +58,13 @@ public struct CaptureBatch: Sendable {
         arena.append(contentsOf: parts.bytes)
         var payload: Range<Int>?
         if let body = parts.payload {
-            payload = arena.count..<(arena.count + body.count)
-            arena.append(contentsOf: body)
+            if let offset = Self.offset(of: body, in: parts.bytes) {
+                // A plain body lies in the frame's bytes, just copied: kept as a range of them.
+                payload = (bytes.lowerBound + offset)..<(bytes.lowerBound + offset + body.count)
+            } else {
+                payload = arena.count..<(arena.count + body.count)
+                arena.append(contentsOf: body)
+            }
         }
         let packetRange = packets.count..<(packets.count + frame.packets.count)
         packets.append(contentsOf: frame.packets)
@@ -74,6 +79,13 @@ public struct CaptureBatch: Sendable {
             completedBy: frame.completedBy, time: frame.time, connection: Int32(connections.count - 1), errors: errorSlot,
             isServerToClient: frame.direction == .serverToClient, hasHeader: parts.header != nil
         ))
+    }
+
+    /// Where `inner` starts in `outer`, when it lies wholly inside it.
+    private static func offset(of inner: UnsafeRawBufferPointer, in outer: UnsafeRawBufferPointer) -> Int? {
+        guard let start = inner.baseAddress, let base = outer.baseAddress, start >= base,
+              start + inner.count <= base + outer.count else { return nil }
+        return base.distance(to: start)
     }
 
     /// Adds an event that is not a frame.

@@ -248,10 +248,24 @@ public struct CaptureDissector {
     /// Dissects the next `bytes` of one direction, or its end when nil, handing `sink` what they complete.
     private mutating func dissect<Sink: CaptureSink>(_ direction: TCPDirection, of state: ConnectionState, bytes: UnsafeRawBufferPointer?,
                                                      into sink: inout Sink) {
-        let connection = state.connection
         // Moved out while the dissector works, so its frames can be placed in their packets.
         var spans: [Span] = []
         swap(&spans, &state.directions[direction].spans)
+        dissect(direction, of: state, bytes: bytes, spans: spans, into: &sink)
+        let settled = state.directions[direction].dissector.streamOffset
+        if let keep = spans.firstIndex(where: { $0.end > settled }) {
+            spans.removeFirst(keep)
+        } else if !spans.isEmpty {
+            spans.removeAll(keepingCapacity: true)
+        }
+        swap(&spans, &state.directions[direction].spans)
+    }
+
+    /// `dissect`'s work, with the spans passed in: a variable its functions captured would be
+    /// checked for overlapping accesses on every frame.
+    private mutating func dissect<Sink: CaptureSink>(_ direction: TCPDirection, of state: ConnectionState, bytes: UnsafeRawBufferPointer?,
+                                                     spans: [Span], into sink: inout Sink) {
+        let connection = state.connection
         func frame(_ parts: FrameParts) {
             report(parts, spans: spans, connection: connection, direction: direction, into: &sink)
         }
@@ -263,13 +277,6 @@ public struct CaptureDissector {
         } else {
             state.directions[direction].dissector.finish(frame: frame, resynchronized: resynchronized)
         }
-        let settled = state.directions[direction].dissector.streamOffset
-        if let keep = spans.firstIndex(where: { $0.end > settled }) {
-            spans.removeFirst(keep)
-        } else if !spans.isEmpty {
-            spans.removeAll(keepingCapacity: true)
-        }
-        swap(&spans, &state.directions[direction].spans)
     }
 
     /// Numbers a frame among the capture's and hands it to `sink` with the packets that carried it.

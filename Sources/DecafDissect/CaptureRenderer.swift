@@ -13,6 +13,7 @@ public struct CaptureRenderer: CaptureSink {
     /// What was written and not yet taken.
     public let output = OutputBuffer()
     private var json: FrameJSONWriter
+    private var times = TimeOfDayCache()
 
     public init(style: DissectionReport.Style, hexdump: Bool = false, registry: FieldRegistry = .brief) {
         self.style = style
@@ -24,7 +25,7 @@ public struct CaptureRenderer: CaptureSink {
     public mutating func frame(_ frame: CapturedFrameView) {
         switch style {
         case .summary:
-            SummaryRenderer.write(frame, registry: registry, to: output)
+            SummaryRenderer.write(frame, registry: registry, times: &times, to: output)
             output.append(UInt8(ascii: "\n"))
             if hexdump || !frame.parts.isValid {
                 append(DissectionReport(style: style, hexdump: hexdump, registry: registry).summaryDetails(for: FrameRecord(frame.parts)))

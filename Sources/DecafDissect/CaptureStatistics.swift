@@ -206,8 +206,10 @@ public struct CaptureStatistics: CaptureSink, Sendable {
             countAcknowledgement(frame, reported: false)
         }
         guard parts.isValid, isListed(index), filter.matchesConnection(of: frame) else { return }
+        let fields = parts.fields
+        guard fields.hasTopLevelField(where: HandshakeOffers.mayHold) else { return }
         var offers = HandshakeOffers()
-        parts.fields.walkTLVFields(&offers, naming: Self.names)
+        fields.walkTLVFields(&offers, naming: Self.names)
         if let request = offers.request {
             handshakes[index, default: Handshake(connection: index)].requestedVersion = request.version.description
             handshakes[index, default: Handshake(connection: index)].requestedFeatures = request.features.names
@@ -262,10 +264,17 @@ public struct CaptureStatistics: CaptureSink, Sendable {
                 if given.reported { unacknowledgedLeftOut += 1 }
             }
         }
-        // Entries of acknowledged or given-up frames are dropped once they outnumber the frames
-        // still waiting, or fill half the list (at the limit, one is given up per frame).
-        if awaitingOrder.count - awaitingOrderStart > 2 * awaiting.count + 1024 || awaitingOrderStart > max(awaitingOrder.count / 2, 1024) {
-            awaitingOrder = awaitingOrder[awaitingOrderStart...].filter { awaiting[$0.key]?.serial == $0.serial }
+        // Entries of acknowledged or given-up frames are dropped, in place, once they are half as
+        // many as the frames still waiting, or fill half the list (at the limit, one is given up
+        // per frame): the list stays within one and a half times the frames waiting.
+        if awaitingOrder.count - awaitingOrderStart > awaiting.count + awaiting.count / 2 + 1024
+            || awaitingOrderStart > max(awaitingOrder.count / 2, 1024) {
+            var kept = 0
+            for entry in awaitingOrderStart..<awaitingOrder.count where awaiting[awaitingOrder[entry].key]?.serial == awaitingOrder[entry].serial {
+                awaitingOrder[kept] = awaitingOrder[entry]
+                kept += 1
+            }
+            awaitingOrder.removeLast(awaitingOrder.count - kept)
             awaitingOrderStart = 0
         }
     }
@@ -274,18 +283,30 @@ public struct CaptureStatistics: CaptureSink, Sendable {
     public var unacknowledged: [Unacknowledged] { unacknowledged(first: .max) }
 
     /// How many frames are still waiting for an ACK.
-    public var unacknowledgedCount: Int { awaiting.entries.count { $0.value.reported } }
+    public var unacknowledgedCount: Int {
+        var count = 0
+        awaiting.forEach { _, sent in if sent.reported { count += 1 } }
+        return count
+    }
 
-    /// The first `limit` frames still waiting for an ACK, in capture order: the list is sorted
-    /// from the table's keys, and only the frames listed are described.
+    /// The first `limit` frames still waiting for an ACK, in capture order: the frames are sorted
+    /// by two words each (their packet and key), and only those listed are described, so a
+    /// capture's end with 100,000 frames waiting costs little more memory than the table.
     public func unacknowledged(first limit: Int) -> [Unacknowledged] {
-        awaiting.entries.filter(\.value.reported).map { key, sent in (key: key, sent: sent, parts: FrameKeyTable<Sent>.parts(of: key)) }
-            .sorted { ($0.sent.packet, $0.parts.sequence, $0.parts.connection) < ($1.sent.packet, $1.parts.sequence, $1.parts.connection) }
-            .prefix(limit)
-            .map { _, sent, parts in
-                Unacknowledged(connection: parts.connection, direction: parts.direction == 0 ? .clientToServer : .serverToClient,
-                               messageType: sent.type.description, sequence: parts.sequence, packet: sent.packet)
-            }
+        var waiting: [(packet: Int, key: UInt64)] = []
+        waiting.reserveCapacity(awaiting.count)
+        awaiting.forEach { key, sent in if sent.reported { waiting.append((sent.packet, key)) } }
+        func order(_ key: UInt64) -> (sequence: UInt32, connection: Int) {
+            let parts = FrameKeyTable<Sent>.parts(of: key)
+            return (parts.sequence, parts.connection)
+        }
+        waiting.sort { ($0.packet, order($0.key).sequence, order($0.key).connection) < ($1.packet, order($1.key).sequence, order($1.key).connection) }
+        return waiting.prefix(limit).compactMap { _, key in
+            guard let sent = awaiting[key] else { return nil }
+            let parts = FrameKeyTable<Sent>.parts(of: key)
+            return Unacknowledged(connection: parts.connection, direction: parts.direction == 0 ? .clientToServer : .serverToClient,
+                                  messageType: sent.type.description, sequence: parts.sequence, packet: sent.packet)
+        }
     }
 
     private mutating func recordRoundTrip(_ roundTrip: RoundTrip) {

@@ -86,7 +86,18 @@ struct FrameKeyTable<Value> {
 
     /// Every key and value, in no particular order.
     var entries: [(key: UInt64, value: Value)] {
-        zip(keys, values).compactMap { key, value in key == 0 ? nil : value.map { (key, $0) } }
+        var entries: [(key: UInt64, value: Value)] = []
+        entries.reserveCapacity(count)
+        forEach { entries.append(($0, $1)) }
+        return entries
+    }
+
+    /// Shows `body` every key and value, in no particular order, without gathering them: a table
+    /// of 100,000 frames waiting for an ACK would take megabytes more to list.
+    func forEach(_ body: (UInt64, Value) -> Void) {
+        for slot in keys.indices where keys[slot] != 0 {
+            if let value = values[slot] { body(keys[slot], value) }
+        }
     }
 
     private func home(_ key: UInt64) -> Int {
@@ -102,14 +113,15 @@ struct FrameKeyTable<Value> {
         return nil
     }
 
+    /// Doubles the table, moving each entry from the old arrays straight into the new ones.
     private mutating func grow() {
-        let old = zip(keys, values).filter { $0.0 != 0 }
-        keys = Array(repeating: 0, count: keys.count * 2)
-        values = Array(repeating: nil, count: values.count * 2)
+        let oldKeys = keys, oldValues = values
+        keys = Array(repeating: 0, count: oldKeys.count * 2)
+        values = Array(repeating: nil, count: oldValues.count * 2)
         shift -= 1
         count = 0
-        for (key, value) in old {
-            if let value { set(value, for: key) }
+        for slot in oldKeys.indices where oldKeys[slot] != 0 {
+            if let value = oldValues[slot] { set(value, for: oldKeys[slot]) }
         }
     }
 }

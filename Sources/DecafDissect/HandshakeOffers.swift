@@ -8,6 +8,9 @@ struct HandshakeOffers: FrameFieldVisitor {
 
     var descendsIntoContainers: Bool { false }
 
+    /// Whether a field with `tag` may be an offer: the brief's VERSION_REQUEST or VERSION_RESPONSE.
+    static func mayHold(_ tag: TLVTag) -> Bool { tag == .versionRequest || tag == .versionResponse }
+
     mutating func enterTLVField(_ field: TLVFieldItem) {
         guard field.depth == 0, field.layout == .versionOffer else { return }
         switch field.interpreted {

@@ -18,11 +18,13 @@ struct RoundTripDistribution {
     mutating func record(_ nanoseconds: Int64) {
         shortest = min(shortest, nanoseconds)
         longest = max(longest, nanoseconds)
-        if histogram == nil && exact.count < Self.exactLimit {
-            exact.append(nanoseconds)
-            return
-        }
-        if histogram == nil {
+        // Matched, not compared with nil: a comparison copies the histogram, a reference count
+        // per round trip.
+        if case .none = histogram {
+            if exact.count < Self.exactLimit {
+                exact.append(nanoseconds)
+                return
+            }
             histogram = Histogram(lowestDiscernibleValue: 1000, highestTrackableValue: Self.longestTracked, numberOfSignificantValueDigits: .three)
             exact.forEach { add($0) }
             exact = []

@@ -23,13 +23,23 @@ public struct StreamDissector {
     /// to `frame` in place (valid only during that call), each resynchronisation to
     /// `resynchronized` (bytes skipped, and where decoding resumed).
     public mutating func append(_ bytes: UnsafeRawBufferPointer, frame: (FrameParts) -> Void, resynchronized: (Int, Int?) -> Void) {
-        // Counted here while the decoder hands frames out, and kept once it has.
-        var count = self.count
-        defer { self.count = count }
-        func hand(_ view: FrameView) {
-            count += 1
-            frame(FrameParts(index: count, view: view))
+        // Counted here while the decoder hands frames out, and kept once it has: through a pointer,
+        // since a variable the handing function captured would be checked for overlapping
+        // accesses on every frame.
+        var counted = self.count
+        defer { self.count = counted }
+        withUnsafeMutablePointer(to: &counted) { count in
+            func hand(_ view: FrameView) {
+                count.pointee += 1
+                frame(FrameParts(index: count.pointee, view: view))
+            }
+            decode(bytes, count: count, hand: hand, frame: frame, resynchronized: resynchronized)
         }
+    }
+
+    /// `append`'s work, with the frame count behind `count`.
+    private mutating func decode(_ bytes: UnsafeRawBufferPointer, count: UnsafeMutablePointer<Int>, hand: (FrameView) -> Void,
+                                 frame: (FrameParts) -> Void, resynchronized: (Int, Int?) -> Void) {
         var borrowed = true
         if discardedAtError != nil {
             decoder.append(Array(bytes))
@@ -54,8 +64,8 @@ public struct StreamDissector {
                 return
             } catch {
                 borrowed = false
-                count += 1
-                record(error, index: count, frame, resynchronized)
+                count.pointee += 1
+                record(error, index: count.pointee, frame, resynchronized)
                 discardedAtError = decoder.discardedByteCount
                 decoder.resynchronize()
             }

@@ -15,7 +15,8 @@ public enum SummaryRenderer {
     /// packets that carried it, then the frame's own columns.
     public static func line(for frame: CapturedFrame, registry: FieldRegistry = .brief) -> String {
         let out = OutputBuffer(capacity: 256)
-        frame.withView { write($0, registry: registry, to: out) }
+        var times = TimeOfDayCache()
+        frame.withView { write($0, registry: registry, times: &times, to: out) }
         return String(decoding: out.bytes, as: UTF8.self)
     }
 
@@ -27,11 +28,12 @@ public enum SummaryRenderer {
         addColumns(for: parts, registry: registry, to: line)
     }
 
-    /// Appends the line of a frame from a capture, without the newline.
-    public static func write(_ frame: CapturedFrameView, registry: FieldRegistry, to out: OutputBuffer) {
+    /// Appends the line of a frame from a capture, without the newline; `times` is the renderer's
+    /// own, kept from line to line.
+    static func write(_ frame: CapturedFrameView, registry: FieldRegistry, times: inout TimeOfDayCache, to out: OutputBuffer) {
         let line = Columns(out)
         line.add(width: 5) { $0.append("#"); $0.appendDecimal(frame.parts.index) }
-        line.add { $0.append(count: CaptureTime.timeOfDayLength, frame.time.writeTimeOfDay) }
+        line.add { times.write(frame.time, to: $0) }
         line.add(width: 7) { $0.append("conn "); $0.appendDecimal(frame.connection.index) }
         line.add { $0.append(frame.direction.arrow) }
         line.add(width: 11) { text in
@@ -50,10 +52,10 @@ public enum SummaryRenderer {
     private static func addColumns(for parts: FrameParts, registry: FieldRegistry, to line: Columns) {
         var warnings: [DissectionWarning] = []
         if let header = parts.header {
-            line.add(width: 13) { $0.append(header.messageType.description) }
+            line.add(width: 13) { $0.appendDescription(of: header.messageType) }
             line.add(width: 22) { text in
                 text.append("seq ")
-                text.append(header.sequence.category.description)
+                text.appendDescription(of: header.sequence.category)
                 text.append(UInt8(ascii: "/"))
                 text.appendDecimal(header.sequence.counter)
             }
@@ -61,7 +63,7 @@ public enum SummaryRenderer {
                 text.append("session 0x")
                 text.appendUppercaseHex(header.sessionID.rawValue)
             }
-            line.add(width: 18) { text in
+            line.add(width: 18, characters: parts.isCompressed) { text in
                 text.append("body ")
                 text.appendDecimal(header.bodyLength)
                 if parts.isCompressed, let payload = parts.payload {
@@ -123,7 +125,9 @@ public enum SummaryRenderer {
         text.append(warnings.map(\.requirement.rawValue).joined(separator: ", "))
     }
 
-    /// Columns separated by one space, each padded to its width in characters.
+    /// Columns separated by one space, each padded to its width in characters. Most columns are
+    /// ASCII (a tag's name is capitals, digits and underscores), so their width is counted in
+    /// bytes; the body's, with `zlib→`, counts its characters.
     private struct Columns {
         let out: OutputBuffer
         private let lineStart: Int
@@ -133,13 +137,15 @@ public enum SummaryRenderer {
             lineStart = out.count
         }
 
-        /// Adds the column that `write` appends, padded to `width`.
-        func add(width: Int = 0, right: Bool = false, _ write: (OutputBuffer) -> Void) {
+        /// Adds the column that `write` appends, padded to `width`: `characters` when it may hold
+        /// more than ASCII (a debug build checks that the others do not).
+        func add(width: Int = 0, right: Bool = false, characters: Bool = false, _ write: (OutputBuffer) -> Void) {
             if out.count > lineStart { out.append(UInt8(ascii: " ")) }
             let start = out.count
             write(out)
             guard width > 0 else { return }
-            let gap = width - out.scalarCount(from: start)
+            assert(characters || out.scalarCount(from: start) == out.count - start, "a column counted in bytes holds more than ASCII")
+            let gap = width - (characters ? out.scalarCount(from: start) : out.count - start)
             if right {
                 out.insert(repeating: UInt8(ascii: " "), count: gap, at: start)
             } else {

@@ -94,10 +94,20 @@ public final class OutputBuffer {
         written += length + (separated ? 4 : 3)
     }
 
-    @inlinable
+    /// Text known only when it is written. Disfavoured, so that a literal is written as the
+    /// `StaticString` it can be, without a copy of a `String` first.
+    @inlinable @_disfavoredOverload
     public func append(_ text: String) {
-        var text = text
-        text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+        let utf8 = text.utf8
+        if utf8.withContiguousStorageIfAvailable({ append(UnsafeRawBufferPointer($0)) }) != nil { return }
+        // A small string (a name, a label) lives inside the value: its bytes are read in place.
+        let target = room(utf8.count)
+        var index = 0
+        for byte in utf8 {
+            target[index] = byte
+            index += 1
+        }
+        written += index
     }
 
     @inlinable
@@ -105,11 +115,16 @@ public final class OutputBuffer {
         bytes.withUnsafeBytes { append($0) }
     }
 
-    /// `count` copies of `byte`.
+    /// `count` copies of `byte`: a column's padding, a few bytes each time.
+    @inlinable @inline(__always)
     public func append(repeating byte: UInt8, count: Int) {
         guard count > 0 else { return }
-        let target = room(count)
-        for index in 0..<count { target[index] = byte }
+        // A word at a time, past the end if need be (the room is there): a call to fill a few
+        // bytes would cost more than the bytes.
+        let words = (count + 7) / 8
+        let target = UnsafeMutableRawPointer(room(words * 8))
+        let pattern = UInt64(byte) &* 0x0101_0101_0101_0101
+        for word in 0..<words { target.storeBytes(of: pattern, toByteOffset: 8 * word, as: UInt64.self) }
         written += count
     }
 
@@ -141,24 +156,38 @@ public final class OutputBuffer {
         written += count
     }
 
-    /// `value` in decimal.
+    /// `value` in decimal. A listing writes several numbers per line, so the digits are counted
+    /// by comparison and written two at a time, not one division per digit twice over.
     @inlinable @inline(__always)
     public func appendDecimal(_ value: some BinaryInteger) {
         if value < 0 { append(UInt8(ascii: "-")) }
         var magnitude = UInt64(value.magnitude)
         var digits = 1
-        var probe = magnitude
-        while probe >= 10 {
-            probe /= 10
+        var limit: UInt64 = 10
+        while digits < 20 && magnitude >= limit {
             digits += 1
+            limit &*= 10
         }
-        let end = room(digits) + digits
-        var cursor = end
-        repeat {
+        let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+        let digit = pairs.utf8Start
+        let start = room(digits)
+        var cursor = start + digits
+        while magnitude >= 100 {
+            let pair = Int(magnitude % 100) * 2
+            magnitude /= 100
+            cursor -= 2
+            cursor[0] = digit[pair]
+            cursor[1] = digit[pair + 1]
+        }
+        if magnitude >= 10 {
+            cursor -= 2
+            cursor[0] = digit[Int(magnitude) * 2]
+            cursor[1] = digit[Int(magnitude) * 2 + 1]
+        } else {
             cursor -= 1
-            cursor.pointee = UInt8(ascii: "0") + UInt8(magnitude % 10)
-            magnitude /= 10
-        } while magnitude > 0
+            cursor.pointee = UInt8(ascii: "0") + UInt8(magnitude)
+        }
+        assert(cursor == start, "the digits of \(value) did not fill the \(digits) counted for them")
         written += digits
     }
 
@@ -168,7 +197,19 @@ public final class OutputBuffer {
         written += bytes.count * 2
     }
 
+    /// What `value.description` says (the brief's name, or `UNKNOWN(n)`), written without building
+    /// it: a summary line shows a message type and a sequence category.
+    @inlinable
+    public func appendDescription<Value: NamedWireValue>(of value: Value) {
+        if let name = value.name {
+            append(name)
+        } else {
+            append(value.description)
+        }
+    }
+
     /// The four upper-case hex digits of `value`.
+    @inlinable
     public func appendUppercaseHex(_ value: UInt16) {
         Hex.writeUppercase(UInt64(value), width: 4, to: room(4))
         written += 4

@@ -4,8 +4,8 @@ public struct CompressType: NamedWireValue {
     public var rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    public static let none = CompressType(rawValue: 0)
-    public static let zlib = CompressType(rawValue: 1)
+    @inlinable public static var none: CompressType { CompressType(rawValue: 0) }
+    @inlinable public static var zlib: CompressType { CompressType(rawValue: 1) }
 
     public var name: String? {
         switch rawValue {

@@ -4,9 +4,9 @@ public struct EncryptType: NamedWireValue {
     public var rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    public static let none = EncryptType(rawValue: 0)
-    public static let crc32 = EncryptType(rawValue: 1)
-    public static let aes256 = EncryptType(rawValue: 2)
+    @inlinable public static var none: EncryptType { EncryptType(rawValue: 0) }
+    @inlinable public static var crc32: EncryptType { EncryptType(rawValue: 1) }
+    @inlinable public static var aes256: EncryptType { EncryptType(rawValue: 2) }
 
     public var name: String? {
         switch rawValue {

@@ -84,6 +84,19 @@ public struct FrameFields {
              registry: registry, &visitor)
     }
 
+    /// Whether one of the body's own fields (those a walk shows at depth 0) has a tag `matches`
+    /// accepts, read without naming any: a test that lets a reader looking for a few tags skip the
+    /// walk of the millions of frames without them.
+    @inlinable
+    public func hasTopLevelField(where matches: (TLVTag) -> Bool) -> Bool {
+        guard let readable = payload, header != nil, encoding != .opaque else { return false }
+        for element in TLVSequenceView(readable) {
+            if let fieldLimit, element.offset > fieldLimit { break }
+            if matches(element.tag) { return true }
+        }
+        return false
+    }
+
     @inlinable
     func walk<Visitor: FrameFieldVisitor>(_ fields: TLVSequenceView, region: FieldRegion, base: Int, end: Int, depth: Int, registry: FieldRegistry,
                                           _ visitor: inout Visitor) {

@@ -4,11 +4,11 @@ public struct MessageType: NamedWireValue {
     public var rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
-    public static let data = MessageType(rawValue: 0)
-    public static let heartbeat = MessageType(rawValue: 1)
-    public static let ack = MessageType(rawValue: 2)
-    public static let control = MessageType(rawValue: 3)
-    public static let readReceipt = MessageType(rawValue: 4)
+    @inlinable public static var data: MessageType { MessageType(rawValue: 0) }
+    @inlinable public static var heartbeat: MessageType { MessageType(rawValue: 1) }
+    @inlinable public static var ack: MessageType { MessageType(rawValue: 2) }
+    @inlinable public static var control: MessageType { MessageType(rawValue: 3) }
+    @inlinable public static var readReceipt: MessageType { MessageType(rawValue: 4) }
 
     /// The brief's name (`DATA`, `READ_RECEIPT`, ...), or nil for an undefined value.
     public var name: String? {

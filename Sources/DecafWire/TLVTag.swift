@@ -5,23 +5,23 @@ public struct TLVTag: NamedWireValue, Comparable {
     public init(rawValue: UInt16) { self.rawValue = rawValue }
     public init(_ rawValue: UInt16) { self.rawValue = rawValue }
 
-    public static let versionRequest = TLVTag(0x0001)
-    public static let versionResponse = TLVTag(0x0002)
-    public static let readReceipt = TLVTag(0x0010)
-    public static let groupMessage = TLVTag(0x0011)
-    public static let fileTransfer = TLVTag(0x0012)
-    public static let userStatus = TLVTag(0x0020)
-    public static let typingIndicator = TLVTag(0x0021)
-    public static let error = TLVTag(0x00E0)
-    public static let text = TLVTag(0x1001)
-    public static let image = TLVTag(0x1002)
-    public static let audio = TLVTag(0x1003)
-    public static let video = TLVTag(0x1004)
-    public static let file = TLVTag(0x1005)
-    public static let location = TLVTag(0x1006)
-    public static let custom = TLVTag(0x1007)
+    @inlinable public static var versionRequest: TLVTag { TLVTag(0x0001) }
+    @inlinable public static var versionResponse: TLVTag { TLVTag(0x0002) }
+    @inlinable public static var readReceipt: TLVTag { TLVTag(0x0010) }
+    @inlinable public static var groupMessage: TLVTag { TLVTag(0x0011) }
+    @inlinable public static var fileTransfer: TLVTag { TLVTag(0x0012) }
+    @inlinable public static var userStatus: TLVTag { TLVTag(0x0020) }
+    @inlinable public static var typingIndicator: TLVTag { TLVTag(0x0021) }
+    @inlinable public static var error: TLVTag { TLVTag(0x00E0) }
+    @inlinable public static var text: TLVTag { TLVTag(0x1001) }
+    @inlinable public static var image: TLVTag { TLVTag(0x1002) }
+    @inlinable public static var audio: TLVTag { TLVTag(0x1003) }
+    @inlinable public static var video: TLVTag { TLVTag(0x1004) }
+    @inlinable public static var file: TLVTag { TLVTag(0x1005) }
+    @inlinable public static var location: TLVTag { TLVTag(0x1006) }
+    @inlinable public static var custom: TLVTag { TLVTag(0x1007) }
     /// The container tag: its value is itself a TLV sequence (TLV-2).
-    public static let container = TLVTag(0xFFFF)
+    @inlinable public static var container: TLVTag { TLVTag(0xFFFF) }
 
     /// The brief's name, or the tag's four hex digits when it has none.
     public var label: String { FieldRegistry.brief.label(of: self) }

@@ -49,7 +49,9 @@ public enum UTCTime {
     }
 
     /// Writes `value` in decimal, zero-padded to `width` digits, at `start` of `buffer`.
+    @inlinable
     public static func putDigits(_ value: Int, width: Int, at start: Int, in buffer: UnsafeMutableBufferPointer<UInt8>) {
+        precondition(start >= 0 && start + width <= buffer.count, "digits beyond their buffer")
         var rest = value
         for index in stride(from: start + width - 1, through: start, by: -1) {
             buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)

@@ -26,4 +26,20 @@ struct HexTests {
         #expect(Hex.bytes(Hex.string(bytes)) == bytes)
         #expect(Hex.bytes(Hex.spaced(bytes)) == bytes)
     }
+
+    /// `write` makes four bytes' digits at once: every byte value in every place of a word, and
+    /// every length of tail, against the plain `string`.
+    @Test func writesInPlaceAsStringDoes() {
+        let bytes = (0...255).map(UInt8.init) + (0...255).map { UInt8(255 - $0) }
+        for start in 0..<4 {
+            for length in [0, 1, 2, 3, 4, 5, 7, 8, 9, 255, bytes.count - start] {
+                let slice = Array(bytes[start..<(start + length)])
+                let written = [UInt8](unsafeUninitializedCapacity: 2 * length) { out, count in
+                    if let base = out.baseAddress { slice.withUnsafeBytes { Hex.write($0, to: base) } }
+                    count = 2 * length
+                }
+                #expect(String(decoding: written, as: UTF8.self) == Hex.string(slice))
+            }
+        }
+    }
 }
