@@ -61,15 +61,27 @@ struct ProxyStreamEndTests {
         let proxy = try await ProxyServer.start(host: "127.0.0.1", port: 0, upstream: HostAndPort(host: "127.0.0.1", port: server.localAddress!.port!),
                                                 toxics: toxics, seed: 5)
         let client = try await StreamEnd.connect(given.clientOpens ? opener : other, port: proxy.localAddress.port!)
-        let received = await other.received()
+        // Each wait has a deadline, so a case that waits in vain says where, and what the proxy had passed.
+        let (received, ended) = await other.received()
+        try #require(ended, "the receiving end got \(received.bytes.count) of \(sent.count) bytes and no end within 30 s; proxy: \(proxy.counts)")
         #expect(received.bytes.count == sent.count, "bytes lost before the end")
         #expect(received.bytes == sent, "every byte, in order")
         #expect(received.finished, "the end came as a FIN, after the last byte")
         if given.closing == .half {
-            let back = await opener.received()
+            let (back, backEnded) = await opener.received()
+            try #require(backEnded, "after its half-close the opening end got \(back.bytes.count) bytes of the answer and no end within 30 s; proxy: \(proxy.counts)")
             #expect(back.bytes == answer && back.finished, "the other direction goes on after a half-close")
         }
-        try await client.closeFuture.get()
+        let closed = client.eventLoop.makePromise(of: Void.self)
+        client.closeFuture.cascade(to: closed)
+        let deadline = client.eventLoop.scheduleTask(in: .seconds(30)) { closed.fail(ChannelError.ioOnClosedChannel) }
+        closed.futureResult.whenComplete { _ in deadline.cancel() }
+        do {
+            try await closed.futureResult.get()
+        } catch {
+            Issue.record("the connecting end's channel did not close within 30 s of the exchange; proxy: \(proxy.counts)")
+            throw error
+        }
         try await proxy.shutdown()
         let counts = proxy.counts
         let direction = given.clientOpens ? counts.upstream : counts.downstream

@@ -32,7 +32,7 @@ final class StreamEnd: ChannelInboundHandler, Sendable {
         var done = false
         /// The connection failed (a reset), or this end closed it: its close was no FIN.
         var notByFIN = false
-        var waiter: CheckedContinuation<Received, Never>?
+        var waiter: CheckedContinuation<(received: Received, ended: Bool), Never>?
     }
 
     private let state = NIOLockedValueBox(State())
@@ -43,15 +43,24 @@ final class StreamEnd: ChannelInboundHandler, Sendable {
         self.answer = answer
     }
 
-    /// What came, once the other side ended its stream or the connection closed.
-    func received() async -> Received {
+    /// What came, once the other side ended its stream or the connection closed; after `limit`,
+    /// what has come so far, with `ended` false, so a test that waits in vain says how far it got.
+    func received(within limit: TimeAmount = .seconds(30)) async -> (received: Received, ended: Bool) {
         await withCheckedContinuation { continuation in
             let ready = state.withLockedValue { state -> Received? in
                 if state.done { return state.received }
                 state.waiter = continuation
                 return nil
             }
-            if let ready { continuation.resume(returning: ready) }
+            if let ready { return continuation.resume(returning: (ready, true)) }
+            MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: limit) { [state] in
+                let late = state.withLockedValue { state -> (CheckedContinuation<(received: Received, ended: Bool), Never>, Received)? in
+                    guard let waiter = state.waiter else { return nil }
+                    state.waiter = nil
+                    return (waiter, state.received)
+                }
+                if let (waiter, received) = late { waiter.resume(returning: (received, false)) }
+            }
         }
     }
 
@@ -103,7 +112,7 @@ final class StreamEnd: ChannelInboundHandler, Sendable {
             defer { state.waiter = nil }
             return (state.waiter, state.received)
         }
-        waiter?.resume(returning: received)
+        waiter?.resume(returning: (received, true))
     }
 
     /// A server on a free loopback port whose one connection is `end`.
