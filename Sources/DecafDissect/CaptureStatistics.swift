@@ -207,7 +207,7 @@ public struct CaptureStatistics: CaptureSink, Sendable {
         }
         guard parts.isValid, isListed(index), filter.matchesConnection(of: frame) else { return }
         let fields = parts.fields
-        guard fields.hasTopLevelField(where: HandshakeOffers.mayHold) else { return }
+        guard fields.hasTopLevelField(where: { HandshakeOffers.mayHold($0, naming: Self.names) }) else { return }
         var offers = HandshakeOffers()
         fields.walkTLVFields(&offers, naming: Self.names)
         if let request = offers.request {

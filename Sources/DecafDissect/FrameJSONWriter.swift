@@ -125,54 +125,29 @@ public struct FrameJSONWriter {
         }
     }
 
-    /// The header object, whose members are always the same but for the names of undefined
-    /// values: written as runs of fixed text between the values, the costliest object of a line.
     private mutating func writeHeader(_ header: FrameHeader, to writer: inout JSONWriter) {
         let time = timestampText(header.timestamp)
-        writer.rawValue { out in
-            out.append("{\"bodyLength\":")
-            out.appendDecimal(header.bodyLength)
-            out.append(",\"checksum\":")
-            out.appendDecimal(header.checksum)
-            out.append(",\"compressType\":")
-            out.appendDecimal(header.compressType.rawValue)
-            Self.appendName(header.compressType, after: ",\"compressTypeName\":\"", to: out)
-            out.append(",\"encryptType\":")
-            out.appendDecimal(header.encryptType.rawValue)
-            Self.appendName(header.encryptType, after: ",\"encryptTypeName\":\"", to: out)
-            out.append(",\"magic\":")
-            out.appendDecimal(header.magic)
-            out.append(",\"msgType\":")
-            out.appendDecimal(header.messageType.rawValue)
-            Self.appendName(header.messageType, after: ",\"msgTypeName\":\"", to: out)
-            out.append(",\"sequence\":")
-            out.appendDecimal(header.sequence.rawValue)
-            out.append(",\"sequenceCategory\":")
-            out.appendDecimal(header.sequence.category.rawValue)
-            Self.appendName(header.sequence.category, after: ",\"sequenceCategoryName\":\"", to: out)
-            out.append(",\"sequenceCounter\":")
-            out.appendDecimal(header.sequence.counter)
-            out.append(",\"sessionId\":")
-            out.appendDecimal(header.sessionID.rawValue)
-            out.append(",\"time\":")
-            out.append(time)
-            out.append(",\"timestamp\":")
-            out.appendDecimal(header.timestamp)
-            out.append(",\"versionMajor\":")
-            out.appendDecimal(header.version.major)
-            out.append(",\"versionMinor\":")
-            out.appendDecimal(header.version.minor)
-            out.append(UInt8(ascii: "}"))
+        writer.object { writer in
+            writer.member("bodyLength", header.bodyLength)
+            writer.member("checksum", header.checksum)
+            writer.member("compressType", header.compressType.rawValue)
+            writer.member("compressTypeName", name: header.compressType.name)
+            writer.member("encryptType", header.encryptType.rawValue)
+            writer.member("encryptTypeName", name: header.encryptType.name)
+            writer.member("magic", header.magic)
+            writer.member("msgType", header.messageType.rawValue)
+            writer.member("msgTypeName", name: header.messageType.name)
+            writer.member("sequence", header.sequence.rawValue)
+            writer.member("sequenceCategory", header.sequence.category.rawValue)
+            writer.member("sequenceCategoryName", name: header.sequence.category.name)
+            writer.member("sequenceCounter", header.sequence.counter)
+            writer.member("sessionId", header.sessionID.rawValue)
+            writer.key("time")
+            writer.raw(time)
+            writer.member("timestamp", header.timestamp)
+            writer.member("versionMajor", header.version.major)
+            writer.member("versionMinor", header.version.minor)
         }
-    }
-
-    /// `key` (a comma, the quoted name, a colon and the opening quote) and the brief's name of
-    /// `value`, closed; nothing for a value the brief does not name, as the encoder leaves it out.
-    private static func appendName(_ value: some NamedWireValue, after key: StaticString, to out: OutputBuffer) {
-        guard let name = value.name else { return }
-        out.append(key)
-        out.append(name)
-        out.append(UInt8(ascii: "\""))
     }
 
     /// `captureTime`'s value, quoted, formatted once per packet time.

@@ -8,8 +8,9 @@ struct HandshakeOffers: FrameFieldVisitor {
 
     var descendsIntoContainers: Bool { false }
 
-    /// Whether a field with `tag` may be an offer: the brief's VERSION_REQUEST or VERSION_RESPONSE.
-    static func mayHold(_ tag: TLVTag) -> Bool { tag == .versionRequest || tag == .versionResponse }
+    /// Whether a field with `tag` may be an offer: one `registry` reads as a version offer, as
+    /// `enterTLVField` asks.
+    static func mayHold(_ tag: TLVTag, naming registry: FieldRegistry) -> Bool { registry.layout(of: tag) == .versionOffer }
 
     mutating func enterTLVField(_ field: TLVFieldItem) {
         guard field.depth == 0, field.layout == .versionOffer else { return }

@@ -117,15 +117,6 @@ public struct JSONWriter {
         needsComma = true
     }
 
-    /// A value `write` puts straight into the buffer, well-formed JSON with its keys in order: for
-    /// an object whose members never change, written as fixed runs of text between its values.
-    @inlinable
-    public mutating func rawValue(_ write: (OutputBuffer) -> Void) {
-        separate()
-        write(out)
-        needsComma = true
-    }
-
     /// `value` as a string of lower-case hex digits.
     @inlinable
     public mutating func hex(_ value: UnsafeRawBufferPointer) {

@@ -77,11 +77,8 @@ public struct FrameFields {
     /// that reads nothing else: the part of `walk` after the body.
     @inlinable
     public func walkTLVFields<Visitor: FrameFieldVisitor>(_ visitor: inout Visitor, naming registry: FieldRegistry) {
-        let encoding = encoding
-        guard let readable = payload, header != nil, encoding != .opaque else { return }
-        let region: FieldRegion = encoding == .zlib ? .decompressedBody : .frame
-        walk(TLVSequenceView(readable), region: region, base: region == .frame ? FrameHeader.size : 0, end: readable.count, depth: 0,
-             registry: registry, &visitor)
+        guard let body = readableBody else { return }
+        walk(body.fields, region: body.region, base: body.base, end: body.end, depth: 0, registry: registry, &visitor)
     }
 
     /// Whether one of the body's own fields (those a walk shows at depth 0) has a tag `matches`
@@ -89,12 +86,30 @@ public struct FrameFields {
     /// walk of the millions of frames without them.
     @inlinable
     public func hasTopLevelField(where matches: (TLVTag) -> Bool) -> Bool {
-        guard let readable = payload, header != nil, encoding != .opaque else { return false }
-        for element in TLVSequenceView(readable) {
-            if let fieldLimit, element.offset > fieldLimit { break }
+        guard let body = readableBody else { return false }
+        for element in body.fields {
+            if isPastError(element) { break }
             if matches(element.tag) { return true }
         }
         return false
+    }
+
+    /// The body's own fields where they can be read (in the frame, or in the inflated body), the
+    /// region they lie in, where body offset 0 is in it, and where they end; nil for a body that
+    /// cannot be read.
+    @inlinable
+    var readableBody: (fields: TLVSequenceView, region: FieldRegion, base: Int, end: Int)? {
+        let encoding = encoding
+        guard let readable = payload, header != nil, encoding != .opaque else { return nil }
+        let region: FieldRegion = encoding == .zlib ? .decompressedBody : .frame
+        return (TLVSequenceView(readable), region, region == .frame ? FrameHeader.size : 0, readable.count)
+    }
+
+    /// Whether `element` lies after the TLV error that stopped the parse: no such field is shown.
+    @inlinable
+    func isPastError(_ element: TLVSequenceView.Element) -> Bool {
+        guard let fieldLimit else { return false }
+        return element.offset > fieldLimit
     }
 
     @inlinable
@@ -102,7 +117,7 @@ public struct FrameFields {
                                           _ visitor: inout Visitor) {
         var parsedEnd = fields.baseOffset
         for element in fields {
-            if let fieldLimit, element.offset > fieldLimit { break }
+            if isPastError(element) { break }
             let item = TLVFieldItem(element: element, definition: registry.definition(of: element.tag), region: region, depth: depth, base: base)
             visitor.enterTLVField(item)
             let valueEnd = element.offset + TLVEncoder.fieldHeaderSize + element.value.count

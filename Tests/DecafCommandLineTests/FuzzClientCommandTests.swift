@@ -50,11 +50,10 @@ struct FuzzClientCommandTests {
         let report = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(report.contains("<testsuites name=\"decaf fuzz client\" tests=\"2\" failures=\"1\""), "\(report.prefix(400))")
         #expect(report.contains("<testcase name=\"fuzz.finding-1-\(oracle)\" classname=\"decaf.fuzz."))
-        let saved = try SavedFinding.all(in: directory)
-        #expect(saved.count == 1, "one fault, one finding: \(saved.map(\.name))")
-        let (name, finding) = try #require(saved.first.map { ($0.name, $0.record) })
-        #expect(finding["oracle"] as? String == oracle)
-        #expect(finding["length"] as? Int ?? .max <= atMost, "the reproducer is \(finding["length"] ?? "?") bytes")
+        let finding = try SavedFinding.only(in: directory)
+        let name = finding.name
+        #expect(finding.oracle == oracle)
+        #expect(finding.length ?? .max <= atMost, "the reproducer is \(finding.length.map(String.init) ?? "?") bytes")
         #expect(run.output.contains("\(oracle.uppercased()): Sent "))
         #expect(run.output.contains("replay: decaf fuzz replay \(directory.path)/\(name) --client -- "), "\(run.output)")
 

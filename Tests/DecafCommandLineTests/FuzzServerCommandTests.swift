@@ -67,11 +67,10 @@ struct FuzzServerCommandTests {
         let run = try await DecafProcess.run(["fuzz", "server", "127.0.0.1:\(port)", "--duration", "120s", "--max-findings", "1", "--timeout", timeout, "--seed", seed,
                                               "--restart", restart, "--findings", directory.path] + limits, limit: .seconds(300))
         #expect(run.status == 1, "\(run.output)\(run.error)")
-        let saved = try SavedFinding.all(in: directory)
-        #expect(saved.count == 1, "one fault, one finding: \(saved.map(\.name))")
-        let (name, finding) = try #require(saved.first.map { ($0.name, $0.record) })
-        #expect(finding["oracle"] as? String == oracle)
-        #expect(finding["length"] as? Int ?? .max <= atMost, "the reproducer is \(finding["length"] ?? "?") bytes")
+        let finding = try SavedFinding.only(in: directory)
+        let name = finding.name
+        #expect(finding.oracle == oracle)
+        #expect(finding.length ?? .max <= atMost, "the reproducer is \(finding.length.map(String.init) ?? "?") bytes")
         #expect(run.output.contains("\(oracle.uppercased()): Sent "))
 
         let (faulty, faultyAddress) = try await Self.peer(["--fault", fault] + limits)
