@@ -35,6 +35,7 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        .target(name: "CSpawn"),
         .target(name: "DecafWire", dependencies: ["CDeflate"]),
         .target(name: "DecafCapture", dependencies: ["DecafWire"]),
         .target(name: "DecafJSON", dependencies: ["DecafWire"]),
@@ -46,7 +47,7 @@ let package = Package(
         .target(
             name: "DecafNIO",
             dependencies: [
-                "DecafWire", "DecafSession",
+                "DecafWire", "DecafSession", "CSpawn",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -98,7 +99,7 @@ let package = Package(
         .target(
             name: "DecafTestSupport",
             dependencies: [
-                "DecafWire", "DecafSession", "CZlib",
+                "DecafWire", "DecafSession", "DecafNIO", "CZlib",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],

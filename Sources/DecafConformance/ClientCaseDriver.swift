@@ -33,7 +33,8 @@ final class ClientCaseDriver {
 
     /// One testee process and its pipes.
     private struct Testee {
-        var process: Process
+        /// nil when it could not be started.
+        var process: SpawnedProcess?
         var pipes: Channel?
         var exit: ClientObservation.Exit?
         var outputClosed = false
@@ -118,37 +119,42 @@ final class ClientCaseDriver {
             return begin(ending: false)
         }
         for instance in 0..<testCase.instances {
-            let process = Process()
-            process.executableURL = TesteeLaunch.executable
-            process.arguments = settings.command
-            process.environment = environment
-            let input = Pipe(), output = Pipe()
-            process.standardInput = input
-            process.standardOutput = output
-            let errors = try? FileHandle(forWritingTo: errorLog)
-            _ = try? errors?.seekToEnd()
-            process.standardError = errors
             let driver = bound
             let eventLoop = eventLoop
-            process.terminationHandler = { process in
-                let exit: ClientObservation.Exit = process.terminationReason == .uncaughtSignal
-                    ? .signal(process.terminationStatus) : .status(process.terminationStatus)
-                eventLoop.execute { driver.value.exited(instance, exit) }
-            }
-            do {
-                try process.run()
+            let errors = open(errorLog.path, O_WRONLY | O_APPEND | O_CLOEXEC)
+            defer { if errors >= 0 { close(errors) } }
+            let process: SpawnedProcess, input: (read: Int32, write: Int32), output: (read: Int32, write: Int32)
+            do throws(SpawnedProcess.Failure) {
+                input = try SpawnedProcess.pipe()
+                output = try SpawnedProcess.pipe()
+                defer {
+                    close(input.read)
+                    close(output.write)
+                }
+                do {
+                    process = try SpawnedProcess(
+                        executable: TesteeLaunch.executable, arguments: settings.command, environment: environment,
+                        standardInput: .descriptor(input.read), standardOutput: .descriptor(output.write), standardError: errors >= 0 ? .descriptor(errors) : .null
+                    ) { ended in
+                        let exit: ClientObservation.Exit = switch ended {
+                        case let .signalled(signal): .signal(signal)
+                        case let .exited(status): .status(status)
+                        }
+                        eventLoop.execute { driver.value.exited(instance, exit) }
+                    }
+                } catch {
+                    close(input.write)
+                    close(output.read)
+                    throw error
+                }
             } catch {
-                server.exited(instance: instance, .cannotStart("\(settings.command.first ?? "") cannot be run: \(error.localizedDescription)"))
-                try? errors?.close()
-                testees.append(Testee(process: process, exit: .cannotStart(""), outputClosed: true))
+                server.exited(instance: instance, .cannotStart("\(settings.command.first ?? "") cannot be run: \(error.description)"))
+                testees.append(Testee(process: nil, exit: .cannotStart(""), outputClosed: true))
                 continue
             }
-            try? errors?.close()
             testees.append(Testee(process: process))
-            let readable = dup(output.fileHandleForReading.fileDescriptor)
-            let writable = dup(input.fileHandleForWriting.fileDescriptor)
-            try? output.fileHandleForReading.close()
-            try? input.fileHandleForWriting.close()
+            let readable = output.read
+            let writable = input.write
             let lineLimit = Self.lineLimit
             NIOPipeBootstrap(group: eventLoop)
                 .channelInitializer { channel in
@@ -343,10 +349,10 @@ final class ClientCaseDriver {
         loop.scheduleTask(in: .milliseconds(1500)) { [self] in
             for instance in testees.indices where testees[instance].exit == nil {
                 testees[instance].stopped = true
-                TesteeLaunch.signal(testees[instance].process, SIGTERM)
+                testees[instance].process?.signalGroup(SIGTERM)
             }
             loop.scheduleTask(in: .seconds(1)) { [self] in
-                for testee in testees where testee.exit == nil { TesteeLaunch.signal(testee.process, SIGKILL) }
+                for testee in testees where testee.exit == nil { testee.process?.signalGroup(SIGKILL) }
                 loop.scheduleTask(in: .seconds(1)) { [self] in complete() }
             }
         }
@@ -359,10 +365,10 @@ final class ClientCaseDriver {
         ending = true
         for instance in testees.indices where testees[instance].exit == nil {
             testees[instance].stopped = true
-            TesteeLaunch.signal(testees[instance].process, SIGTERM)
+            testees[instance].process?.signalGroup(SIGTERM)
         }
         eventLoop.assumeIsolated().scheduleTask(in: .seconds(1)) { [self] in
-            for testee in testees where testee.exit == nil { TesteeLaunch.signal(testee.process, SIGKILL) }
+            for testee in testees where testee.exit == nil { testee.process?.signalGroup(SIGKILL) }
         }
         complete()
     }
@@ -375,7 +381,7 @@ final class ClientCaseDriver {
         watchdog?.cancel()
         listener?.close(promise: nil)
         // What the testees started and left behind goes with the case.
-        for testee in testees where testee.exit != nil { TesteeLaunch.signal(testee.process, SIGKILL) }
+        for testee in testees where testee.exit != nil { testee.process?.signalGroup(SIGKILL) }
         for channel in connections.values { channel.close(promise: nil) }
         for testee in testees { testee.pipes?.close(promise: nil) }
         try? FileManager.default.removeItem(at: errorLog)

@@ -1,3 +1,4 @@
+import DecafNIO
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -8,8 +9,9 @@ import Glibc
 /// standard error is kept in a file, so a failure can quote its last line.
 final class TesteeProcess {
     let command: [String]
-    private var process: Process?
-    private var input: FileHandle?
+    private var process: SpawnedProcess?
+    /// This end of the testee's standard input and of its standard output, or -1.
+    private var input: Int32 = -1
     private var output: Int32 = -1
     private var buffered: [UInt8] = []
     private let errorLog = FileManager.default.temporaryDirectory.appending(path: "decaf-testee-\(UUID().uuidString).stderr")
@@ -49,7 +51,7 @@ final class TesteeProcess {
     func exchange(_ line: String, timeout: Duration) throws(Failure) -> String {
         if process?.isRunning != true { try start() }
         let bytes = Array((line + "\n").utf8)
-        do { try input?.write(contentsOf: Data(bytes)) } catch { throw stopped() }
+        guard SpawnedProcess.write(bytes, to: input) else { throw stopped() }
         return try readLine(timeout: timeout)
     }
 
@@ -59,32 +61,38 @@ final class TesteeProcess {
 
     /// Stops the testee.
     func stop() {
-        try? input?.close()
-        if let process { TesteeLaunch.stop(process) }
+        if input >= 0 { close(input) }
+        process?.stop()
         if output >= 0 { close(output) }
+        input = -1
         output = -1
         process = nil
     }
 
     private func start() throws(Failure) {
         stop()
-        let process = Process()
-        process.executableURL = TesteeLaunch.executable
-        process.arguments = TesteeLaunch.arguments(command)
-        process.environment = TesteeLaunch.environment()
-        let stdin = Pipe(), stdout = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        guard FileManager.default.createFile(atPath: errorLog.path, contents: nil), let errors = try? FileHandle(forWritingTo: errorLog) else {
-            throw .cannotStart("cannot create \(errorLog.path) for its standard error")
+        let errors = open(errorLog.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard errors >= 0 else { throw .cannotStart("cannot create \(errorLog.path) for its standard error") }
+        defer { close(errors) }
+        let stdin: (read: Int32, write: Int32), stdout: (read: Int32, write: Int32)
+        do {
+            stdin = try SpawnedProcess.pipe()
+            stdout = try SpawnedProcess.pipe()
+        } catch { throw .cannotStart(error.description) }
+        defer {
+            close(stdin.read)
+            close(stdout.write)
         }
-        process.standardError = errors
-        defer { try? errors.close() }
-        do { try process.run() } catch { throw .cannotStart("\(error)") }
-        self.process = process
-        input = stdin.fileHandleForWriting
-        output = dup(stdout.fileHandleForReading.fileDescriptor)
-        try? stdout.fileHandleForReading.close()
+        do {
+            process = try SpawnedProcess(executable: TesteeLaunch.executable, arguments: command, environment: TesteeLaunch.environment(),
+                                         standardInput: .descriptor(stdin.read), standardOutput: .descriptor(stdout.write), standardError: .descriptor(errors))
+        } catch {
+            close(stdin.write)
+            close(stdout.read)
+            throw .cannotStart(error.description)
+        }
+        input = stdin.write
+        output = stdout.read
         buffered = []
     }
 
@@ -130,19 +138,15 @@ final class TesteeProcess {
         guard let process else { return .exited("is not running", lastWords: "") }
         // Its pipe closed: it is on its way out. Half a second to exit by itself, so its status is
         // its own (env's 127 for a command not found) rather than the SIGTERM of the stop.
-        let deadline = ContinuousClock.now + .milliseconds(500)
-        while process.isRunning && ContinuousClock.now < deadline { usleep(5_000) }
-        TesteeLaunch.stop(process)
-        if process.terminationReason == .exit, TesteeLaunch.neverStarted(status: process.terminationStatus) {
-            let words = lastWords
-            stop()
-            return .cannotStart("\(command.first ?? "") cannot be run (status \(process.terminationStatus))" + Failure.quoting(words))
-        }
-        let why = process.terminationReason == .uncaughtSignal
-            ? "was killed by signal \(process.terminationStatus)" : "exited with status \(process.terminationStatus)"
+        process.wait(limit: .milliseconds(500))
+        process.stop()
+        let ended = process.wait()
         let words = lastWords
         stop()
-        return .exited(why, lastWords: words)
+        if case let .exited(status) = ended, TesteeLaunch.neverStarted(status: status) {
+            return .cannotStart("\(command.first ?? "") cannot be run (status \(status))" + Failure.quoting(words))
+        }
+        return .exited(ended.description, lastWords: words)
     }
 
     /// What the testee said last on its standard error (`LastWords`), or "".

@@ -1,4 +1,5 @@
 import DecafConformance
+import DecafNIO
 import Foundation
 import Synchronization
 
@@ -8,7 +9,7 @@ import Synchronization
 public final class ServerRestart: Sendable {
     public let command: String
     public let log: URL
-    private let child = Mutex<Process?>(nil)
+    private let child = Mutex<SpawnedProcess?>(nil)
 
     public init(command: String, log: URL) {
         self.command = command
@@ -18,31 +19,28 @@ public final class ServerRestart: Sendable {
     /// Stops the server this started, if it still runs, and starts the command again.
     public func restart() throws(FuzzError) {
         stop()
-        let process = Process()
-        process.executableURL = URL(filePath: "/bin/sh")
-        process.arguments = ["-c", "exec " + command]
-        process.environment = TesteeLaunch.environment()
         try? FileManager.default.createDirectory(at: log.deletingLastPathComponent(), withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        guard let output = try? FileHandle(forWritingTo: log) else { throw .cannotStart("cannot write the server's log \(log.path)") }
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch { throw .cannotStart("--restart \(command): \(error.localizedDescription)") }
-        child.withLock { $0 = process }
+        let output = open(log.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard output >= 0 else { throw .cannotStart("cannot write the server's log \(log.path)") }
+        defer { close(output) }
+        do {
+            let process = try SpawnedProcess(executable: "/bin/sh", arguments: ["-c", "exec " + command], environment: TesteeLaunch.environment(),
+                                             standardInput: .null, standardOutput: .descriptor(output), standardError: .descriptor(output))
+            child.withLock { $0 = process }
+        } catch {
+            throw .cannotStart("--restart \(command): \(error.description)")
+        }
     }
 
     /// Stops the server this started: SIGTERM, then SIGKILL if it is still there a second later.
     public func stop() {
-        guard let process = child.withLock({ current -> Process? in
+        guard let process = child.withLock({ current -> SpawnedProcess? in
             defer { current = nil }
             return current
         }), process.isRunning else { return }
-        process.terminate()
-        let deadline = Date().addingTimeInterval(1)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.signal(SIGTERM)
+        if process.wait(limit: .seconds(1)) == nil { process.signal(SIGKILL) }
+        process.wait()
     }
 
     /// What the server said last (`LastWords`).

@@ -33,9 +33,10 @@ struct FuzzServerCommandTests {
     /// Each rare fault, the oracle that must fire, the largest reproducer acceptable, how long the
     /// fuzzer waits for an answer (a crash is told by a fresh handshake, which a loaded machine
     /// must not make look late; a hang is confirmed by asking again with twice the wait), and the
-    /// seed. The same seed gives the same inputs, so a campaign's length in inputs is fixed; the
-    /// crash's seed reaches it in 2,021 inputs (seed 1 in 3,255: 11 and 21 s idle in a release
-    /// build), which the debug build under the whole test run's load sends within the 2 minutes.
+    /// seed. The same seed gives the same inputs, so the input that sets a fault off is fixed: the
+    /// 106th for the hang, the 416th for the disagreement, the 2,021st for the crash (seed 1 would
+    /// take 3,255). The campaign is bounded by a count of inputs, not by time: the debug build
+    /// under the whole test run's load sent only 1,775 inputs in 2 minutes once.
     static let planted: [(fault: String, oracle: String, atMost: Int, timeout: String, seed: String)] = [
         ("crash-on-deep-empty-text", "crash", 120, "3s", "5"),
         ("hang-at-inflate-limit", "hang", 400, "1s", "1"),
@@ -55,7 +56,7 @@ struct FuzzServerCommandTests {
         #expect(conform.output.contains("223 cases: 222 passed, 1 unsupported"), "\(conform.output.suffix(300))")
     }
 
-    @Test("decaf fuzz server finds each rare planted fault within 2 minutes, minimized, once; it replays", arguments: planted.indices)
+    @Test("decaf fuzz server finds each rare planted fault within 4,000 inputs, minimized, once; it replays", arguments: planted.indices)
     func plantedFault(index: Int) async throws {
         let (fault, oracle, atMost, timeout, seed) = Self.planted[index]
         let limits = ["--body-limit", "65536"]
@@ -64,7 +65,7 @@ struct FuzzServerCommandTests {
         // The fuzzer starts the faulty peer itself, and again after each crash.
         let port = try Self.freePort()
         let restart = "\(Self.decaf) peer --listen 127.0.0.1:\(port) --fault \(fault) --body-limit 65536"
-        let run = try await DecafProcess.run(["fuzz", "server", "127.0.0.1:\(port)", "--duration", "120s", "--max-findings", "1", "--timeout", timeout, "--seed", seed,
+        let run = try await DecafProcess.run(["fuzz", "server", "127.0.0.1:\(port)", "--runs", "4000", "--max-findings", "1", "--timeout", timeout, "--seed", seed,
                                               "--restart", restart, "--findings", directory.path] + limits, limit: .seconds(300))
         #expect(run.status == 1, "\(run.output)\(run.error)")
         let finding = try SavedFinding.only(in: directory)

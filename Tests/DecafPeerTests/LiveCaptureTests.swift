@@ -12,7 +12,7 @@ import Testing
 /// round trips. `-i lo` gives an Ethernet capture on Linux, `-i any` a Linux cooked (SLL) one.
 @Suite(
     "live captures taken with tshark", .serialized, .timeLimit(.minutes(2)),
-    .enabled(if: ExternalTool.tshark.isInstalled && ExternalTool.python3.isInstalled, Comment(rawValue: ExternalTool.tshark.isInstalled ? ExternalTool.python3.skipReason : ExternalTool.tshark.skipReason))
+    .enabled(if: ExternalTool.tshark.isInstalled, Comment(rawValue: ExternalTool.tshark.skipReason))
 )
 struct LiveCaptureTests {
     @Test("every frame of decaf handshake and of decaf send (2 x 25 messages, read receipts) is dissected from the capture", arguments: ["lo", "any"])

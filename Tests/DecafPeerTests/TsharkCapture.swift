@@ -1,3 +1,4 @@
+import DecafNIO
 import DecafTestSupport
 import Foundation
 #if canImport(Glibc)
@@ -7,11 +8,11 @@ import Glibc
 /// tshark capturing one TCP port on a live interface into a pcapng file, for tests that check
 /// `decaf dissect` on real captures. Starting waits for tshark to say the capture started; stopping
 /// sends SIGTERM and waits for tshark to write the file out; both wait on threads of their own.
-/// (Unchecked: one test uses a capture at a time.)
-final class TsharkCapture: @unchecked Sendable {
+final class TsharkCapture: Sendable {
     let file: URL
-    private let process = Process()
-    private let errors = Pipe()
+    private let process: SpawnedProcess
+    /// This end of tshark's standard error.
+    private let errors: Int32
 
     enum Failure: Error {
         case notStarted(String)
@@ -31,28 +32,30 @@ final class TsharkCapture: @unchecked Sendable {
 
     private init(interface: String, port: Int, timeout: Duration = .seconds(20)) throws {
         file = FileManager.default.temporaryDirectory.appending(path: "decaf-live-\(interface)-\(UUID().uuidString).pcapng")
-        // A test runner's threads may block or ignore signals, and a child inherits both through
-        // exec; tshark is started with them restored, so that it can be stopped.
-        process.executableURL = URL(filePath: "/usr/bin/env")
-        process.arguments = [
-            "python3", "-c",
-            "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); "
-                + "[signal.signal(s, signal.SIG_DFL) for s in (signal.SIGINT, signal.SIGTERM)]; os.execv(sys.argv[1], sys.argv[1:])",
-            ExternalTool.tshark.path ?? "tshark", "-i", interface, "-f", "tcp port \(port)", "-w", file.path, "-q",
-        ]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
+        // SpawnedProcess starts it with every signal's default handling, whatever the test
+        // runner's threads block or ignore, so SIGTERM stops it.
+        let arguments = [ExternalTool.tshark.path ?? "tshark", "-i", interface, "-f", "tcp port \(port)", "-w", file.path, "-q"]
+        let pipe = try SpawnedProcess.pipe()
+        defer { close(pipe.write) }
+        do {
+            process = try SpawnedProcess(executable: "/usr/bin/env", arguments: arguments, standardError: .descriptor(pipe.write))
+        } catch {
+            close(pipe.read)
+            throw error
+        }
+        errors = pipe.read
         var said = ""
         let deadline = ContinuousClock.now + timeout
         while !said.contains("Capture started"), ContinuousClock.now < deadline, let text = readStderr(until: deadline) {
             said += text
         }
         guard said.contains("Capture started") else {
-            process.terminate()
+            process.signal(SIGTERM)
             throw Failure.notStarted(said)
         }
     }
+
+    deinit { close(errors) }
 
     /// The bytes written to the capture file so far.
     var fileSize: Int {
@@ -63,23 +66,23 @@ final class TsharkCapture: @unchecked Sendable {
     /// pipe closes as it exits.
     func stop(timeout: Duration = .seconds(20)) throws {
         guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGTERM)
+        process.signal(SIGTERM)
         let deadline = ContinuousClock.now + timeout
         var ended = false
         while !ended, ContinuousClock.now < deadline {
             ended = readStderr(until: deadline) == nil
         }
         guard ended else {
-            process.terminate()
+            process.signal(SIGTERM)
             throw Failure.notStopped
         }
-        process.waitUntilExit()
+        process.wait()
     }
 
     /// What tshark writes to standard error next: nil at the end of the stream, empty if nothing
     /// came by `deadline`.
     private func readStderr(until deadline: ContinuousClock.Instant) -> String? {
-        let descriptor = errors.fileHandleForReading.fileDescriptor
+        let descriptor = errors
         let (seconds, attoseconds) = max(.zero, deadline - ContinuousClock.now).components
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)) > 0 else { return "" }

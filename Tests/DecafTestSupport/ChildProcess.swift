@@ -1,3 +1,4 @@
+import DecafNIO
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -20,6 +21,17 @@ public enum ChildProcess {
         public var lifetime: Duration = .zero
         /// When the exit was seen, on that thread.
         public var ended = ContinuousClock.now
+
+        init(_ termination: SpawnedProcess.Termination, output: [UInt8], error: [UInt8], lifetime: Duration, ended: ContinuousClock.Instant) {
+            switch termination {
+            case let .exited(status): (self.status, signalled) = (status, false)
+            case let .signalled(signal): (self.status, signalled) = (signal, true)
+            }
+            self.output = output
+            self.error = error
+            self.lifetime = lifetime
+            self.ended = ended
+        }
     }
 
     /// The child was still running at its time limit; it has been killed.
@@ -53,28 +65,30 @@ public enum ChildProcess {
     private static func runBlocking(_ executable: URL, _ arguments: [String], input: Data?, in directory: URL?, limit: Duration) throws -> Run {
         // A child that exits before reading all of its input must make the write fail, not kill the tests.
         signal(SIGPIPE, SIG_IGN)
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        let output = Pipe(), error = Pipe(), stdin = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = stdin
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
+        let output = try SpawnedProcess.pipe(), errors = try SpawnedProcess.pipe(), stdin = try SpawnedProcess.pipe()
         let started = ContinuousClock.now
-        try process.run()
+        let process: SpawnedProcess
+        do {
+            defer {
+                close(output.write)
+                close(errors.write)
+                close(stdin.read)
+            }
+            process = try SpawnedProcess(executable: executable.path, arguments: arguments, directory: directory?.path, standardInput: .descriptor(stdin.read),
+                                         standardOutput: .descriptor(output.write), standardError: .descriptor(errors.write))
+        } catch {
+            for descriptor in [output.read, errors.read, stdin.write] { close(descriptor) }
+            throw error
+        }
         let streams = DispatchGroup()
-        let readOutput = OutputDrain(output.fileHandleForReading, streams), readError = OutputDrain(error.fileHandleForReading, streams)
+        let readOutput = OutputDrain(output.read, streams), readError = OutputDrain(errors.read, streams)
         Thread {
-            try? stdin.fileHandleForWriting.write(contentsOf: input ?? Data())
-            try? stdin.fileHandleForWriting.close()
+            _ = SpawnedProcess.write([UInt8](input ?? Data()), to: stdin.write)
+            close(stdin.write)
         }.start()
-        let (seconds, attoseconds) = limit.components
-        if exited.wait(timeout: .now() + .seconds(Int(seconds)) + .nanoseconds(Int(attoseconds / 1_000_000_000))) == .timedOut {
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
+        guard let termination = process.wait(limit: limit) else {
+            process.signal(SIGKILL)
+            process.wait()
             _ = streams.wait(timeout: .now() + .seconds(5))
             throw TimedOut(command: [executable.lastPathComponent] + arguments, limit: limit, error: String(decoding: readError.bytes, as: UTF8.self))
         }
@@ -82,7 +96,6 @@ public enum ChildProcess {
         let lifetime = ended - started
         // A grandchild may keep a pipe open; what the child wrote is read by then.
         _ = streams.wait(timeout: .now() + .seconds(10))
-        return Run(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-                   output: readOutput.bytes, error: readError.bytes, lifetime: lifetime, ended: ended)
+        return Run(termination, output: readOutput.bytes, error: readError.bytes, lifetime: lifetime, ended: ended)
     }
 }

@@ -10,13 +10,13 @@ final class OutputDrain: @unchecked Sendable {
     private var data: [UInt8] = []
     private var ended = false
 
-    /// Starts reading `handle`; `group` is left when the pipe ends.
-    init(_ handle: FileHandle, _ group: DispatchGroup? = nil) {
+    /// Starts reading `descriptor`, which it closes at the end; `group` is left when the pipe ends.
+    init(_ descriptor: Int32, _ group: DispatchGroup? = nil) {
         group?.enter()
         Thread { [self] in
             var chunk = [UInt8](repeating: 0, count: 65_536)
             while true {
-                let count = chunk.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+                let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count < 0 && errno == EINTR { continue }
                 guard count > 0 else { break }
                 condition.withLock {
@@ -24,7 +24,7 @@ final class OutputDrain: @unchecked Sendable {
                     condition.broadcast()
                 }
             }
-            try? handle.close()
+            close(descriptor)
             condition.withLock {
                 ended = true
                 condition.broadcast()

@@ -1,4 +1,4 @@
-import Foundation
+import DecafNIO
 
 /// A Python package some tests import. `make deps` installs each from PyPI; a test that needs one
 /// that is missing is skipped with `skipReason`, as a missing `ExternalTool` is.
@@ -14,14 +14,8 @@ public struct PythonPackage: Sendable {
     /// Whether python3 can import it.
     public var isInstalled: Bool {
         guard let python = ExternalTool.python3.path else { return false }
-        let process = Process()
-        process.executableURL = URL(filePath: python)
-        process.arguments = ["-c", "import \(module)"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return false }
-        process.waitUntilExit()
-        return process.terminationStatus == 0
+        guard let process = try? SpawnedProcess(executable: python, arguments: ["-c", "import \(module)"]) else { return false }
+        return process.wait() == .exited(status: 0)
     }
 
     /// The one line a skipped test shows.

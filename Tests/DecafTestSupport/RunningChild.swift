@@ -1,3 +1,4 @@
+import DecafNIO
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -5,13 +6,12 @@ import Glibc
 
 /// A program a test starts, talks to while it runs (a peer, a proxy), and stops with a signal.
 /// Every wait has a limit: a child that does not start or does not stop fails its test, and is
-/// killed, instead of holding up the run. (Unchecked: Process is only read here once it has exited.)
-public final class RunningChild: @unchecked Sendable {
-    private let process: Process
+/// killed, instead of holding up the run.
+public final class RunningChild: Sendable {
+    private let process: SpawnedProcess
     private let output: OutputDrain
     private let errors: OutputDrain
     private let streams = DispatchGroup()
-    private let exited = DispatchSemaphore(value: 0)
     private let command: [String]
 
     /// The child did not do what was awaited in time.
@@ -22,20 +22,22 @@ public final class RunningChild: @unchecked Sendable {
     /// Starts `executable` with `arguments` in `directory`; what it prints on standard output and
     /// standard error is kept.
     public init(_ executable: URL, _ arguments: [String], in directory: URL? = nil) throws {
-        process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        let pipe = Pipe(), errorPipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = errorPipe
-        process.standardInput = FileHandle.nullDevice
+        let pipe = try SpawnedProcess.pipe(), errorPipe = try SpawnedProcess.pipe()
         command = [executable.lastPathComponent] + arguments
-        let exited = exited
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        output = OutputDrain(pipe.fileHandleForReading, streams)
-        errors = OutputDrain(errorPipe.fileHandleForReading, streams)
+        do {
+            defer {
+                close(pipe.write)
+                close(errorPipe.write)
+            }
+            process = try SpawnedProcess(executable: executable.path, arguments: arguments, directory: directory?.path,
+                                         standardOutput: .descriptor(pipe.write), standardError: .descriptor(errorPipe.write))
+        } catch {
+            close(pipe.read)
+            close(errorPipe.read)
+            throw error
+        }
+        output = OutputDrain(pipe.read, streams)
+        errors = OutputDrain(errorPipe.read, streams)
     }
 
     /// Starts `decaf` with `arguments`.
@@ -48,7 +50,7 @@ public final class RunningChild: @unchecked Sendable {
         let deadline = Date.now.addingTimeInterval(Double(limit.components.seconds) + 1)
         let line = try await ChildProcess.offCooperativeThreads { [output] in output.firstLine(by: deadline) }
         guard let line else {
-            kill(process.processIdentifier, SIGKILL)
+            process.signal(SIGKILL)
             throw Stalled(description: "`\(command.joined(separator: " "))` printed no line in \(limit)")
         }
         return line
@@ -83,7 +85,7 @@ public final class RunningChild: @unchecked Sendable {
     /// Sends `signal` and waits for the child to exit; kills it and throws if it has not within
     /// `limit`. Returns how it ended and everything it printed.
     public func stop(signal: Int32 = SIGINT, limit: Duration = .seconds(30)) async throws -> ChildProcess.Run {
-        kill(process.processIdentifier, signal)
+        process.signal(signal)
         return try await wait(limit: limit, after: "signal \(signal)")
     }
 
@@ -95,19 +97,17 @@ public final class RunningChild: @unchecked Sendable {
     /// The run's `lifetime` is how long the child took to exit from the call (from the signal, for
     /// `stop`), measured on a thread of its own.
     private func wait(limit: Duration, after event: String) async throws -> ChildProcess.Run {
-        let (seconds, attoseconds) = limit.components
         let called = ContinuousClock.now
-        let ended = try await ChildProcess.offCooperativeThreads { [exited, streams] () -> ContinuousClock.Instant? in
-            guard exited.wait(timeout: .now() + .seconds(Int(seconds)) + .nanoseconds(Int(attoseconds / 1_000_000_000))) == .success else { return nil }
+        let ended = try await ChildProcess.offCooperativeThreads { [process, streams] () -> (SpawnedProcess.Termination, ContinuousClock.Instant)? in
+            guard let termination = process.wait(limit: limit) else { return nil }
             let ended = ContinuousClock.now
             _ = streams.wait(timeout: .now() + .seconds(10))
-            return ended
+            return (termination, ended)
         }
-        guard let ended else {
-            kill(process.processIdentifier, SIGKILL)
+        guard let (termination, ended) = ended else {
+            process.signal(SIGKILL)
             throw Stalled(description: "`\(command.joined(separator: " "))` was still running \(limit) after \(event); it was killed")
         }
-        return ChildProcess.Run(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-                                output: output.bytes, error: errors.bytes, lifetime: ended - called, ended: ended)
+        return ChildProcess.Run(termination, output: output.bytes, error: errors.bytes, lifetime: ended - called, ended: ended)
     }
 }

@@ -1,0 +1,174 @@
+import CSpawn
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A program started with posix_spawn that holds only the descriptors it is given: standard
+/// input, output and error. Foundation's Process lists this process's open descriptors and has the
+/// child close them, so a socket another thread opened between the listing and the spawn went
+/// along with the child (SwiftNIO's sockets do not close on exec); a connection closed here then
+/// sent no FIN for as long as the child lived, a testee or a restarted server taken for a peer
+/// that never ends its stream. Here the child closes every descriptor from 3 up as it starts
+/// (`posix_spawn_file_actions_addclosefrom_np`), after its three streams are in place. It starts
+/// with every signal's default handling and none blocked, as from a shell, and, as with Process,
+/// leads a process group of its own, so a signal can reach what it starts.
+public final class SpawnedProcess: Sendable {
+    /// Where one of the child's standard streams goes.
+    public enum Stream: Sendable {
+        /// This process's own.
+        case inherited
+        /// /dev/null.
+        case null
+        /// A descriptor of this process, which stays open here (the caller closes its copy).
+        case descriptor(Int32)
+    }
+
+    /// How the child ended.
+    public enum Termination: Sendable, Hashable, CustomStringConvertible {
+        case exited(status: Int32)
+        case signalled(Int32)
+
+        public var description: String {
+            switch self {
+            case let .exited(status): "exited with status \(status)"
+            case let .signalled(signal): "was killed by signal \(signal)"
+            }
+        }
+    }
+
+    /// The child could not be started.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public let processIdentifier: pid_t
+    private let termination = Mutex<Termination?>(nil)
+    /// Left once the child has ended and been reaped.
+    private let running = DispatchGroup()
+
+    /// Starts `executable` (a path, not looked up) with `arguments`, in `directory` when given,
+    /// with `environment` (this process's own when nil). `onExit` hears how it ended, on the
+    /// thread that waits for it.
+    public init(executable: String, arguments: [String], environment: [String: String]? = nil, directory: String? = nil,
+                standardInput: Stream = .null, standardOutput: Stream = .null, standardError: Stream = .null,
+                onExit: (@Sendable (Termination) -> Void)? = nil) throws(Failure) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        for (stream, target) in [(standardInput, STDIN_FILENO), (standardOutput, STDOUT_FILENO), (standardError, STDERR_FILENO)] {
+            switch stream {
+            case .inherited: break
+            case .null: posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_RDWR, 0)
+            case let .descriptor(descriptor): posix_spawn_file_actions_adddup2(&actions, descriptor, target)
+            }
+        }
+        decaf_spawn_add_close_from(&actions, 3)
+        if let directory { decaf_spawn_add_chdir(&actions, directory) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // As a shell starts a program: every signal handled the default way and none blocked,
+        // whatever this thread blocks or this process ignores (SIGPIPE, a test runner's SIGTERM).
+        var defaults = sigset_t(), none = sigset_t()
+        sigfillset(&defaults)
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setpgroup(&attributes, 0)
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+        defer {
+            for argument in argv { free(argument) }
+            for variable in envp ?? [] { free(variable) }
+        }
+        var pid: pid_t = 0
+        let result = envp.map { posix_spawn(&pid, executable, &actions, &attributes, argv, $0) } ?? posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        guard result == 0 else { throw Failure(description: "cannot start \(executable): \(String(cString: strerror(result)))") }
+        processIdentifier = pid
+
+        running.enter()
+        Thread { [self] in
+            let ended = Self.reap(processIdentifier)
+            termination.withLock { $0 = ended }
+            running.leave()
+            onExit?(ended)
+        }.start()
+    }
+
+    /// Waits for `pid` to end, and says how it did.
+    private static func reap(_ pid: pid_t) -> Termination {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            // Only an interruption is worth another wait; anything else means it is gone.
+            if errno != EINTR { return .exited(status: -1) }
+        }
+        let signal = status & 0x7F
+        return signal == 0 ? .exited(status: (status >> 8) & 0xFF) : .signalled(signal)
+    }
+
+    /// How the child ended; nil while it runs.
+    public var ended: Termination? { termination.withLock { $0 } }
+
+    public var isRunning: Bool { ended == nil }
+
+    /// Waits until the child has ended, at most `limit`; nil if it still runs.
+    @discardableResult
+    public func wait(limit: Duration) -> Termination? {
+        let (seconds, attoseconds) = max(limit, .zero).components
+        _ = running.wait(timeout: .now() + .seconds(Int(clamping: seconds)) + .nanoseconds(Int(attoseconds / 1_000_000_000)))
+        return ended
+    }
+
+    /// Waits until the child has ended.
+    @discardableResult
+    public func wait() -> Termination {
+        running.wait()
+        return ended ?? .exited(status: -1)
+    }
+
+    /// Sends `signal` to the child, while it runs.
+    public func signal(_ signal: Int32) {
+        if isRunning { kill(processIdentifier, signal) }
+    }
+
+    /// Sends `signal` to the child's process group: the child, if it runs, and what it started.
+    public func signalGroup(_ signal: Int32) {
+        kill(-processIdentifier, signal)
+    }
+
+    /// Stops the child and what it started: SIGTERM to its group, then SIGKILL when it has not
+    /// ended within `grace`; returns once it has ended. What is left of its group is killed.
+    public func stop(grace: Duration = .seconds(1)) {
+        if isRunning {
+            signalGroup(SIGTERM)
+            if wait(limit: grace) == nil { signalGroup(SIGKILL) }
+            wait()
+        }
+        signalGroup(SIGKILL)
+    }
+
+    /// Writes all of `bytes` to `descriptor` (a child's standard input); false when its reader is
+    /// gone (EPIPE: SIGPIPE has to be ignored here).
+    public static func write(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+        guard descriptor >= 0 else { return false }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, bytes.count - written) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return false }
+            written += count
+        }
+        return true
+    }
+
+    /// A pipe whose ends close on exec, so that only a child given an end holds it: (read, write).
+    public static func pipe() throws(Failure) -> (read: Int32, write: Int32) {
+        var descriptors: [Int32] = [-1, -1]
+        guard decaf_pipe_closing_on_exec(&descriptors) == 0 else { throw Failure(description: "cannot make a pipe: \(String(cString: strerror(errno)))") }
+        return (descriptors[0], descriptors[1])
+    }
+}

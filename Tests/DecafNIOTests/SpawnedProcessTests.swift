@@ -1,0 +1,78 @@
+import DecafNIO
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child holds its three streams and nothing else, so a connection closed here ends at the
+/// other side while the child lives; how it ended is told as an exit status or a signal.
+@Suite("a spawned process")
+struct SpawnedProcessTests {
+    @Test("a socket open here, without close-on-exec, is not the child's: closing it here ends the stream at once")
+    func holdsNoOtherDescriptor() throws {
+        // A socket as SwiftNIO makes them: inherited across exec unless the spawn closes it.
+        var pair: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0)
+        defer { close(pair[0]) }
+        let child = try SpawnedProcess(executable: "/bin/sleep", arguments: ["30"])
+        defer { child.stop() }
+        close(pair[1])
+        // The other end reads the end of the stream, unless the child still holds this end.
+        var poller = pollfd(fd: pair[0], events: Int16(POLLIN), revents: 0)
+        #expect(poll(&poller, 1, 10_000) == 1, "no end of stream within 10 s: the child holds the closed end")
+        var byte: UInt8 = 0
+        #expect(read(pair[0], &byte, 1) == 0)
+        #expect(child.isRunning)
+    }
+
+    @Test("its standard streams are the descriptors given, in the directory given")
+    func streams() throws {
+        let output = try SpawnedProcess.pipe()
+        let child = try SpawnedProcess(executable: "/bin/sh", arguments: ["-c", "pwd; echo to-error >&2"], directory: "/tmp",
+                                       standardOutput: .descriptor(output.write), standardError: .descriptor(output.write))
+        close(output.write)
+        #expect(child.wait(limit: .seconds(30)) == .exited(status: 0))
+        var text: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 256)
+        while case let count = read(output.read, &chunk, chunk.count), count > 0 { text += chunk[..<count] }
+        close(output.read)
+        #expect(String(decoding: text, as: UTF8.self) == "/tmp\nto-error\n")
+    }
+
+    @Test("an exit status and a signal are told apart")
+    func termination() throws {
+        #expect(try SpawnedProcess(executable: "/bin/sh", arguments: ["-c", "exit 3"]).wait(limit: .seconds(30)) == .exited(status: 3))
+        #expect(try SpawnedProcess(executable: "/bin/sh", arguments: ["-c", "kill -9 $$"]).wait(limit: .seconds(30)) == .signalled(SIGKILL))
+    }
+
+    @Test("a wait has its limit; a stop ends the child")
+    func stop() throws {
+        let child = try SpawnedProcess(executable: "/bin/sh", arguments: ["-c", "sleep 30 & wait"])
+        #expect(child.wait(limit: .milliseconds(50)) == nil)
+        #expect(child.isRunning)
+        child.stop()
+        #expect(child.ended == .signalled(SIGTERM))
+    }
+
+    @Test("an environment given is the child's whole environment")
+    func environment() throws {
+        let output = try SpawnedProcess.pipe()
+        let child = try SpawnedProcess(executable: "/usr/bin/env", arguments: [], environment: ["ONLY": "this"], standardOutput: .descriptor(output.write))
+        close(output.write)
+        child.wait()
+        var chunk = [UInt8](repeating: 0, count: 256)
+        let count = read(output.read, &chunk, chunk.count)
+        close(output.read)
+        #expect(String(decoding: chunk[..<max(count, 0)], as: UTF8.self) == "ONLY=this\n")
+    }
+
+    @Test("a program that is not there is an error naming it, not a child")
+    func missing() {
+        #expect {
+            try SpawnedProcess(executable: "/nonexistent/decaf-testee", arguments: [])
+        } throws: { error in
+            "\(error)".contains("/nonexistent/decaf-testee")
+        }
+    }
+}
