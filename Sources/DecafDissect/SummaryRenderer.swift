@@ -138,7 +138,10 @@ public enum SummaryRenderer {
         }
 
         /// Adds the column that `write` appends, padded to `width`: `characters` when it may hold
-        /// more than ASCII (a debug build checks that the others do not).
+        /// more than ASCII (a debug build checks that the others do not). Always inlined, so each
+        /// column's writing is inlined too rather than called through a closure: about an eighth
+        /// of the summary's CPU.
+        @inline(__always)
         func add(width: Int = 0, right: Bool = false, characters: Bool = false, _ write: (OutputBuffer) -> Void) {
             if out.count > lineStart { out.append(UInt8(ascii: " ")) }
             let start = out.count
