@@ -123,29 +123,17 @@ final class ClientCaseDriver {
             let eventLoop = eventLoop
             let errors = open(errorLog.path, O_WRONLY | O_APPEND | O_CLOEXEC)
             defer { if errors >= 0 { close(errors) } }
-            let process: SpawnedProcess, input: (read: Int32, write: Int32), output: (read: Int32, write: Int32)
-            do throws(SpawnedProcess.Failure) {
-                input = try SpawnedProcess.pipe()
-                output = try SpawnedProcess.pipe()
-                defer {
-                    close(input.read)
-                    close(output.write)
-                }
-                do {
-                    process = try SpawnedProcess(
-                        executable: TesteeLaunch.executable, arguments: settings.command, environment: environment,
-                        standardInput: .descriptor(input.read), standardOutput: .descriptor(output.write), standardError: errors >= 0 ? .descriptor(errors) : .null
-                    ) { ended in
-                        let exit: ClientObservation.Exit = switch ended {
-                        case let .signalled(signal): .signal(signal)
-                        case let .exited(status): .status(status)
-                        }
-                        eventLoop.execute { driver.value.exited(instance, exit) }
+            let process: SpawnedProcess
+            do {
+                process = try SpawnedProcess(
+                    executable: TesteeLaunch.executable, arguments: settings.command, environment: environment,
+                    standardInput: .pipe, standardOutput: .pipe, standardError: errors >= 0 ? .descriptor(errors) : .null
+                ) { ended in
+                    let exit: ClientObservation.Exit = switch ended {
+                    case let .signalled(signal): .signal(signal)
+                    case let .exited(status): .status(status)
                     }
-                } catch {
-                    close(input.write)
-                    close(output.read)
-                    throw error
+                    eventLoop.execute { driver.value.exited(instance, exit) }
                 }
             } catch {
                 server.exited(instance: instance, .cannotStart("\(settings.command.first ?? "") cannot be run: \(error.description)"))
@@ -153,8 +141,8 @@ final class ClientCaseDriver {
                 continue
             }
             testees.append(Testee(process: process))
-            let readable = output.read
-            let writable = input.write
+            let readable = process.pipes.output ?? -1
+            let writable = process.pipes.input ?? -1
             let lineLimit = Self.lineLimit
             NIOPipeBootstrap(group: eventLoop)
                 .channelInitializer { channel in

@@ -74,25 +74,14 @@ final class TesteeProcess {
         let errors = open(errorLog.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard errors >= 0 else { throw .cannotStart("cannot create \(errorLog.path) for its standard error") }
         defer { close(errors) }
-        let stdin: (read: Int32, write: Int32), stdout: (read: Int32, write: Int32)
+        let started: SpawnedProcess
         do {
-            stdin = try SpawnedProcess.pipe()
-            stdout = try SpawnedProcess.pipe()
+            started = try SpawnedProcess(executable: TesteeLaunch.executable, arguments: command, environment: TesteeLaunch.environment(),
+                                         standardInput: .pipe, standardOutput: .pipe, standardError: .descriptor(errors))
         } catch { throw .cannotStart(error.description) }
-        defer {
-            close(stdin.read)
-            close(stdout.write)
-        }
-        do {
-            process = try SpawnedProcess(executable: TesteeLaunch.executable, arguments: command, environment: TesteeLaunch.environment(),
-                                         standardInput: .descriptor(stdin.read), standardOutput: .descriptor(stdout.write), standardError: .descriptor(errors))
-        } catch {
-            close(stdin.write)
-            close(stdout.read)
-            throw .cannotStart(error.description)
-        }
-        input = stdin.write
-        output = stdout.read
+        process = started
+        input = started.pipes.input ?? -1
+        output = started.pipes.output ?? -1
         buffered = []
     }
 

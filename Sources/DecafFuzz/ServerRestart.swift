@@ -37,10 +37,8 @@ public final class ServerRestart: Sendable {
         guard let process = child.withLock({ current -> SpawnedProcess? in
             defer { current = nil }
             return current
-        }), process.isRunning else { return }
-        process.signal(SIGTERM)
-        if process.wait(limit: .seconds(1)) == nil { process.signal(SIGKILL) }
-        process.wait()
+        }) else { return }
+        process.stop(group: false)
     }
 
     /// What the server said last (`LastWords`).

@@ -23,6 +23,17 @@ public final class SpawnedProcess: Sendable {
         case null
         /// A descriptor of this process, which stays open here (the caller closes its copy).
         case descriptor(Int32)
+        /// A new pipe: the child holds one end, this process the other (see `pipes`).
+        case pipe
+    }
+
+    /// This process's ends of the pipes the child was started with (`Stream.pipe`): its standard
+    /// input to write, its output and error to read; nil for a stream given otherwise. They close
+    /// on exec, so no other child gets them; the caller owns them and closes them.
+    public struct Pipes: Sendable {
+        public var input: Int32?
+        public var output: Int32?
+        public var error: Int32?
     }
 
     /// How the child ended.
@@ -44,6 +55,7 @@ public final class SpawnedProcess: Sendable {
     }
 
     public let processIdentifier: pid_t
+    public let pipes: Pipes
     private let termination = Mutex<Termination?>(nil)
     /// Left once the child has ended and been reaped.
     private let running = DispatchGroup()
@@ -57,11 +69,24 @@ public final class SpawnedProcess: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        for (stream, target) in [(standardInput, STDIN_FILENO), (standardOutput, STDOUT_FILENO), (standardError, STDERR_FILENO)] {
+        // The child's ends of its pipes close here once it has started; ours too if it has not.
+        var ours: [Int32?] = [nil, nil, nil], theirs: [Int32] = []
+        var started = false
+        defer {
+            for descriptor in theirs { close(descriptor) }
+            if !started { for descriptor in ours.compactMap(\.self) { close(descriptor) } }
+        }
+        for (index, (stream, target)) in [(standardInput, STDIN_FILENO), (standardOutput, STDOUT_FILENO), (standardError, STDERR_FILENO)].enumerated() {
             switch stream {
             case .inherited: break
             case .null: posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_RDWR, 0)
             case let .descriptor(descriptor): posix_spawn_file_actions_adddup2(&actions, descriptor, target)
+            case .pipe:
+                let (read, write) = try Self.pipe()
+                let (mine, child) = target == STDIN_FILENO ? (write, read) : (read, write)
+                ours[index] = mine
+                theirs.append(child)
+                posix_spawn_file_actions_adddup2(&actions, child, target)
             }
         }
         decaf_spawn_add_close_from(&actions, 3)
@@ -88,7 +113,9 @@ public final class SpawnedProcess: Sendable {
         var pid: pid_t = 0
         let result = envp.map { posix_spawn(&pid, executable, &actions, &attributes, argv, $0) } ?? posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
         guard result == 0 else { throw Failure(description: "cannot start \(executable): \(String(cString: strerror(result)))") }
+        started = true
         processIdentifier = pid
+        pipes = Pipes(input: ours[0], output: ours[1], error: ours[2])
 
         running.enter()
         Thread { [self] in
@@ -140,15 +167,17 @@ public final class SpawnedProcess: Sendable {
         kill(-processIdentifier, signal)
     }
 
-    /// Stops the child and what it started: SIGTERM to its group, then SIGKILL when it has not
-    /// ended within `grace`; returns once it has ended. What is left of its group is killed.
-    public func stop(grace: Duration = .seconds(1)) {
+    /// Stops the child: SIGTERM, then SIGKILL when it has not ended within `grace`; returns once it
+    /// has ended. With `group`, the signals go to its process group, and what is left of the group
+    /// is killed at the end, so what it started goes too.
+    public func stop(grace: Duration = .seconds(1), group: Bool = true) {
+        let send = group ? signalGroup : signal
         if isRunning {
-            signalGroup(SIGTERM)
-            if wait(limit: grace) == nil { signalGroup(SIGKILL) }
+            send(SIGTERM)
+            if wait(limit: grace) == nil { send(SIGKILL) }
             wait()
         }
-        signalGroup(SIGKILL)
+        if group { signalGroup(SIGKILL) }
     }
 
     /// Writes all of `bytes` to `descriptor` (a child's standard input); false when its reader is
@@ -166,7 +195,7 @@ public final class SpawnedProcess: Sendable {
     }
 
     /// A pipe whose ends close on exec, so that only a child given an end holds it: (read, write).
-    public static func pipe() throws(Failure) -> (read: Int32, write: Int32) {
+    private static func pipe() throws(Failure) -> (read: Int32, write: Int32) {
         var descriptors: [Int32] = [-1, -1]
         guard decaf_pipe_closing_on_exec(&descriptors) == 0 else { throw Failure(description: "cannot make a pipe: \(String(cString: strerror(errno)))") }
         return (descriptors[0], descriptors[1])

@@ -26,18 +26,37 @@ struct SpawnedProcessTests {
         #expect(child.isRunning)
     }
 
-    @Test("its standard streams are the descriptors given, in the directory given")
+    @Test("its standard streams are pipes, or the descriptors given, in the directory given")
     func streams() throws {
-        let output = try SpawnedProcess.pipe()
-        let child = try SpawnedProcess(executable: "/bin/sh", arguments: ["-c", "pwd; echo to-error >&2"], directory: "/tmp",
-                                       standardOutput: .descriptor(output.write), standardError: .descriptor(output.write))
-        close(output.write)
+        let child = try SpawnedProcess(executable: "/bin/sh", arguments: ["-c", "read line; pwd; echo \"$line\" >&2"], directory: "/tmp",
+                                       standardInput: .pipe, standardOutput: .pipe, standardError: .pipe)
+        let input = try #require(child.pipes.input), output = try #require(child.pipes.output), error = try #require(child.pipes.error)
+        #expect(SpawnedProcess.write(Array("to-error\n".utf8), to: input))
+        close(input)
         #expect(child.wait(limit: .seconds(30)) == .exited(status: 0))
+        #expect(Self.readAll(output) == "/tmp\n")
+        #expect(Self.readAll(error) == "to-error\n")
+    }
+
+    @Test("a descriptor given is the child's stream; streams not asked for as pipes have none here")
+    func descriptor() throws {
+        let first = try SpawnedProcess(executable: "/bin/echo", arguments: ["given"], standardOutput: .pipe)
+        let output = try #require(first.pipes.output)
+        first.wait()
+        let second = try SpawnedProcess(executable: "/bin/cat", arguments: [], standardInput: .descriptor(output), standardOutput: .pipe)
+        close(output)
+        #expect(second.pipes.input == nil && second.pipes.error == nil)
+        #expect(second.wait(limit: .seconds(30)) == .exited(status: 0))
+        #expect(Self.readAll(second.pipes.output ?? -1) == "given\n")
+    }
+
+    /// Everything `descriptor` gives until its end, as text; closes it.
+    static func readAll(_ descriptor: Int32) -> String {
+        defer { close(descriptor) }
         var text: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 256)
-        while case let count = read(output.read, &chunk, chunk.count), count > 0 { text += chunk[..<count] }
-        close(output.read)
-        #expect(String(decoding: text, as: UTF8.self) == "/tmp\nto-error\n")
+        while case let count = read(descriptor, &chunk, chunk.count), count > 0 { text += chunk[..<count] }
+        return String(decoding: text, as: UTF8.self)
     }
 
     @Test("an exit status and a signal are told apart")
@@ -53,18 +72,16 @@ struct SpawnedProcessTests {
         #expect(child.isRunning)
         child.stop()
         #expect(child.ended == .signalled(SIGTERM))
+        let alone = try SpawnedProcess(executable: "/bin/sleep", arguments: ["30"])
+        alone.stop(group: false)
+        #expect(alone.ended == .signalled(SIGTERM))
     }
 
     @Test("an environment given is the child's whole environment")
     func environment() throws {
-        let output = try SpawnedProcess.pipe()
-        let child = try SpawnedProcess(executable: "/usr/bin/env", arguments: [], environment: ["ONLY": "this"], standardOutput: .descriptor(output.write))
-        close(output.write)
+        let child = try SpawnedProcess(executable: "/usr/bin/env", arguments: [], environment: ["ONLY": "this"], standardOutput: .pipe)
         child.wait()
-        var chunk = [UInt8](repeating: 0, count: 256)
-        let count = read(output.read, &chunk, chunk.count)
-        close(output.read)
-        #expect(String(decoding: chunk[..<max(count, 0)], as: UTF8.self) == "ONLY=this\n")
+        #expect(Self.readAll(child.pipes.output ?? -1) == "ONLY=this\n")
     }
 
     @Test("a program that is not there is an error naming it, not a child")

@@ -35,15 +35,8 @@ final class TsharkCapture: Sendable {
         // SpawnedProcess starts it with every signal's default handling, whatever the test
         // runner's threads block or ignore, so SIGTERM stops it.
         let arguments = [ExternalTool.tshark.path ?? "tshark", "-i", interface, "-f", "tcp port \(port)", "-w", file.path, "-q"]
-        let pipe = try SpawnedProcess.pipe()
-        defer { close(pipe.write) }
-        do {
-            process = try SpawnedProcess(executable: "/usr/bin/env", arguments: arguments, standardError: .descriptor(pipe.write))
-        } catch {
-            close(pipe.read)
-            throw error
-        }
-        errors = pipe.read
+        process = try SpawnedProcess(executable: "/usr/bin/env", arguments: arguments, standardError: .pipe)
+        errors = process.pipes.error ?? -1
         var said = ""
         let deadline = ContinuousClock.now + timeout
         while !said.contains("Capture started"), ContinuousClock.now < deadline, let text = readStderr(until: deadline) {

@@ -65,26 +65,15 @@ public enum ChildProcess {
     private static func runBlocking(_ executable: URL, _ arguments: [String], input: Data?, in directory: URL?, limit: Duration) throws -> Run {
         // A child that exits before reading all of its input must make the write fail, not kill the tests.
         signal(SIGPIPE, SIG_IGN)
-        let output = try SpawnedProcess.pipe(), errors = try SpawnedProcess.pipe(), stdin = try SpawnedProcess.pipe()
         let started = ContinuousClock.now
-        let process: SpawnedProcess
-        do {
-            defer {
-                close(output.write)
-                close(errors.write)
-                close(stdin.read)
-            }
-            process = try SpawnedProcess(executable: executable.path, arguments: arguments, directory: directory?.path, standardInput: .descriptor(stdin.read),
-                                         standardOutput: .descriptor(output.write), standardError: .descriptor(errors.write))
-        } catch {
-            for descriptor in [output.read, errors.read, stdin.write] { close(descriptor) }
-            throw error
-        }
+        let process = try SpawnedProcess(executable: executable.path, arguments: arguments, directory: directory?.path,
+                                         standardInput: .pipe, standardOutput: .pipe, standardError: .pipe)
+        let stdin = process.pipes.input ?? -1
         let streams = DispatchGroup()
-        let readOutput = OutputDrain(output.read, streams), readError = OutputDrain(errors.read, streams)
+        let readOutput = OutputDrain(process.pipes.output ?? -1, streams), readError = OutputDrain(process.pipes.error ?? -1, streams)
         Thread {
-            _ = SpawnedProcess.write([UInt8](input ?? Data()), to: stdin.write)
-            close(stdin.write)
+            _ = SpawnedProcess.write([UInt8](input ?? Data()), to: stdin)
+            close(stdin)
         }.start()
         guard let termination = process.wait(limit: limit) else {
             process.signal(SIGKILL)

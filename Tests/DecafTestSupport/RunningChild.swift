@@ -22,22 +22,10 @@ public final class RunningChild: Sendable {
     /// Starts `executable` with `arguments` in `directory`; what it prints on standard output and
     /// standard error is kept.
     public init(_ executable: URL, _ arguments: [String], in directory: URL? = nil) throws {
-        let pipe = try SpawnedProcess.pipe(), errorPipe = try SpawnedProcess.pipe()
         command = [executable.lastPathComponent] + arguments
-        do {
-            defer {
-                close(pipe.write)
-                close(errorPipe.write)
-            }
-            process = try SpawnedProcess(executable: executable.path, arguments: arguments, directory: directory?.path,
-                                         standardOutput: .descriptor(pipe.write), standardError: .descriptor(errorPipe.write))
-        } catch {
-            close(pipe.read)
-            close(errorPipe.read)
-            throw error
-        }
-        output = OutputDrain(pipe.read, streams)
-        errors = OutputDrain(errorPipe.read, streams)
+        process = try SpawnedProcess(executable: executable.path, arguments: arguments, directory: directory?.path, standardOutput: .pipe, standardError: .pipe)
+        output = OutputDrain(process.pipes.output ?? -1, streams)
+        errors = OutputDrain(process.pipes.error ?? -1, streams)
     }
 
     /// Starts `decaf` with `arguments`.
