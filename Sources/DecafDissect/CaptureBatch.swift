@@ -67,7 +67,12 @@ public struct CaptureBatch: Sendable {
             }
         }
         let packetRange = packets.count..<(packets.count + frame.packets.count)
-        packets.append(contentsOf: frame.packets)
+        // Most frames came in one packet, and appending one number costs far less than a run of them.
+        if frame.packets.count == 1 {
+            packets.append(frame.packets[0])
+        } else {
+            packets.append(contentsOf: frame.packets)
+        }
         if connections.last?.index != frame.connection.index { connections.append(frame.connection) }
         var errorSlot: Int32 = -1
         if parts.error != nil || parts.untrustedBodyError != nil {

@@ -22,21 +22,21 @@ public enum SummaryRenderer {
 
     /// Appends the line of a frame from a stream, without the newline.
     public static func write(_ parts: FrameParts, registry: FieldRegistry, to out: OutputBuffer) {
-        let line = Columns(out)
-        line.add(width: 5) { $0.append("#"); $0.appendDecimal(parts.index) }
-        line.add(width: 8, right: true) { $0.appendDecimal(parts.streamOffset) }
-        addColumns(for: parts, registry: registry, to: line)
+        let line = Columns(startingAt: out)
+        line.add(to: out, width: 5) { $0.append("#"); $0.appendDecimal(parts.index) }
+        line.add(to: out, width: 8, right: true) { $0.appendDecimal(parts.streamOffset) }
+        addColumns(for: parts, registry: registry, to: out, line)
     }
 
     /// Appends the line of a frame from a capture, without the newline; `times` is the renderer's
     /// own, kept from line to line.
     static func write(_ frame: CapturedFrameView, registry: FieldRegistry, times: inout TimeOfDayCache, to out: OutputBuffer) {
-        let line = Columns(out)
-        line.add(width: 5) { $0.append("#"); $0.appendDecimal(frame.parts.index) }
-        line.add { times.write(frame.time, to: $0) }
-        line.add(width: 7) { $0.append("conn "); $0.appendDecimal(frame.connection.index) }
-        line.add { $0.append(frame.direction.arrow) }
-        line.add(width: 11) { text in
+        let line = Columns(startingAt: out)
+        line.add(to: out, width: 5) { $0.append("#"); $0.appendDecimal(frame.parts.index) }
+        line.add(to: out) { times.write(frame.time, to: $0) }
+        line.add(to: out, width: 7) { $0.append("conn "); $0.appendDecimal(frame.connection.index) }
+        line.add(to: out) { $0.append(frame.direction.arrow) }
+        line.add(to: out, width: 11) { text in
             let first = frame.packets.first ?? 0, last = frame.packets.last ?? 0
             text.append("pkt ")
             text.appendDecimal(first)
@@ -45,25 +45,25 @@ public enum SummaryRenderer {
                 text.appendDecimal(last)
             }
         }
-        addColumns(for: frame.parts, registry: registry, to: line)
+        addColumns(for: frame.parts, registry: registry, to: out, line)
     }
 
     /// The columns that describe the frame itself: type, sequence, session, body, tags, status.
-    private static func addColumns(for parts: FrameParts, registry: FieldRegistry, to line: Columns) {
+    private static func addColumns(for parts: FrameParts, registry: FieldRegistry, to out: OutputBuffer, _ line: Columns) {
         var warnings: [DissectionWarning] = []
         if let header = parts.header {
-            line.add(width: 13) { $0.appendDescription(of: header.messageType) }
-            line.add(width: 22) { text in
+            line.add(to: out, width: 13) { $0.appendDescription(of: header.messageType) }
+            line.add(to: out, width: 22) { text in
                 text.append("seq ")
                 text.appendDescription(of: header.sequence.category)
                 text.append(UInt8(ascii: "/"))
                 text.appendDecimal(header.sequence.counter)
             }
-            line.add(width: 14) { text in
+            line.add(to: out, width: 14) { text in
                 text.append("session 0x")
                 text.appendUppercaseHex(header.sessionID.rawValue)
             }
-            line.add(width: 18, characters: parts.isCompressed) { text in
+            line.add(to: out, width: 18, characters: parts.isCompressed) { text in
                 text.append("body ")
                 text.appendDecimal(header.bodyLength)
                 if parts.isCompressed, let payload = parts.payload {
@@ -72,39 +72,50 @@ public enum SummaryRenderer {
                 }
                 if parts.isOpaque { text.append(" opaque") }
             }
-            line.add(width: 24) { text in
-                var tags = TagList(out: text, misfits: MisfitWarnings(warnings: parts.headerWarnings))
+            line.add(to: out, width: 24) { text in
+                var tags = TagList(misfits: MisfitWarnings(warnings: parts.headerWarnings))
                 parts.fields.walkTLVFields(&tags, naming: registry)
-                tags.finish()
+                tags.write(to: text, naming: registry)
                 warnings = tags.misfits.warnings
             }
         } else {
             let what = parts.error?.code == .badMagic ? "not a frame" : "no complete header"
-            line.add(width: 96) { $0.append("(\(parts.bytes.count) bytes, \(what))") }
+            line.add(to: out, width: 96) { $0.append("(\(parts.bytes.count) bytes, \(what))") }
         }
-        line.add { appendStatus(of: parts, warnings: warnings, to: $0) }
+        line.add(to: out) { appendStatus(of: parts, warnings: warnings, to: $0) }
     }
 
-    /// The first few top-level tags shown, then how many more there are (`-` for none); and, in
-    /// the same walk, the warnings of values that do not fit their tags, for the status column.
+    /// The first few top-level tags, then how many more there are (`-` for none); and, in the
+    /// same walk, the warnings of values that do not fit their tags, for the status column. The
+    /// tags are kept and written after the walk, so the walk does not hold the line's buffer.
     private struct TagList: FrameFieldVisitor {
         static let shown = 6
-        let out: OutputBuffer
         var misfits: MisfitWarnings
+        var tags = SIMD8<UInt16>()
         var count = 0
 
         mutating func enterTLVField(_ field: TLVFieldItem) {
             misfits.enterTLVField(field)
             guard field.depth == 0 else { return }
-            if count < Self.shown {
-                if count > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(field.label)
-            }
+            if count < Self.shown { tags[count] = field.tag.rawValue }
             count += 1
         }
 
-        func finish() {
-            if count == 0 { out.append(UInt8(ascii: "-")) }
+        func write(to out: OutputBuffer, naming registry: FieldRegistry) {
+            guard count > 0 else {
+                out.append(UInt8(ascii: "-"))
+                return
+            }
+            for index in 0..<min(count, Self.shown) {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                let tag = TLVTag(tags[index])
+                if let name = registry.nameBytes(of: tag) {
+                    out.append(name)
+                } else {
+                    out.append("0x")
+                    out.appendUppercaseHex(tag.rawValue)
+                }
+            }
             if count > Self.shown {
                 out.append(",+")
                 out.appendDecimal(count - Self.shown)
@@ -128,12 +139,12 @@ public enum SummaryRenderer {
     /// Columns separated by one space, each padded to its width in characters. Most columns are
     /// ASCII (a tag's name is capitals, digits and underscores), so their width is counted in
     /// bytes; the body's, with `zlib→`, counts its characters.
+    /// The buffer is given to each `add`, not kept: a reference kept would be counted for each
+    /// line, which costs the summary of millions of frames as much as a column.
     private struct Columns {
-        let out: OutputBuffer
         private let lineStart: Int
 
-        init(_ out: OutputBuffer) {
-            self.out = out
+        init(startingAt out: OutputBuffer) {
             lineStart = out.count
         }
 
@@ -142,7 +153,7 @@ public enum SummaryRenderer {
         /// column's writing is inlined too rather than called through a closure: about an eighth
         /// of the summary's CPU.
         @inline(__always)
-        func add(width: Int = 0, right: Bool = false, characters: Bool = false, _ write: (OutputBuffer) -> Void) {
+        func add(to out: OutputBuffer, width: Int = 0, right: Bool = false, characters: Bool = false, _ write: (OutputBuffer) -> Void) {
             if out.count > lineStart { out.append(UInt8(ascii: " ")) }
             let start = out.count
             write(out)

@@ -22,7 +22,7 @@ struct TLVFieldsJSON: FrameFieldVisitor {
     mutating func exitTLVField(_ field: TLVFieldItem) {
         if field.isContainer { writer.endArray() }
         writer.member("length", field.value.count)
-        writer.member("name", name: field.name)
+        writer.member("name", name: field.nameBytes)
         writer.member("offset", field.element.offset)
         writer.member("tag", field.tag.rawValue)
         if !field.isContainer {

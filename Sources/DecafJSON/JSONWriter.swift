@@ -150,9 +150,29 @@ public struct JSONWriter {
     @inlinable @inline(__always)
     public mutating func member(_ key: StaticString, name: String?) {
         guard let name else { return }
+        quotedMember(key) { $0.append(name) }
+    }
+
+    /// The same, for a name that is static text (`BriefNamedWireValue.briefName`).
+    @inlinable @inline(__always)
+    public mutating func member(_ key: StaticString, name: StaticString?) {
+        guard let name else { return }
+        quotedMember(key) { $0.append(name) }
+    }
+
+    /// The same, for a name given as its UTF-8 bytes (a TLV field's, from its registry).
+    @inlinable
+    public mutating func member(_ key: StaticString, name: UnsafeRawBufferPointer?) {
+        guard let name else { return }
+        quotedMember(key) { $0.append(name) }
+    }
+
+    /// `"key":"…"`, with `write` writing what lies between the second pair of quotes.
+    @inlinable @inline(__always)
+    mutating func quotedMember(_ key: StaticString, _ write: (OutputBuffer) -> Void) {
         self.key(key)
         out.append(UInt8(ascii: "\""))
-        out.append(name)
+        write(out)
         out.append(UInt8(ascii: "\""))
         needsComma = true
     }

@@ -9,6 +9,8 @@ import DecafWire
 public final class OutputBuffer {
     /// Bytes written so far.
     public var count: Int { written }
+    /// Grown by each append without an overflow check (`&+=`): the append asked `room` for at
+    /// least as many bytes first, so the sum is at most `capacity`.
     @exclusivity(unchecked) @usableFromInline var written = 0
     @exclusivity(unchecked) @usableFromInline var base: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) @usableFromInline var capacity: Int
@@ -38,7 +40,9 @@ public final class OutputBuffer {
     @inlinable @inline(__always)
     func room(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
         assert(extra >= 0 && written <= capacity, "an output buffer asked for \(extra) bytes with \(written) of \(capacity) used")
-        if written + extra > capacity { grow(to: written + extra) }
+        // Compared with the room left rather than added to what was written: neither can
+        // overflow, and an append pays no check for an overflow that cannot happen.
+        if extra > capacity &- written { grow(to: written + extra) }
         return base + written
     }
 
@@ -56,20 +60,30 @@ public final class OutputBuffer {
     @inlinable @inline(__always)
     public func append(_ byte: UInt8) {
         room(1).pointee = byte
-        written += 1
+        written &+= 1
     }
 
     @inlinable @inline(__always)
     public func append(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
-        let target = room(bytes.count)
-        // Most pieces are a few bytes: copied in place, without a call.
-        if bytes.count <= 16 {
-            for index in 0..<bytes.count { target[index] = source.load(fromByteOffset: index, as: UInt8.self) }
+        let count = bytes.count
+        let target = UnsafeMutableRawPointer(room(count))
+        // Most pieces are a few bytes: copied in place, without a call, as two words that overlap
+        // in the middle (the first and the last 8 or 4 bytes), never reading past the piece.
+        if count >= 8 && count <= 16 {
+            let head = source.loadUnaligned(as: UInt64.self), tail = source.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            target.storeBytes(of: head, as: UInt64.self)
+            target.storeBytes(of: tail, toByteOffset: count - 8, as: UInt64.self)
+        } else if count >= 4 && count < 8 {
+            let head = source.loadUnaligned(as: UInt32.self), tail = source.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            target.storeBytes(of: head, as: UInt32.self)
+            target.storeBytes(of: tail, toByteOffset: count - 4, as: UInt32.self)
+        } else if count < 4 {
+            for index in 0..<count { target.storeBytes(of: source.load(fromByteOffset: index, as: UInt8.self), toByteOffset: index, as: UInt8.self) }
         } else {
-            target.update(from: source.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+            target.copyMemory(from: source, byteCount: count)
         }
-        written += bytes.count
+        written &+= count
     }
 
     @inlinable @inline(__always)
@@ -91,7 +105,7 @@ public final class OutputBuffer {
         for index in 0..<length { cursor[1 + index] = name.utf8Start[index] }
         cursor[length + 1] = UInt8(ascii: "\"")
         cursor[length + 2] = UInt8(ascii: ":")
-        written += length + (separated ? 4 : 3)
+        written &+= length + (separated ? 4 : 3)
     }
 
     /// Text known only when it is written. Disfavoured, so that a literal is written as the
@@ -107,7 +121,7 @@ public final class OutputBuffer {
             target[index] = byte
             index += 1
         }
-        written += index
+        written &+= index
     }
 
     @inlinable
@@ -125,7 +139,7 @@ public final class OutputBuffer {
         let target = UnsafeMutableRawPointer(room(words * 8))
         let pattern = UInt64(byte) &* 0x0101_0101_0101_0101
         for word in 0..<words { target.storeBytes(of: pattern, toByteOffset: 8 * word, as: UInt64.self) }
-        written += count
+        written &+= count
     }
 
     /// `count` copies of `byte` at `position`, moving what follows.
@@ -135,7 +149,7 @@ public final class OutputBuffer {
         _ = room(count)
         (base + position + count).update(from: base + position, count: written - position)
         (base + position).update(repeating: byte, count: count)
-        written += count
+        written &+= count
     }
 
     /// Characters from `start` to the end: UTF-8 bytes that do not continue another (what is
@@ -153,7 +167,7 @@ public final class OutputBuffer {
     @inlinable @inline(__always)
     public func append(count: Int, _ write: (UnsafeMutableBufferPointer<UInt8>) -> Void) {
         write(UnsafeMutableBufferPointer(start: room(count), count: count))
-        written += count
+        written &+= count
     }
 
     /// `value` in decimal. A listing writes several numbers per line, so the digits are counted
@@ -188,20 +202,20 @@ public final class OutputBuffer {
             cursor.pointee = UInt8(ascii: "0") + UInt8(magnitude)
         }
         assert(cursor == start, "the digits of \(value) did not fill the \(digits) counted for them")
-        written += digits
+        written &+= digits
     }
 
     /// The lower-case hex of `bytes`, two digits per byte.
     public func appendHex(_ bytes: UnsafeRawBufferPointer) {
         Hex.write(bytes, to: room(bytes.count * 2))
-        written += bytes.count * 2
+        written &+= bytes.count * 2
     }
 
     /// What `value.description` says (the brief's name, or `UNKNOWN(n)`), written without building
     /// it: a summary line shows a message type and a sequence category.
     @inlinable
-    public func appendDescription<Value: NamedWireValue>(of value: Value) {
-        if let name = value.name {
+    public func appendDescription<Value: BriefNamedWireValue>(of value: Value) {
+        if let name = value.briefName {
             append(name)
         } else {
             append(value.description)
@@ -211,7 +225,7 @@ public final class OutputBuffer {
     /// The four upper-case hex digits of `value`.
     @inlinable
     public func appendUppercaseHex(_ value: UInt16) {
-        Hex.writeUppercase(UInt64(value), width: 4, to: room(4))
-        written += 4
+        let digits = Hex.uppercaseDigits(UInt32(value))
+        withUnsafeBytes(of: digits) { append(UnsafeRawBufferPointer(rebasing: $0[4..<8])) }
     }
 }

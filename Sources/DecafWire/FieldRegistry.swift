@@ -5,20 +5,41 @@
 public struct FieldRegistry: Hashable, Sendable {
     /// The tags and their index, held in one object: a registry passed along with every frame of
     /// a capture costs one reference count, not one per array.
-    @usableFromInline final class Table: Sendable {
+    /// Immutable once made, so it is shared between threads as it is; `names` is memory of its
+    /// own (freed with the table), so a field can point at its name's bytes without a reference.
+    @usableFromInline final class Table: @unchecked Sendable {
         /// Every tag the registry names, in tag order.
         @usableFromInline let tags: [TLVTagDefinition]
         /// For each of the 65,536 tags, its index in `tags` plus one, or 0: a name is one load
         /// away, which the summary of millions of frames needs.
         @usableFromInline let slots: [UInt8]
+        /// Every name's UTF-8 bytes, one after another, in the order of `tags`.
+        @usableFromInline let names: UnsafeMutableRawBufferPointer
+        /// Where each tag's name lies in `names`, in the order of `tags`.
+        @usableFromInline let nameRanges: [Range<Int>]
 
         init(tags: [TLVTagDefinition]) {
             self.tags = tags.sorted { $0.tag < $1.tag }
             var slots = Array(repeating: UInt8(0), count: Int(UInt16.max) + 1)
+            var text: [UInt8] = []
+            var nameRanges: [Range<Int>] = []
             for (index, definition) in self.tags.enumerated() {
                 slots[Int(definition.tag.rawValue)] = UInt8(index + 1)
+                nameRanges.append(text.count..<(text.count + definition.name.utf8.count))
+                text += definition.name.utf8
             }
             self.slots = slots
+            self.nameRanges = nameRanges
+            names = .allocate(byteCount: max(1, text.count), alignment: 1)
+            names.copyBytes(from: text)
+        }
+
+        deinit { names.deallocate() }
+
+        /// The UTF-8 bytes of the name in `slot` (1-based); valid while the table lives.
+        @inlinable
+        func name(inSlot slot: Int) -> UnsafeRawBufferPointer {
+            UnsafeRawBufferPointer(rebasing: names[nameRanges[slot - 1]])
         }
     }
 
@@ -93,8 +114,20 @@ public struct FieldRegistry: Hashable, Sendable {
 
     @inlinable
     public func definition(of tag: TLVTag) -> TLVTagDefinition? {
-        let slot = Int(table.slots[Int(tag.rawValue)])
+        let slot = slot(of: tag)
         return slot == 0 ? nil : table.tags[slot - 1]
+    }
+
+    /// The tag's place in the table plus one, or 0 for a tag the registry does not name.
+    @inlinable
+    func slot(of tag: TLVTag) -> Int { Int(table.slots[Int(tag.rawValue)]) }
+
+    /// The UTF-8 bytes of the tag's name, nil when the registry does not name it: what an output
+    /// that writes bytes copies, without making a `String`. Valid as long as the registry is.
+    @inlinable
+    public func nameBytes(of tag: TLVTag) -> UnsafeRawBufferPointer? {
+        let slot = slot(of: tag)
+        return slot == 0 ? nil : table.name(inSlot: slot)
     }
 
     /// The tag's name, or nil when the registry does not name it.

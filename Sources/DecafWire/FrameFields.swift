@@ -118,7 +118,7 @@ public struct FrameFields {
         var parsedEnd = fields.baseOffset
         for element in fields {
             if isPastError(element) { break }
-            let item = TLVFieldItem(element: element, definition: registry.definition(of: element.tag), region: region, depth: depth, base: base)
+            let item = TLVFieldItem(element: element, registry: registry, region: region, depth: depth, base: base)
             visitor.enterTLVField(item)
             let valueEnd = element.offset + TLVEncoder.fieldHeaderSize + element.value.count
             if element.isContainer && visitor.descendsIntoContainers {

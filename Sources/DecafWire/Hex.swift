@@ -53,14 +53,21 @@ public enum Hex {
         return nibbles &+ 0x3030_3030_3030_3030 &+ letters &* 39
     }
 
-    /// Writes the low `width` nibbles of `value` as upper-case hex digits at `out`, as `format`
-    /// shows them after its `0x`.
+    /// The eight upper-case hex digits of `value`, as `format` shows them after its `0x`, as the
+    /// bytes of a `UInt64` in memory order (the most significant digit first): made by arithmetic
+    /// on the whole word at once, since a summary line shows a session id and several tags.
     @inlinable
-    public static func writeUppercase(_ value: UInt64, width: Int, to out: UnsafeMutablePointer<UInt8>) {
-        let digits: StaticString = "0123456789ABCDEF"
-        for index in 0..<width {
-            out[index] = digits.utf8Start[Int(truncatingIfNeeded: value >> UInt64(4 * (width - 1 - index))) & 0x0F]
-        }
+    public static func uppercaseDigits(_ value: UInt32) -> UInt64 {
+        // Nibble k of the value into byte k of the word, ...
+        var nibbles = UInt64(value)
+        nibbles = (nibbles | nibbles << 16) & 0x0000_FFFF_0000_FFFF
+        nibbles = (nibbles | nibbles << 8) & 0x00FF_00FF_00FF_00FF
+        nibbles = (nibbles | nibbles << 4) & 0x0F0F_0F0F_0F0F_0F0F
+        // ... each byte made a digit (`0`-`9` from 0x30, `A`-`F` 7 further on) ...
+        let letters = ((nibbles &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
+        let digits = nibbles &+ 0x3030_3030_3030_3030 &+ letters &* 7
+        // ... and the most significant first in memory.
+        return digits.bigEndian
     }
 
     /// The two digits of each byte value, as the bytes of a `UInt16` in memory order.

@@ -1,6 +1,6 @@
 /// The header's msg_type. Values outside the brief's table stay representable, because a receiver
 /// checks and skips them rather than failing (FRAME-4) and the dissector shows them.
-public struct MessageType: NamedWireValue {
+public struct MessageType: BriefNamedWireValue {
     public var rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
@@ -11,7 +11,8 @@ public struct MessageType: NamedWireValue {
     @inlinable public static var readReceipt: MessageType { MessageType(rawValue: 4) }
 
     /// The brief's name (`DATA`, `READ_RECEIPT`, ...), or nil for an undefined value.
-    public var name: String? {
+    @inlinable
+    public var briefName: StaticString? {
         switch rawValue {
         case 0: "DATA"
         case 1: "HEARTBEAT"

@@ -1,5 +1,5 @@
 /// The high 8 bits of a sequence number (SEQ-1). Each sender keeps one counter per category.
-public struct SequenceCategory: NamedWireValue {
+public struct SequenceCategory: BriefNamedWireValue {
     public var rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
@@ -9,7 +9,8 @@ public struct SequenceCategory: NamedWireValue {
     @inlinable public static var media: SequenceCategory { SequenceCategory(rawValue: 3) }
     @inlinable public static var broadcast: SequenceCategory { SequenceCategory(rawValue: 4) }
 
-    public var name: String? {
+    @inlinable
+    public var briefName: StaticString? {
         switch rawValue {
         case 0: "NORMAL"
         case 1: "HEARTBEAT"

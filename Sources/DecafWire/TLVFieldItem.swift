@@ -3,8 +3,12 @@
 public struct TLVFieldItem {
     /// The tag, the value in place, and the body offset of the tag.
     public let element: TLVSequenceView.Element
-    /// The registry's entry for the tag, nil for a tag it does not name.
-    public let definition: TLVTagDefinition?
+    /// The registry that names the field, held without a reference count: the walk that yields
+    /// the item holds the registry for as long as the item is valid, and a count per field would
+    /// cost the summary of millions of frames more than the rest of reading the field's name.
+    @usableFromInline unowned(unsafe) let names: FieldRegistry.Table
+    /// The tag's place in `names` plus one, or 0 for a tag the registry does not name.
+    @usableFromInline let slot: Int
     public let region: FieldRegion
     /// 0 for the body's own fields, 1 inside a container, and so on.
     public let depth: Int
@@ -13,9 +17,10 @@ public struct TLVFieldItem {
     public let base: Int
 
     @inlinable
-    init(element: TLVSequenceView.Element, definition: TLVTagDefinition?, region: FieldRegion, depth: Int, base: Int) {
+    init(element: TLVSequenceView.Element, registry: FieldRegistry, region: FieldRegion, depth: Int, base: Int) {
         self.element = element
-        self.definition = definition
+        names = registry.table
+        slot = registry.slot(of: element.tag)
         self.region = region
         self.depth = depth
         self.base = base
@@ -24,10 +29,17 @@ public struct TLVFieldItem {
     public var tag: TLVTag { element.tag }
     public var value: UnsafeRawBufferPointer { element.value }
     public var isContainer: Bool { element.isContainer }
+    /// The registry's entry for the tag, nil for a tag it does not name.
+    public var definition: TLVTagDefinition? { slot == 0 ? nil : names.tags[slot - 1] }
     public var name: String? { definition?.name }
+    /// The UTF-8 bytes of the name, nil for a tag the registry does not name: what an output that
+    /// writes bytes copies, without making a `String`. Valid as long as the item is.
+    @inlinable
+    public var nameBytes: UnsafeRawBufferPointer? { slot == 0 ? nil : names.name(inSlot: slot) }
     /// The name, or the tag's four hex digits.
-    public var label: String { definition?.name ?? Hex.format(element.tag.rawValue, width: 4) }
-    public var layout: TLVValueLayout { definition?.layout ?? .bytes }
+    public var label: String { name ?? Hex.format(element.tag.rawValue, width: 4) }
+    @inlinable
+    public var layout: TLVValueLayout { slot == 0 ? .bytes : names.tags[slot - 1].layout }
     /// `0x1001 TEXT`, or just the hex for a tag without a name, as `TLVTag` describes itself.
     public var tagDescription: String { FieldRegistry.describe(element.tag, name: name) }
 
@@ -37,6 +49,7 @@ public struct TLVFieldItem {
     public var valueRange: Range<Int> { headerRange.upperBound..<(headerRange.upperBound + element.value.count) }
 
     /// Why the value does not fit its tag's layout (TLV-4), nil when it fits.
+    @inlinable
     public var misfit: String? {
         switch layout {
         case .bytes, .container: nil

@@ -39,6 +39,32 @@ struct OutputBufferTests {
         #expect(written { $0.appendUppercaseHex(0x00A1) } == "00A1")
     }
 
+    /// Every length a piece is copied by (bytes, two overlapping 4-byte words, two overlapping
+    /// 8-byte words, a copy call), each at every offset of a buffer that has to grow.
+    @Test func piecesOfEveryLengthAreCopiedWhole() {
+        let source = (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+        for offset in 0..<9 {
+            for length in 0...source.count {
+                let out = OutputBuffer(capacity: 8)
+                out.append(repeating: UInt8(ascii: "-"), count: offset)
+                source.withUnsafeBytes { out.append(UnsafeRawBufferPointer(rebasing: $0[..<length])) }
+                out.append(UInt8(ascii: "."))
+                #expect(Array(out.bytes) == Array(repeating: UInt8(ascii: "-"), count: offset) + source[..<length] + [UInt8(ascii: ".")])
+            }
+        }
+    }
+
+    @Test func upperCaseHexIsTheStandardLibrarysForEveryValue() {
+        for value in UInt16.min...UInt16.max {
+            let hex = String(value, radix: 16, uppercase: true)
+            #expect(written { $0.appendUppercaseHex(value) } == String(repeating: "0", count: 4 - hex.count) + hex)
+        }
+        for value: UInt32 in [0, 9, 10, 0xF, 0x10, 0xDECA_FBAD, 0x0123_4567, 0x89AB_CDEF, 0xFFFF_FFFF, 0xA0A0_9F9F] {
+            let digits = Hex.uppercaseDigits(value)
+            #expect(withUnsafeBytes(of: digits) { String(decoding: $0, as: UTF8.self) } == Hex.format(value, width: 8).dropFirst(2))
+        }
+    }
+
     @Test func paddingAndInsertion() {
         #expect(written { out in
             out.append("ab")
