@@ -3,10 +3,8 @@
 public struct TLVFieldItem {
     /// The tag, the value in place, and the body offset of the tag.
     public let element: TLVSequenceView.Element
-    /// The registry that names the field, held without a reference count: the walk that yields
-    /// the item holds the registry for as long as the item is valid, and a count per field would
-    /// cost the summary of millions of frames more than the rest of reading the field's name.
-    @usableFromInline unowned(unsafe) let names: FieldRegistry.Table
+    /// The names of the registry the walk was given, where the field's name and layout are read.
+    @usableFromInline let names: FieldRegistry.Table
     /// The tag's place in `names` plus one, or 0 for a tag the registry does not name.
     @usableFromInline let slot: Int
     public let region: FieldRegion
