@@ -14,6 +14,6 @@ struct TimeOfDayCache {
             withUnsafeMutableBytes(of: &text) { time.writeTimeOfDay(to: $0.assumingMemoryBound(to: UInt8.self)) }
             self.time = time
         }
-        withUnsafeBytes(of: text) { out.append(UnsafeRawBufferPointer(rebasing: $0.prefix(CaptureTime.timeOfDayLength))) }
+        withUnsafeBytes(of: text) { out.append(UnsafeRawBufferPointer(start: $0.baseAddress, count: min(CaptureTime.timeOfDayLength, $0.count))) }
     }
 }
