@@ -27,12 +27,17 @@ struct WireEventQueueTests {
     func twoWaiters() async {
         let queue = WireEventQueue()
         // The waits are bounded: on a loaded machine a waiter could otherwise expire before the
-        // second one registers, and the loop would spin for ever.
+        // second one registers, and the loop would poll for ever. The loop sleeps a millisecond
+        // rather than yields: a task that only yields goes straight back on the cooperative pool
+        // and can be taken again ahead of the waiter it waits for and of other tests. Seen once in
+        // a full run: this test failed after 97 s with one waiter registered, tests of a few
+        // milliseconds ended together at 60.8 s, the minute this loop spun, and a conformance run
+        // beside it ran out of its time.
         let deadline = ContinuousClock.now + .seconds(60)
         async let first = queue.next(timeout: .seconds(120))
-        while queue.waiterCount < 1, ContinuousClock.now < deadline { await Task.yield() }
+        while queue.waiterCount < 1, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(1)) }
         async let second = queue.next(timeout: .seconds(120))
-        while queue.waiterCount < 2, ContinuousClock.now < deadline { await Task.yield() }
+        while queue.waiterCount < 2, ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(1)) }
         #expect(queue.waiterCount == 2, "the two waiters did not register within a minute")
         queue.push(Self.frame(1))
         queue.push(Self.frame(2))

@@ -27,12 +27,12 @@ struct HexTests {
         #expect(Hex.bytes(Hex.spaced(bytes)) == bytes)
     }
 
-    /// `write` makes four bytes' digits at once: every byte value in every place of a word, and
-    /// every length of tail, against the plain `string`.
+    /// `write` makes eight bytes' digits in one vector and four in one word: every byte value in
+    /// every place of both, and every length of tail, against the plain `string`.
     @Test func writesInPlaceAsStringDoes() {
         let bytes = (0...255).map(UInt8.init) + (0...255).map { UInt8(255 - $0) }
-        for start in 0..<4 {
-            for length in [0, 1, 2, 3, 4, 5, 7, 8, 9, 255, bytes.count - start] {
+        for start in 0..<8 {
+            for length in Array(0...17) + [255, bytes.count - start] {
                 let slice = Array(bytes[start..<(start + length)])
                 let written = [UInt8](unsafeUninitializedCapacity: 2 * length) { out, count in
                     if let base = out.baseAddress { slice.withUnsafeBytes { Hex.write($0, to: base) } }
