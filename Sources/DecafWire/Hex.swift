@@ -23,14 +23,8 @@ public enum Hex {
         guard let source = bytes.baseAddress else { return }
         var cursor = UnsafeMutableRawPointer(out)
         var offset = 0
-        // Eight bytes at a time, their sixteen digits made in one vector (`--json` writes every
-        // byte of every frame in hex, two or three times over), then four in one word.
-        while offset + 8 <= bytes.count {
-            let eight = source.loadUnaligned(fromByteOffset: offset, as: SIMD8<UInt8>.self)
-            cursor.storeBytes(of: digits(of: eight), as: SIMD16<UInt8>.self)
-            cursor += 16
-            offset += 8
-        }
+        // Four bytes at a time, their eight digits made in one word (`--json` writes every byte
+        // of every frame in hex, two or three times over).
         while offset + 4 <= bytes.count {
             let word = UInt32(littleEndian: source.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
             cursor.storeBytes(of: digits(of: word).littleEndian, as: UInt64.self)
@@ -44,22 +38,6 @@ public enum Hex {
                 offset += 1
             }
         }
-    }
-
-    /// The sixteen lower-case digits of eight bytes, in the order they are written: each byte
-    /// widened to a 16-bit lane holding its high nibble in the half first in memory and its
-    /// low nibble in the other, then each nibble made a digit, all lanes at once.
-    @inlinable @inline(__always)
-    static func digits(of bytes: SIMD8<UInt8>) -> SIMD16<UInt8> {
-        let wide = SIMD8<UInt16>(truncatingIfNeeded: bytes)
-        #if _endian(little)
-        let lanes = (wide &>> 4) | ((wide & 0x0F) &<< 8)
-        #else
-        let lanes = ((wide &>> 4) &<< 8) | (wide & 0x0F)
-        #endif
-        let nibbles = unsafeBitCast(lanes, to: SIMD16<UInt8>.self)
-        let letters = (nibbles &+ 6) &>> 4
-        return nibbles &+ 0x30 &+ letters &* 39
     }
 
     /// The eight lower-case digits of four bytes (`word`'s bytes from least significant up), in

@@ -27,8 +27,8 @@ struct HexTests {
         #expect(Hex.bytes(Hex.spaced(bytes)) == bytes)
     }
 
-    /// `write` makes eight bytes' digits in one vector and four in one word: every byte value in
-    /// every place of both, and every length of tail, against the plain `string`.
+    /// `write` makes four bytes' digits at once: every byte value in every place of a word, every
+    /// start and every length of tail, against the plain `string`.
     @Test func writesInPlaceAsStringDoes() {
         let bytes = (0...255).map(UInt8.init) + (0...255).map { UInt8(255 - $0) }
         for start in 0..<8 {
