@@ -9,6 +9,8 @@ public protocol BriefNamedWireValue: NamedWireValue {
 extension BriefNamedWireValue {
     public var name: String? { briefName.map(\.description) }
 
+    /// Whether the brief defines the value, read from the static name without making a `String`
+    /// (the summary's warnings ask it of every frame).
     @inlinable
     public var isKnown: Bool { briefName != nil }
 }

@@ -6,7 +6,7 @@ public struct FieldRegistry: Hashable, Sendable {
     /// The tags and their index, held in one object: a registry passed along with every frame of
     /// a capture costs one reference count, not one per array.
     /// Immutable once made, so it is shared between threads as it is; `names` is memory of its
-    /// own (freed with the table), so a field can point at its name's bytes without a reference.
+    /// own (freed with the table), so an output copies a name's bytes without making a `String`.
     @usableFromInline final class Table: @unchecked Sendable {
         /// Every tag the registry names, in tag order.
         @usableFromInline let tags: [TLVTagDefinition]
