@@ -373,7 +373,7 @@ final class ClientCaseDriver {
         for channel in connections.values { channel.close(promise: nil) }
         for testee in testees { testee.pipes?.close(promise: nil) }
         try? FileManager.default.removeItem(at: errorLog)
-        outcome.succeed(ClientCaseOutcome(observation: server.observation, transcript: transcript, problem: problem, held: held))
+        outcome.succeed(ClientCaseOutcome(observation: server.observation, transcript: transcript, problem: problem, held: max(held, server.observation.behindScript)))
     }
 
     /// What the testee said last on its standard error (`LastWords`), or "".

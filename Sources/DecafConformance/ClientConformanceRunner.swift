@@ -44,6 +44,6 @@ struct ClientCaseOutcome: Sendable {
     var observation: ClientObservation
     var transcript: [TranscriptEntry]
     var problem: String?
-    /// The longest the case's event loop ran late.
+    /// The longest the case's event loop ran late, or its script fell behind its pauses.
     var held: Duration = .zero
 }

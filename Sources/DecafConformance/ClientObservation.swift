@@ -98,6 +98,10 @@ public struct ClientObservation: Sendable {
     public var settings: ClientSettings
     /// When the script reached `finish`, or the case's time ran out.
     public var ended: Duration?
+    /// How far the server's script fell behind its own pauses on any connection, on a loaded
+    /// machine: a byte-by-byte answer of 70 one-millisecond pauses can reach the client a second
+    /// late although no single timer was more than a few milliseconds late.
+    public var behindScript: Duration = .zero
     /// Whether the case ran out of time before its script finished and its testees exited.
     public var timedOut = false
     /// The UNIX time when the case started, to judge the client's timestamps (TS-1).

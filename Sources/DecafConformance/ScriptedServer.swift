@@ -22,6 +22,11 @@ public struct ScriptedServer {
         var cursor = 0
         var wait: ServerStep?
         var paused = false
+        /// When the pause under way should end, by the script.
+        var resumeDue: Duration?
+        /// How much later than the script its pauses have ended, added up: each pause starts when
+        /// the last ended, so on a loaded machine the lateness of one carries into every later step.
+        var behind: Duration = .zero
         /// Writes left of a transmission cut into several, with the pauses between them.
         var queue: [Pending] = []
         var dataSends: [UInt32: Int] = [:]
@@ -134,6 +139,11 @@ public struct ScriptedServer {
         switch timer {
         case let .resume(index):
             connections[index].paused = false
+            if let due = connections[index].resumeDue {
+                connections[index].behind += max(.zero, now.elapsed - due)
+                connections[index].resumeDue = nil
+                observation.behindScript = max(observation.behindScript, connections[index].behind)
+            }
             return advanceAll(at: now)
         case let .write(index, bytes, label):
             guard connections[index].open else { return [] }
@@ -282,7 +292,7 @@ public struct ScriptedServer {
             if !connections[index].queue.isEmpty {
                 switch connections[index].queue.removeFirst() {
                 case let .write(bytes, label): actions.append(write(bytes, label: label, on: index, at: now))
-                case let .pause(duration): actions.append(pause(index, for: duration))
+                case let .pause(duration): actions.append(pause(index, for: duration, at: now))
                 }
                 continue
             }
@@ -316,11 +326,11 @@ public struct ScriptedServer {
             connections[index].queue.append(.write(lastSent, label: "again: \(lastLabel)"))
             return []
         case let .pause(duration):
-            return [pause(index, for: duration)]
+            return [pause(index, for: duration, at: now)]
         case let .pauseAckTimeouts(count):
-            return [pause(index, for: observation.settings.ackTimeout * count)]
+            return [pause(index, for: observation.settings.ackTimeout * count, at: now)]
         case let .pauseHeartbeats(count):
-            return [pause(index, for: (observation.settings.heartbeat ?? .seconds(1)) * count)]
+            return [pause(index, for: (observation.settings.heartbeat ?? .seconds(1)) * count, at: now)]
         case .awaitData, .awaitAck, .awaitEvent, .awaitConnections, .awaitClosed:
             connections[index].wait = step
             return []
@@ -385,8 +395,9 @@ public struct ScriptedServer {
         return [reset ? .reset(connection: index) : .close(connection: index)]
     }
 
-    private mutating func pause(_ index: Int, for duration: Duration) -> ScriptedServerAction {
+    private mutating func pause(_ index: Int, for duration: Duration, at now: SessionTime) -> ScriptedServerAction {
         connections[index].paused = true
+        connections[index].resumeDue = now.elapsed + duration
         return schedule(.resume(connection: index), after: duration)
     }
 

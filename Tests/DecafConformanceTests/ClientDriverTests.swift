@@ -143,6 +143,30 @@ struct ClientStandingFailureTests {
                 "a frame cut short may be the client still writing it")
     }
 
+    @Test("a byte-by-byte answer whose pauses each end a little late puts the script behind by their sum, which makes a failure suspect")
+    func scriptFallsBehind() throws {
+        let testCase = try #require(ClientCatalog.cases.first { $0.id == "client.frame.split-byte-by-byte" })
+        var server = ScriptedServer(script: testCase.script, settings: .suggested)
+        var time = SessionTime(elapsed: .milliseconds(10), unixSeconds: 1_700_000_000)
+        _ = server.start(at: time)
+        let connection = server.accepted(at: time).connection
+        let (header, fields) = CaseFrames.versionRequest(.v1_0, .basic)
+        let request = Frame(header: header, body: TLVEncoder.encode(fields)[...])
+        var actions = server.received(request, on: connection, at: time)
+        var pauses = 0
+        // Every pause ends 12 ms late: far under any one timer's tolerance, but it adds up.
+        while let token = actions.lazy.compactMap({ if case let .schedule(token, delay) = $0 { (token, delay) } else { nil } }).first, pauses < 1000 {
+            time.elapsed += token.1 + .milliseconds(12)
+            pauses += 1
+            actions = server.timerFired(token.0, at: time)
+        }
+        #expect(pauses > 60, "the answer and the DATA frame are written a byte at a time")
+        #expect(server.observation.behindScript == .milliseconds(12) * pauses)
+        let attempt = CaseAttempt(result: CaseResult(testCase: testCase.conformanceCase, verdict: Verdict(.fail, "nothing delivered"), transcript: [], duration: .seconds(2)),
+                                  held: server.observation.behindScript)
+        #expect(attempt.isSuspect)
+    }
+
     @Test("a client that never closes after a frame it must refuse is told so, not that it closed when the suite stopped it")
     func neverClosed() throws {
         let testCase = try #require(ClientCatalog.cases.first { $0.id == "client.frame.bad-magic" })
