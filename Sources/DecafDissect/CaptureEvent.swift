@@ -12,8 +12,11 @@ public enum CaptureEvent: Sendable {
     /// by the capture, or cut off by its snapshot length), noticed at packet `packet`;
     /// `droppedBytes` bytes of an unfinished frame before the gap are lost with it.
     case gap(TCPConnection, TCPDirection, count: Int, streamOffset: Int, droppedBytes: Int, packet: Int)
-    /// After a bad frame or a gap, bytes of one direction were passed over to reach the next magic.
-    case resynchronized(TCPConnection, TCPDirection, skipped: Int, resumedAt: Int?)
+    /// After a bad frame or a gap, bytes of one direction were passed over to reach the next magic
+    /// at `resumedAt` (nil: to the end). A stream at hand as a whole (hex, a file of frames) gives
+    /// the skipped bytes too, and the offset of the first, so `decaf build --from` can put them
+    /// back; a capture does not.
+    case resynchronized(TCPConnection, TCPDirection, skipped: Int, resumedAt: Int?, skippedBytes: (from: Int, bytes: [UInt8])? = nil)
     /// A connection taken as the protocol's ended and was flushed: nothing more comes of it. Not
     /// shown; it lets listings and statistics forget what they kept for the connection.
     case connectionClosed(TCPConnection)
@@ -25,7 +28,7 @@ public enum CaptureEvent: Sendable {
         switch self {
         case let .frame(frame): frame.connection
         case let .connectionOpened(connection), let .joinedMidStream(connection, _), let .gap(connection, _, _, _, _, _),
-             let .resynchronized(connection, _, _, _), let .connectionClosed(connection):
+             let .resynchronized(connection, _, _, _, _), let .connectionClosed(connection):
             connection
         case .captureError: nil
         }

@@ -40,7 +40,7 @@ public struct CaptureNoteJSON: Codable, Hashable, Sendable {
             self.streamOffset = streamOffset
             self.droppedBytes = droppedBytes
             self.packet = packet
-        case let .resynchronized(connection, direction, skipped, resumedAt):
+        case let .resynchronized(connection, direction, skipped, resumedAt, _):
             record = "resync"
             self.connection = ConnectionJSON(connection)
             self.direction = direction

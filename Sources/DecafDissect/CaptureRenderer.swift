@@ -2,44 +2,46 @@ import DecafCapture
 import DecafJSON
 import DecafWire
 
-/// Writes what a capture listing shows as text a user reads, into `bytes`: a summary line per
-/// frame (with the excerpt of an error, or a hexdump), a tree, or a JSON line. Frames are written
-/// straight from the bytes they arrived in, except in the tree, which is for reading a few.
+/// Writes what a listing shows as text a user reads, into `bytes`: a summary line per frame (with
+/// the excerpt of an error, or a hexdump), a tree, or a JSON line, each frame placed as `layout`
+/// says. Frames are written straight from the bytes they arrived in, except in the tree, which is
+/// for reading a few.
 public struct CaptureRenderer: CaptureSink {
-    public let style: DissectionReport.Style
-    public let hexdump: Bool
-    /// The names of the TLV tags, and the layouts their values are read with.
-    public let registry: FieldRegistry
+    /// What is written of the frames, and how they are placed, in lines: the tree, the notes.
+    public let report: CaptureReport
     /// What was written and not yet taken.
     public let output = OutputBuffer()
     private var json: FrameJSONWriter
     private var times = TimeOfDayCache()
 
-    public init(style: DissectionReport.Style, hexdump: Bool = false, registry: FieldRegistry = .brief) {
-        self.style = style
-        self.hexdump = hexdump
-        self.registry = registry
+    public init(style: ListingStyle, hexdump: Bool = false, registry: FieldRegistry = .brief, layout: ListingLayout = .capture) {
+        report = CaptureReport(style: style, hexdump: hexdump, registry: registry, layout: layout)
         json = FrameJSONWriter(registry: registry)
     }
 
     public mutating func frame(_ frame: CapturedFrameView) {
-        switch style {
-        case .summary:
-            SummaryRenderer.write(frame, registry: registry, times: &times, to: output)
+        switch (report.style, report.layout) {
+        case (.summary, .capture):
+            SummaryRenderer.write(frame, registry: report.registry, times: &times, to: output)
             output.append(UInt8(ascii: "\n"))
-            if hexdump || !frame.parts.isValid {
-                append(DissectionReport(style: style, hexdump: hexdump, registry: registry).summaryDetails(for: FrameRecord(frame.parts)))
-            }
-        case .json:
+            append(report.summaryDetails(for: frame.parts))
+        case (.summary, .stream):
+            SummaryRenderer.write(frame.parts, registry: report.registry, to: output)
+            output.append(UInt8(ascii: "\n"))
+            append(report.summaryDetails(for: frame.parts))
+        case (.json, .capture):
             json.write(frame, to: output)
             output.append(UInt8(ascii: "\n"))
-        case .tree:
-            append(CaptureReport(style: style, hexdump: hexdump, registry: registry).lines(for: .frame(CapturedFrame(frame))))
+        case (.json, .stream):
+            json.write(frame.parts, to: output)
+            output.append(UInt8(ascii: "\n"))
+        case (.tree, _):
+            append(report.lines(for: frame))
         }
     }
 
     public mutating func note(_ event: CaptureEvent) {
-        append(CaptureReport(style: style, hexdump: hexdump, registry: registry).lines(for: event))
+        append(report.lines(for: event))
     }
 
     private mutating func append(_ lines: [String]) {

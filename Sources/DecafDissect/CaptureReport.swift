@@ -3,37 +3,41 @@ import DecafJSON
 import DecafWire
 
 /// Turns capture events into the lines a user reads: one summary line per frame (or a tree, or
-/// JSON), with gaps, resynchronisations and mid-stream starts said plainly.
+/// JSON), with gaps, resynchronisations and mid-stream starts said plainly. A stream's frames
+/// (`ListingLayout.stream`) are placed by stream offset, without capture time, connection or packets.
 public struct CaptureReport: Sendable {
-    public var style: DissectionReport.Style
+    public var style: ListingStyle
     public var hexdump: Bool
     /// The names of the TLV tags, and the layouts their values are read with.
     public var registry: FieldRegistry
+    public var layout: ListingLayout
 
-    public init(style: DissectionReport.Style = .summary, hexdump: Bool = false, registry: FieldRegistry = .brief) {
+    public init(style: ListingStyle = .summary, hexdump: Bool = false, registry: FieldRegistry = .brief, layout: ListingLayout = .capture) {
         self.style = style
         self.hexdump = hexdump
         self.registry = registry
+        self.layout = layout
     }
 
     /// The lines for `event`.
     public func lines(for event: CaptureEvent) -> [String] {
-        if style == .json {
-            if case let .frame(frame) = event {
-                var json = FrameJSONWriter(registry: registry)
-                let line = OutputBuffer()
-                frame.withView { json.write($0, to: line) }
-                return [String(decoding: line.bytes, as: UTF8.self)]
-            }
-            return CaptureNoteJSON(event).map { [JSONLine.encode($0)] } ?? []
-        }
         switch event {
         case let .frame(frame):
-            let report = DissectionReport(style: style, hexdump: hexdump, registry: registry)
-            guard style == .tree else { return [SummaryRenderer.line(for: frame, registry: registry)] + report.summaryDetails(for: frame.record) }
-            let record = report.lines(for: .frame(frame.record))
-            let packets = frame.packets.map(String.init).joined(separator: ", ")
-            return ["Capture: \(frame.time), connection \(frame.connection), \(frame.direction.rawValue), packet\(frame.packets.count == 1 ? "" : "s") \(packets)"] + record
+            return frame.withView(lines(for:))
+        case let .resynchronized(connection, direction, skipped, resumedAt, bytes):
+            if style == .json {
+                guard layout == .stream else { return CaptureNoteJSON(event).map { [JSONLine.encode($0)] } ?? [] }
+                var note = ResynchronizationJSON(skipped: skipped, resumedAt: resumedAt)
+                if let bytes {
+                    note.from = bytes.from
+                    note.hex = Hex.string(bytes.bytes)
+                }
+                return [JSONLine.encode(note)]
+            }
+            let line = TreeRenderer.resynchronizationLine(skipped: skipped, resumedAt: resumedAt)
+            return [layout == .stream ? line : "!! connection \(connection.index) \(direction.arrow): " + line]
+        case _ where style == .json:
+            return CaptureNoteJSON(event).map { [JSONLine.encode($0)] } ?? []
         case let .connectionOpened(connection):
             return ["== connection \(connection.index): client \(connection.client), server \(connection.server)"]
         case let .joinedMidStream(connection, direction):
@@ -41,12 +45,45 @@ public struct CaptureReport: Sendable {
         case let .gap(connection, direction, count, streamOffset, droppedBytes, packet):
             let lost = droppedBytes > 0 ? "; \(droppedBytes) buffered byte(s) of an unfinished frame are lost with them" : ""
             return ["!! connection \(connection.index) \(direction.arrow): \(count) byte(s) missing from the capture at stream offset \(streamOffset) (seen at packet \(packet))\(lost); decoding resumes at the next magic"]
-        case let .resynchronized(connection, direction, skipped, resumedAt):
-            return ["!! connection \(connection.index) \(direction.arrow): " + TreeRenderer.resynchronizationLine(skipped: skipped, resumedAt: resumedAt)]
         case let .captureError(error):
             return ["!! \(error): frames before this point were shown"]
         case .connectionClosed:
             return []
         }
+    }
+
+    /// The lines for a frame, seen in place.
+    public func lines(for frame: CapturedFrameView) -> [String] {
+        let out = OutputBuffer(capacity: 256)
+        switch style {
+        case .json:
+            var json = FrameJSONWriter(registry: registry)
+            if layout == .stream { json.write(frame.parts, to: out) } else { json.write(frame, to: out) }
+            return [String(decoding: out.bytes, as: UTF8.self)]
+        case .summary:
+            if layout == .stream {
+                SummaryRenderer.write(frame.parts, registry: registry, to: out)
+            } else {
+                var times = TimeOfDayCache()
+                SummaryRenderer.write(frame, registry: registry, times: &times, to: out)
+            }
+            return [String(decoding: out.bytes, as: UTF8.self)] + summaryDetails(for: frame.parts)
+        case .tree:
+            let record = FrameRecord(frame.parts)
+            let tree = TreeRenderer.lines(for: record, registry: registry)
+                + (hexdump ? HexdumpRenderer.lines(for: record, registry: registry).map { "    " + $0 } + [""] : [""])
+            guard layout == .capture else { return tree }
+            let packets = frame.packets.map(String.init).joined(separator: ", ")
+            return ["Capture: \(frame.time), connection \(frame.connection), \(frame.direction.rawValue), packet\(frame.packets.count == 1 ? "" : "s") \(packets)"] + tree
+        }
+    }
+
+    /// The lines under a frame's summary line: where its error lies, or its hexdump.
+    func summaryDetails(for parts: FrameParts) -> [String] {
+        guard hexdump || !parts.isValid else { return [] }
+        let record = FrameRecord(parts)
+        if hexdump { return HexdumpRenderer.lines(for: record, registry: registry).map { "      " + $0 } }
+        guard let error = record.error else { return [] }
+        return ErrorExcerpt.lines(for: record, error: error).map { "      " + $0 }
     }
 }

@@ -13,6 +13,15 @@ public struct CapturedFrame: Sendable {
     /// Capture time of the packet that completed the frame.
     public var time: CaptureTime
 
+    init(record: FrameRecord, connection: TCPConnection, direction: TCPDirection, packets: [Int], completedBy: Int, time: CaptureTime) {
+        self.record = record
+        self.connection = connection
+        self.direction = direction
+        self.packets = packets
+        self.completedBy = completedBy
+        self.time = time
+    }
+
     /// An owned copy of the frame `view` shows.
     public init(_ view: CapturedFrameView) {
         record = FrameRecord(view.parts)

@@ -23,8 +23,9 @@ public final class ParallelRendering<Sink: OrderedByteSink>: CaptureSink {
     private let coordinator: RenderingCoordinator<Sink>
     private let workers: Int
 
-    /// `workers` threads render; a batch is handed on at `batchBytes` bytes or `batchFrames` frames.
-    public init(style: DissectionReport.Style, hexdump: Bool, registry: FieldRegistry = .brief, workers: Int, into sink: Sink,
+    /// `workers` threads render, each frame placed as `layout` says; a batch is handed on at
+    /// `batchBytes` bytes or `batchFrames` frames.
+    public init(style: ListingStyle, hexdump: Bool, registry: FieldRegistry = .brief, layout: ListingLayout = .capture, workers: Int, into sink: Sink,
                 batchBytes: Int = 256 << 10, batchFrames: Int = 4096) {
         self.workers = max(1, workers)
         self.batchBytes = max(1, batchBytes)
@@ -34,7 +35,7 @@ public final class ParallelRendering<Sink: OrderedByteSink>: CaptureSink {
         for _ in 0..<self.workers {
             let coordinator = coordinator
             Thread {
-                var renderer = CaptureRenderer(style: style, hexdump: hexdump, registry: registry)
+                var renderer = CaptureRenderer(style: style, hexdump: hexdump, registry: registry, layout: layout)
                 while let (number, batch) = coordinator.next() {
                     batch.replay(into: &renderer)
                     coordinator.write(renderer.output.bytes, number: number)

@@ -84,23 +84,6 @@ public struct StreamDissector {
         noteResumption(at: nil, resynchronized)
     }
 
-    /// Every event `bytes` completes, as owned records.
-    public mutating func append(_ bytes: [UInt8]) -> [DissectionEvent] {
-        var events: [DissectionEvent] = []
-        bytes.withUnsafeBytes { raw in
-            append(raw, frame: { events.append(.frame(FrameRecord($0))) },
-                   resynchronized: { events.append(.resynchronized(skipped: $0, resumedAt: $1)) })
-        }
-        return events
-    }
-
-    /// The events that the end of the stream brings, as owned records.
-    public mutating func finish() -> [DissectionEvent] {
-        var events: [DissectionEvent] = []
-        finish(frame: { events.append(.frame(FrameRecord($0))) }, resynchronized: { events.append(.resynchronized(skipped: $0, resumedAt: $1)) })
-        return events
-    }
-
     /// Declares `count` bytes of the stream missing (see `FrameDecoder.skipGap`); returns how many
     /// buffered bytes of an unfinished frame were lost with them. Decoding resumes at the next magic.
     public mutating func skipGap(_ count: Int) -> Int {
@@ -111,12 +94,6 @@ public struct StreamDissector {
 
     /// Stream offset of the first byte not yet part of a reported frame or skipped.
     public var streamOffset: Int { decoder.streamOffset }
-
-    /// Every event of a whole stream.
-    public static func dissect(_ bytes: [UInt8], options: DecodeOptions = DecodeOptions()) -> [DissectionEvent] {
-        var dissector = StreamDissector(options: options)
-        return dissector.append(bytes) + dissector.finish()
-    }
 
     /// Reports a refused frame, numbered `index`, from the bytes of it that arrived, after the
     /// skip that led to it.

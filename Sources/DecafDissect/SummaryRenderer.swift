@@ -5,21 +5,6 @@ import DecafWire
 /// One line per frame: where it was, type, sequence, session, body size, top-level tags, status.
 /// Written straight from the frame into bytes, column by column: a capture has millions of lines.
 public enum SummaryRenderer {
-    public static func line(for record: FrameRecord, registry: FieldRegistry = .brief) -> String {
-        let out = OutputBuffer(capacity: 256)
-        record.withParts { write($0, registry: registry, to: out) }
-        return String(decoding: out.bytes, as: UTF8.self)
-    }
-
-    /// One line for a frame from a capture: index, capture time, connection and direction, the
-    /// packets that carried it, then the frame's own columns.
-    public static func line(for frame: CapturedFrame, registry: FieldRegistry = .brief) -> String {
-        let out = OutputBuffer(capacity: 256)
-        var times = TimeOfDayCache()
-        frame.withView { write($0, registry: registry, times: &times, to: out) }
-        return String(decoding: out.bytes, as: UTF8.self)
-    }
-
     /// Appends the line of a frame from a stream, without the newline.
     public static func write(_ parts: FrameParts, registry: FieldRegistry, to out: OutputBuffer) {
         let line = Columns(startingAt: out)

@@ -78,7 +78,10 @@ struct DissectCommand: ParsableCommand {
                     sequences: Set(sequences.map(\.rawValue)), connections: Set(connections))
     }
 
-    private var style: DissectionReport.Style { json ? .json : verbose ? .tree : .summary }
+    /// A listing rendered on every core into standard output, and what it came to.
+    private typealias Listing = CaptureOutcome<CaptureListing<ParallelRendering<StandardOutputFile>>>
+
+    private var style: ListingStyle { json ? .json : verbose ? .tree : .summary }
 
     /// Text written to a terminal fits its width, each longer line cut with "…"; JSON, and
     /// anything written to a file or a pipe, is never cut.
@@ -132,7 +135,7 @@ struct DissectCommand: ParsableCommand {
         try dissectStream(head, format: format)
     }
 
-    /// Hex text or a binary stream of frames, held whole.
+    /// Hex text or a binary stream of frames, held whole, listed as a capture of one connection.
     private func dissectStream(_ input: [UInt8], format: InputFormat) throws {
         guard !input.isEmpty else { throw InputError("the input is empty") }
         guard !stats, port == nil, connections.isEmpty else {
@@ -141,32 +144,12 @@ struct DissectCommand: ParsableCommand {
         guard let bytes = format.bytes(of: input) else {
             throw InputError("the input looks like hex text but is not whole bytes of hex digits")
         }
-        let report = DissectionReport(style: style, hexdump: hexdump, registry: try tagNames.registry)
-        let filter = filter
-        var failed = false
-        var frames = 0, shown = 0
-        var output = StandardOutputFile(width: lineWidth)
-        var pending: [UInt8] = []
-        for event in StreamDissector.dissect(bytes, options: limits.decodeOptions) {
-            if case let .frame(record) = event {
-                frames += 1
-                if !record.isValid { failed = true }
-                guard filter.matches(record) else { continue }
-                shown += 1
-            }
-            for line in report.lines(for: event, stream: bytes) {
-                pending += line.utf8
-                pending.append(UInt8(ascii: "\n"))
-            }
-            if pending.count >= 1 << 16 {
-                pending.withUnsafeBytes { output.write($0) }
-                pending.removeAll(keepingCapacity: true)
-            }
+        let options = limits.decodeOptions
+        let outcome = try list(layout: .stream) { StreamCapture.dissect(bytes, options: options, into: &$0) }
+        if outcome.frames > 0 && outcome.inner.shown == 0 {
+            FileHandleOutput.standardError.write("No frame matches the filter; the input holds \(outcome.frames) frame(s)\n")
         }
-        pending.withUnsafeBytes { output.write($0) }
-        if let code = output.failure { throw InputError.cannotWrite(code) }
-        if frames > 0 && shown == 0 { FileHandleOutput.standardError.write("No frame matches the filter; the input holds \(frames) frame(s)\n") }
-        if failed { throw ExitCode.failure }
+        if outcome.failed { throw ExitCode.failure }
     }
 
     /// A pcap or pcapng capture, streamed: read in large chunks into one buffer, each chunk's
@@ -186,16 +169,7 @@ struct DissectCommand: ParsableCommand {
             report(statistics.captureError)
             (failed, frames) = (statistics.failed, statistics.frames)
         } else {
-            let rendering = ParallelRendering(style: style, hexdump: hexdump, registry: try tagNames.registry, workers: ProcessInfo.processInfo.activeProcessorCount,
-                                              into: StandardOutputFile(width: lineWidth))
-            var outcome = CaptureOutcome(CaptureListing(output: rendering, filter: filter))
-            do {
-                try feed(first, rest: &input, to: &dissector, into: &outcome)
-            } catch {
-                _ = rendering.finish()
-                throw error
-            }
-            if let code = rendering.finish().failure { throw InputError.cannotWrite(code) }
+            let outcome = try list(layout: .capture) { try feed(first, rest: &input, to: &dissector, into: &$0) }
             report(outcome.captureError)
             (failed, frames) = (outcome.failed, outcome.frames)
             if frames > 0 && outcome.inner.shown == 0 {
@@ -209,6 +183,22 @@ struct DissectCommand: ParsableCommand {
                     ?? "; \(ignored) TCP connection(s) did not start with the magic (try --port)") + "\n")
         }
         if failed { throw ExitCode.failure }
+    }
+
+    /// Lists the frames and notes `dissect` hands on, as the filter lets them through, each frame
+    /// placed as `layout` says, rendered on every core into standard output: what they came to.
+    private func list(layout: ListingLayout, _ dissect: (inout Listing) throws -> Void) throws -> Listing {
+        let rendering = ParallelRendering(style: style, hexdump: hexdump, registry: try tagNames.registry, layout: layout,
+                                          workers: ProcessInfo.processInfo.activeProcessorCount, into: StandardOutputFile(width: lineWidth))
+        var outcome = CaptureOutcome(CaptureListing(output: rendering, filter: filter))
+        do {
+            try dissect(&outcome)
+        } catch {
+            _ = rendering.finish()
+            throw error
+        }
+        if let code = rendering.finish().failure { throw InputError.cannotWrite(code) }
+        return outcome
     }
 
     /// Feeds the capture, `first` bytes then the rest of `input`, through `dissector` into `sink`.

@@ -61,8 +61,9 @@ struct JSONLineTests {
         for file in FrameVectorFile.all {
             for group in file.groups {
                 for vector in group.tests {
-                    for event in StreamDissector.dissect(vector.bytes, options: group.options) {
-                        guard case let .frame(record) = event else { continue }
+                    for event in StreamCapture.events(of: vector.bytes, options: group.options) {
+                        guard case let .frame(frame) = event else { continue }
+                        let record = frame.record
                         let json = FrameRecordJSON(record)
                         #expect(Self.written(record) == (try Self.foundation(json)), "tcId \(vector.tcId)")
                         #expect(JSONLine.encode(json) == (try Self.foundation(json)), "tcId \(vector.tcId)")
@@ -78,8 +79,9 @@ struct JSONLineTests {
         var encoder = FrameEncoder()
         let header = FrameHeader(messageType: .data, sequence: SequenceNumber(rawValue: 1), timestamp: 1_700_000_000, sessionID: SessionID(rawValue: 1))
         let bytes = encoder.encode(header, fields: [TLVField(tag: .text, text: text), TLVField(tag: .error, bytes: [0, 4] + Array(text.utf8))])
-        for event in StreamDissector.dissect(bytes) {
-            guard case let .frame(record) = event else { continue }
+        for event in StreamCapture.events(of: bytes) {
+            guard case let .frame(frame) = event else { continue }
+            let record = frame.record
             #expect(record.isValid)
             #expect(Self.written(record) == (try Self.foundation(FrameRecordJSON(record))))
         }

@@ -76,7 +76,7 @@ struct SampleCaptureTests {
         #expect(bad.record.error?.code == .checksumMismatch)
         #expect(bad.connection.index == 1 && bad.packets == [5])
         #expect(dissection.events.contains {
-            if case let .resynchronized(connection, .clientToServer, 7, _) = $0 { connection.index == 1 } else { false }
+            if case let .resynchronized(connection, .clientToServer, 7, _, _) = $0 { connection.index == 1 } else { false }
         })
         #expect(dissection.gaps == [45])
         #expect(dissection.frames.filter { $0.connection.index == 2 }.map(\.record.bytes) == [Self.session[4].bytes, Self.session[12].bytes])
@@ -133,7 +133,7 @@ struct SampleCaptureTests {
         let dissection = CaptureDissection(bytes, port: SampleCapture.serverPort)
         #expect(dissection.wire == Array(Self.session.dropFirst().map(\.bytes)))
         #expect(dissection.events.contains { if case .joinedMidStream(_, .clientToServer) = $0 { true } else { false } })
-        #expect(dissection.events.contains { if case .resynchronized(_, .clientToServer, _, _) = $0 { true } else { false } })
+        #expect(dissection.events.contains { if case .resynchronized(_, .clientToServer, _, _, _) = $0 { true } else { false } })
     }
 
     @Test("ports reused by a new SYN start a new connection")

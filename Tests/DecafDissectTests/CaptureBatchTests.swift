@@ -24,8 +24,8 @@ struct CaptureBatchTests {
     }
 
     @Test("a replayed batch renders byte for byte as the dissector's frames do, in every style",
-          arguments: [DissectionReport.Style.summary, .json, .tree])
-    func replayMatches(_ style: DissectionReport.Style) {
+          arguments: [ListingStyle.summary, .json, .tree])
+    func replayMatches(_ style: ListingStyle) {
         for capture in SampleCapture.all {
             var dissector = CaptureDissector()
             var both = Both(direct: CaptureRenderer(style: style, hexdump: style == .tree))

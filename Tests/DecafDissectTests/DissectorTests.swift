@@ -12,8 +12,8 @@ struct DissectorTests {
 
     static let hello = fixture("frame-basic/1.bin")
 
-    static func records(_ events: [DissectionEvent]) -> [FrameRecord] {
-        events.compactMap { if case let .frame(record) = $0 { record } else { nil } }
+    static func records(_ events: [CaptureEvent]) -> [FrameRecord] {
+        events.compactMap { if case let .frame(frame) = $0 { frame.record } else { nil } }
     }
 
     @Test("hex text (with separators, prefixes and comments) and binary are told apart by content")
@@ -29,15 +29,19 @@ struct DissectorTests {
     func mixedStream() {
         let stream = Self.hello + Array("GARBAGE!".utf8) + Self.fixture("checksum/207.bin") + Self.fixture("tlv-nesting/425.bin")
             + Self.fixture("frame-basic/6.bin") + Array("tail".utf8)
-        let events = StreamDissector.dissect(stream)
+        let events = StreamCapture.events(of: stream)
         let records = Self.records(events)
         #expect(records.map(\.index) == [1, 2, 3, 4, 5, 6])
         #expect(records.map { $0.error?.code } == [nil, .badMagic, .checksumMismatch, .tlvTooDeep, nil, .badMagic])
         #expect(records.map(\.streamOffset) == [0, 39, 47, 86, 155, 193])
         let notes = events.compactMap { event -> [Int?]? in
-            if case let .resynchronized(skipped, resumedAt) = event { [skipped, resumedAt] } else { nil }
+            if case let .resynchronized(_, _, skipped, resumedAt, _) = event { [skipped, resumedAt] } else { nil }
         }
         #expect(notes == [[8, 47], [4, nil]])
+        let skippedBytes = events.compactMap { event -> [UInt8]? in
+            if case let .resynchronized(_, _, _, _, skipped?) = event { [UInt8(skipped.from)] + skipped.bytes } else { nil }
+        }
+        #expect(skippedBytes == [[39] + Array("GARBAGE!".utf8), [193] + Array("tail".utf8)], "the skipped bytes and the offset of the first")
     }
 
     @Test("every committed vector dissects to the verdict the decoder gives it")
@@ -53,7 +57,7 @@ struct DissectorTests {
                     try decoder.finish()
                     return frame
                 }
-                let record = try #require(Self.records(StreamDissector.dissect(bytes)).first)
+                let record = try #require(Self.records(StreamCapture.events(of: bytes)).first)
                 switch decoded {
                 case .success: #expect(record.isValid, "\(group)/\(file)")
                 case let .failure(error): #expect(record.error == error, "\(group)/\(file)")
@@ -65,7 +69,7 @@ struct DissectorTests {
     @Test("the hexdump gives every byte of a frame exactly one field")
     func spansCoverEveryByte() throws {
         for path in ["frame-basic/9.bin", "zlib/501.bin", "tlv-nesting/424.bin", "checksum/207.bin", "tlv-framing/418.bin", "truncation/187.bin"] {
-            let record = try #require(Self.records(StreamDissector.dissect(Self.fixture(path))).first)
+            let record = try #require(Self.records(StreamCapture.events(of: Self.fixture(path))).first)
             let spans = FrameLayout.spans(of: record).filter { $0.region == .frame }
             let covered = spans.flatMap { Array($0.range) }
             #expect(covered == Array(0..<record.bytes.count), "\(path)")
@@ -78,7 +82,7 @@ struct DissectorTests {
 
     @Test("the tree shows every header field with hex and decimal, the time in UTC and the text as text")
     func tree() throws {
-        let record = try #require(Self.records(StreamDissector.dissect(Self.hello)).first)
+        let record = try #require(Self.records(StreamCapture.events(of: Self.hello)).first)
         #expect(TreeRenderer.lines(for: record) == [
             "Frame 1: 39 bytes at stream offset 0",
             "    Magic: 0xDECAFBAD (3737844653) [correct]",
@@ -100,7 +104,7 @@ struct DissectorTests {
 
     @Test("a byte-swapped checksum is shown with expected and actual values and named as CRC-3")
     func byteSwappedChecksum() throws {
-        let record = try #require(Self.records(StreamDissector.dissect(Self.fixture("checksum/207.bin"))).first)
+        let record = try #require(Self.records(StreamCapture.events(of: Self.fixture("checksum/207.bin"))).first)
         let lines = TreeRenderer.lines(for: record)
         #expect(lines.contains("    Checksum: 0x31DE4C8A (836652170) [mismatch: expected 0x8A4CDE31, the body's CRC-32, actual 0x31DE4C8A; it is the correct CRC written in little-endian (CRC-3)]"))
         #expect(lines.contains { $0.hasPrefix("    [Error CHECKSUM_MISMATCH (CRC-2)] at frame offset 24") })
@@ -113,7 +117,7 @@ struct DissectorTests {
         ("truncation/186.bin", 0..<4),
     ])
     func errorLocation(path: String, range: Range<Int>) throws {
-        let record = try #require(Self.records(StreamDissector.dissect(Self.fixture(path))).first)
+        let record = try #require(Self.records(StreamCapture.events(of: Self.fixture(path))).first)
         let error = try #require(record.error)
         let location = try #require(ErrorExcerpt.location(of: error, in: record))
         #expect(location.0 == .frame)
@@ -122,7 +126,7 @@ struct DissectorTests {
 
     @Test("a TLV error in a compressed body points into the decompressed body")
     func compressedLocation() throws {
-        let record = try #require(Self.records(StreamDissector.dissect(Self.fixture("zlib-malformed/553.bin"))).first)
+        let record = try #require(Self.records(StreamCapture.events(of: Self.fixture("zlib-malformed/553.bin"))).first)
         let location = try #require(ErrorExcerpt.location(of: record.error!, in: record))
         #expect(location.0 == .decompressedBody)
         #expect(location.1 == 11..<17)
@@ -130,7 +134,7 @@ struct DissectorTests {
 
     @Test("the excerpt shows the line holding the offending bytes with carets under them")
     func excerpt() throws {
-        let record = try #require(Self.records(StreamDissector.dissect(Self.fixture("checksum/209.bin"))).first)
+        let record = try #require(Self.records(StreamCapture.events(of: Self.fixture("checksum/209.bin"))).first)
         #expect(ErrorExcerpt.lines(for: record, error: record.error!) == [
             "0x000010  00 00 44 4c 00 00 00 0b 00 00 00 00 10 01 00 00",
             "                                  ^^ ^^ ^^ ^^",
@@ -139,8 +143,8 @@ struct DissectorTests {
 
     @Test("JSON lines carry the frame's bytes and fields, and an error's code, requirement and offset")
     func json() throws {
-        let report = DissectionReport(style: .json)
-        let events = StreamDissector.dissect(Self.hello + Self.fixture("tlv-duplicates/440.bin"))
+        let report = CaptureReport(style: .json, layout: .stream)
+        let events = StreamCapture.events(of: Self.hello + Self.fixture("tlv-duplicates/440.bin"))
         let lines = events.flatMap { report.lines(for: $0) }
         #expect(lines.count == 2)
         let first = try JSONDecoder().decode(FrameRecordJSON.self, from: Data(lines[0].utf8))
@@ -159,7 +163,7 @@ struct DissectorTests {
     func warnings() throws {
         for (path, requirement) in [("sequence/609.bin", RequirementID.seq2), ("frame-message-type/40.bin", .frame4),
                                     ("tlv-unknown-tags/492.bin", .tlv4), ("frame-encryption/62.bin", .frame5)] {
-            let record = try #require(Self.records(StreamDissector.dissect(Self.fixture(path))).first)
+            let record = try #require(Self.records(StreamCapture.events(of: Self.fixture(path))).first)
             #expect(record.isValid, "\(path)")
             #expect(record.warnings().map(\.requirement) == [requirement], "\(path)")
         }

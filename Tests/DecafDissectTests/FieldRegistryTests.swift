@@ -15,6 +15,11 @@ struct FieldRegistryTests {
         .registering(TLVTagDefinition(sticker, "STICKER", .utf8))
         .registering(TLVTagDefinition(caption, "CAPTION"))
 
+    /// The summary line of `record`, as `dissect` lists a stream.
+    static func summary(_ record: FrameRecord, registry: FieldRegistry = .brief) -> String {
+        CaptureReport(registry: registry, layout: .stream).lines(for: .frame(StreamCapture.frame(record)))[0]
+    }
+
     /// A DATA frame with a STICKER field, then a container holding a CAPTION.
     static func record(sticker value: [UInt8] = Array("hello".utf8)) -> FrameRecord {
         let fields = [TLVField(tag: sticker, bytes: value), TLVField(tag: .container, content: .fields([TLVField(tag: caption, text: "inner")]))]
@@ -23,14 +28,14 @@ struct FieldRegistryTests {
         let header = FrameHeader(messageType: .data, sequence: SequenceNumber(category: .normal, counter: 1), timestamp: 1_700_000_000,
                                  sessionID: SessionID(rawValue: 1))
         encoder.append(header, payload: TLVEncoder.encode(fields), to: &bytes)
-        return DissectorTests.records(StreamDissector.dissect(bytes))[0]
+        return DissectorTests.records(StreamCapture.events(of: bytes))[0]
     }
 
     @Test("a registered tag is named in the summary, the tree, the hexdump, JSON and the Wireshark plugin; without it, each shows the hex")
     func everyOutput() throws {
         let record = Self.record()
-        #expect(SummaryRenderer.line(for: record, registry: Self.registry).contains(" STICKER,CONTAINER "))
-        #expect(SummaryRenderer.line(for: record).contains(" 0x2001,CONTAINER "))
+        #expect(Self.summary(record, registry: Self.registry).contains(" STICKER,CONTAINER "))
+        #expect(Self.summary(record).contains(" 0x2001,CONTAINER "))
 
         let tree = TreeRenderer.lines(for: record, registry: Self.registry)
         #expect(tree.contains("        STICKER (0x2001), 5 bytes: \"hello\""))
@@ -42,13 +47,13 @@ struct FieldRegistryTests {
         #expect(hexdump.contains { $0.hasSuffix("   CAPTION value") })
         #expect(HexdumpRenderer.lines(for: record).contains { $0.hasSuffix(" 0x2001 tag, length 5") })
 
-        let line = try #require(DissectionReport(style: .json, registry: Self.registry).lines(for: .frame(record)).first)
+        let line = try #require(CaptureReport(style: .json, registry: Self.registry, layout: .stream).lines(for: .frame(StreamCapture.frame(record))).first)
         let json = try JSONDecoder().decode(FrameRecordJSON.self, from: Data(line.utf8))
         #expect(json.tlv?.first?.name == "STICKER")
         #expect(json.tlv?.first?.decoded?.text == "hello")
         #expect(json.tlv?.last?.fields?.first?.name == "CAPTION")
         #expect(json.tlv?.last?.fields?.first?.decoded == nil, "CAPTION holds bytes")
-        let plain = try JSONDecoder().decode(FrameRecordJSON.self, from: Data(DissectionReport(style: .json).lines(for: .frame(record))[0].utf8))
+        let plain = try JSONDecoder().decode(FrameRecordJSON.self, from: Data(CaptureReport(style: .json, layout: .stream).lines(for: .frame(StreamCapture.frame(record)))[0].utf8))
         #expect(plain.tlv?.first?.name == nil && plain.tlv?.first?.decoded == nil)
 
         let lua = WiresharkPlugin.lua(version: "test", registry: Self.registry)
@@ -64,9 +69,9 @@ struct FieldRegistryTests {
         #expect(warnings.map(\.requirement) == [.tlv4])
         #expect(warnings.first?.message == "0x2001 STICKER at body offset 0: not valid UTF-8")
         #expect(record.warnings().isEmpty, "unregistered, the tag holds bytes")
-        #expect(SummaryRenderer.line(for: record, registry: Self.registry).hasSuffix("ok, 1 warning: TLV-4"))
+        #expect(Self.summary(record, registry: Self.registry).hasSuffix("ok, 1 warning: TLV-4"))
         #expect(TreeRenderer.lines(for: record, registry: Self.registry).contains("        STICKER (0x2001), 2 bytes: ff fe [malformed: not valid UTF-8]"))
-        let line = try #require(DissectionReport(style: .json, registry: Self.registry).lines(for: .frame(record)).first)
+        let line = try #require(CaptureReport(style: .json, registry: Self.registry, layout: .stream).lines(for: .frame(StreamCapture.frame(record))).first)
         let json = try JSONDecoder().decode(FrameRecordJSON.self, from: Data(line.utf8))
         #expect(json.tlv?.first?.decoded?.malformed == "not valid UTF-8")
         #expect(json.warnings.map(\.message) == ["0x2001 STICKER at body offset 0: not valid UTF-8"])

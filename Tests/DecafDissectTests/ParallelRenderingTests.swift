@@ -12,7 +12,7 @@ import Testing
 @Suite("parallel rendering")
 struct ParallelRenderingTests {
     /// What one renderer writes for `capture`, fed `chunks` chunks of it (all, by default).
-    static func serial(_ capture: SampleCapture, style: DissectionReport.Style, hexdump: Bool, chunks: Int? = nil) -> [UInt8] {
+    static func serial(_ capture: SampleCapture, style: ListingStyle, hexdump: Bool, chunks: Int? = nil) -> [UInt8] {
         var dissector = CaptureDissector()
         var listing = CaptureListing(output: CaptureRenderer(style: style, hexdump: hexdump))
         feed(capture, chunks: chunks, to: &dissector, into: &listing)
@@ -38,7 +38,7 @@ struct ParallelRenderingTests {
     }
 
     /// The same, rendered in parallel into `sink`.
-    static func parallel(_ capture: SampleCapture, style: DissectionReport.Style, hexdump: Bool, workers: Int, batchFrames: Int,
+    static func parallel(_ capture: SampleCapture, style: ListingStyle, hexdump: Bool, workers: Int, batchFrames: Int,
                          into sink: MemoryByteSink = MemoryByteSink(), chunks: Int? = nil) -> MemoryByteSink {
         let rendering = ParallelRendering(style: style, hexdump: hexdump, workers: workers, into: sink, batchBytes: 512, batchFrames: batchFrames)
         var dissector = CaptureDissector()
@@ -47,7 +47,7 @@ struct ParallelRenderingTests {
         return rendering.finish()
     }
 
-    static let modes: [(DissectionReport.Style, Bool)] = [(.summary, false), (.summary, true), (.tree, true), (.json, false)]
+    static let modes: [(ListingStyle, Bool)] = [(.summary, false), (.summary, true), (.tree, true), (.json, false)]
 
     @Test("every sample capture, in every mode, with batches of 1 to 3 frames on 1 to 4 workers: byte for byte one renderer's listing")
     func sameBytesAsOneRenderer() {
@@ -62,6 +62,31 @@ struct ParallelRenderingTests {
                         #expect(sink.failure == nil)
                     }
                 }
+            }
+        }
+    }
+
+    /// Every committed vector's bytes one after another, with bytes that are not frames between
+    /// groups: a stream of good and bad frames and resynchronisations.
+    static let vectorStream: [UInt8] = FrameVectorFile.all.flatMap(\.groups).flatMap { group in
+        group.tests.flatMap(\.bytes) + Array("not a frame".utf8)
+    }
+
+    @Test("a stream (hex, a file of frames) goes through the same listing as a capture: in every mode, in parallel, byte for byte one renderer's")
+    func streamAsCapture() {
+        for (style, hexdump) in Self.modes {
+            var serial = CaptureListing(output: CaptureRenderer(style: style, hexdump: hexdump, layout: .stream))
+            StreamCapture.dissect(Self.vectorStream, into: &serial)
+            let expected = Array(serial.output.output.bytes)
+            #expect(serial.shown >= 50, "a bad frame whose length runs on takes in the vectors after it, as in any stream")
+            let resync = style == .json ? #""record":"resync""# : "[Resynchronized] skipped"
+            #expect(String(decoding: expected, as: UTF8.self).contains(resync), "\(style): the skips are listed")
+            for workers in [1, 3] {
+                let rendering = ParallelRendering(style: style, hexdump: hexdump, layout: .stream, workers: workers, into: MemoryByteSink(),
+                                                  batchBytes: 512, batchFrames: 2)
+                var listing = CaptureListing(output: rendering)
+                StreamCapture.dissect(Self.vectorStream, into: &listing)
+                #expect(rendering.finish().bytes == expected, "\(style), hexdump \(hexdump), \(workers) workers")
             }
         }
     }

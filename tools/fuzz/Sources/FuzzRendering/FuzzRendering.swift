@@ -13,7 +13,7 @@ public func fuzzRendering(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard size > 0 else { return 0 }
     let control = data.pointee
     let file = UnsafeRawBufferPointer(start: data + 1, count: size - 1)
-    let (style, hexdump) = [(DissectionReport.Style.summary, false), (.summary, true), (.tree, true), (.json, false)][max(0, Int(control & 0x07) - 4)]
+    let (style, hexdump) = [(ListingStyle.summary, false), (.summary, true), (.tree, true), (.json, false)][max(0, Int(control & 0x07) - 4)]
     let workers = Int(control >> 3 & 0x01) + 1
     let batchFrames = Int(control >> 4 & 0x03) + 1
     let chunk = [16, 256, 1500, 4096][Int(control >> 6)]
