@@ -69,9 +69,8 @@ public struct CaptureReport: Sendable {
             }
             return [String(decoding: out.bytes, as: UTF8.self)] + summaryDetails(for: frame.parts)
         case .tree:
-            let record = FrameRecord(frame.parts)
-            let tree = TreeRenderer.lines(for: record, registry: registry)
-                + (hexdump ? HexdumpRenderer.lines(for: record, registry: registry).map { "    " + $0 } + [""] : [""])
+            let tree = TreeRenderer.lines(for: frame.parts, registry: registry)
+                + (hexdump ? HexdumpRenderer.lines(for: frame.parts, registry: registry).map { "    " + $0 } + [""] : [""])
             guard layout == .capture else { return tree }
             let packets = frame.packets.map(String.init).joined(separator: ", ")
             return ["Capture: \(frame.time), connection \(frame.connection), \(frame.direction.rawValue), packet\(frame.packets.count == 1 ? "" : "s") \(packets)"] + tree
@@ -80,10 +79,8 @@ public struct CaptureReport: Sendable {
 
     /// The lines under a frame's summary line: where its error lies, or its hexdump.
     func summaryDetails(for parts: FrameParts) -> [String] {
-        guard hexdump || !parts.isValid else { return [] }
-        let record = FrameRecord(parts)
-        if hexdump { return HexdumpRenderer.lines(for: record, registry: registry).map { "      " + $0 } }
-        guard let error = record.error else { return [] }
-        return ErrorExcerpt.lines(for: record, error: error).map { "      " + $0 }
+        if hexdump { return HexdumpRenderer.lines(for: parts, registry: registry).map { "      " + $0 } }
+        guard let error = parts.error else { return [] }
+        return ErrorExcerpt.lines(for: parts, error: error).map { "      " + $0 }
     }
 }

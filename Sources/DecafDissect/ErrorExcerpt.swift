@@ -3,10 +3,10 @@ import DecafWire
 /// The lines of a hexdump around the byte an error points at, with carets under the bytes of the
 /// offending field.
 enum ErrorExcerpt {
-    static func lines(for record: FrameRecord, error: WireError) -> [String] {
-        guard let (region, range) = location(of: error, in: record) else { return [] }
-        let bytes = region == .frame ? record.bytes : record.payload ?? []
-        let base = region == .frame ? record.streamOffset : 0
+    static func lines(for frame: FrameParts, error: WireError) -> [String] {
+        guard let (region, range) = location(of: error, in: frame) else { return [] }
+        let bytes = region == .frame ? frame.bytes : frame.payload ?? UnsafeRawBufferPointer(start: nil, count: 0)
+        let base = region == .frame ? frame.streamOffset : 0
         let firstLine = range.lowerBound / 16 * 16
         let lastLine = (range.upperBound - 1) / 16 * 16
         var lines: [String] = []
@@ -21,8 +21,8 @@ enum ErrorExcerpt {
         return lines
     }
 
-    /// Where in the record the error's offending bytes are, clipped to what arrived.
-    static func location(of error: WireError, in record: FrameRecord) -> (FieldRegion, Range<Int>)? {
+    /// Where in the frame the error's offending bytes are, clipped to what arrived.
+    static func location(of error: WireError, in frame: FrameParts) -> (FieldRegion, Range<Int>)? {
         let region: FieldRegion
         var start: Int
         var width: Int
@@ -36,7 +36,7 @@ enum ErrorExcerpt {
             start = FrameHeader.size
             width = 2
         case let code where code.countsOffsetFromBody:
-            region = record.isCompressed ? .decompressedBody : .frame
+            region = frame.isCompressed ? .decompressedBody : .frame
             start = region == .frame ? FrameHeader.size + error.offset : error.offset
             width = TLVEncoder.fieldHeaderSize
         case .versionUnsupported:
@@ -48,7 +48,7 @@ enum ErrorExcerpt {
             start = error.offset
             width = FrameHeader.Field(rawValue: error.offset)?.size ?? 1
         }
-        let available = region == .frame ? record.bytes.count : record.payload?.count ?? 0
+        let available = region == .frame ? frame.bytes.count : frame.payload?.count ?? 0
         start = min(start, available)
         width = min(width, available - start)
         guard width > 0 else { return nil }

@@ -6,9 +6,9 @@ import DecafWire
 public struct FrameLayout: FrameFieldVisitor {
     public private(set) var spans: [FieldSpan] = []
 
-    public static func spans(of record: FrameRecord, registry: FieldRegistry = .brief) -> [FieldSpan] {
+    public static func spans(of frame: FrameParts, registry: FieldRegistry = .brief) -> [FieldSpan] {
         var layout = FrameLayout()
-        record.withParts { $0.fields.walk(&layout, naming: registry) }
+        frame.fields.walk(&layout, naming: registry)
         return layout.spans
     }
 

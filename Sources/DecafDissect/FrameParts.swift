@@ -1,7 +1,7 @@
 import DecafWire
 
 /// A dissected frame seen in place: its bytes, what DecafWire made of them, and, for a frame that
-/// failed, the error. It is the form the summary, the JSON writer and the statistics read, whether
+/// failed, the error. It is the form every output and the statistics read, whether
 /// the frame comes straight from the decoder's buffer or from a `FrameRecord`, so nothing is copied
 /// for a frame that is only counted or printed. Valid only during the call that received it.
 public struct FrameParts {
@@ -12,7 +12,8 @@ public struct FrameParts {
     public var bytes: UnsafeRawBufferPointer
     /// The header, when all 28 bytes arrived and they start with the magic.
     public var header: FrameHeader?
-    /// The TLV bytes, when they can be read (see `FrameRecord.payload`).
+    /// The TLV bytes, when they can be read: always for a good frame; for a frame that failed on
+    /// its checksum or its TLV rules, what the body holds.
     public var payload: UnsafeRawBufferPointer?
     public var error: WireError?
     /// For a frame that failed its checksum, the first TLV rule its (untrusted) body would break.
@@ -60,12 +61,19 @@ public struct FrameParts {
     @inline(__always)
     public var fields: FrameFields {
         FrameFields(bytes: bytes, header: header, payload: payload, isNotAFrame: error?.code == .badMagic, hasError: error != nil,
-                    fieldLimit: FrameRecord.tlvErrorOffset(error: error, untrustedBodyError: untrustedBodyError))
+                    fieldLimit: tlvErrorOffset)
+    }
+
+    /// Body offset of the TLV error that ends the frame's readable fields: its own TLV error, or
+    /// the one its untrusted body would raise. A parser stops there, so no field after it is shown.
+    public var tlvErrorOffset: Int? {
+        if let error, error.code.countsOffsetFromBody { return error.offset }
+        return untrustedBodyError?.offset
     }
 
     /// What the frame does that the brief advises against but a receiver accepts, with the tags
     /// `registry` names read with their layouts. Building it allocates nothing for a frame without any.
-    public func warnings(_ registry: FieldRegistry) -> [DissectionWarning] {
+    public func warnings(_ registry: FieldRegistry = .brief) -> [DissectionWarning] {
         var misfits = MisfitWarnings(warnings: headerWarnings)
         fields.walk(&misfits, naming: registry)
         return misfits.warnings

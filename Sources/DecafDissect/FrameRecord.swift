@@ -1,7 +1,8 @@
 import DecafWire
 
-/// One frame as a dissector shows it: its bytes, what DecafWire made of them, and, for a frame
-/// that failed, the error and as much of the frame as can still be read.
+/// One frame as a dissector shows it, owned: its bytes, what DecafWire made of them, and, for a
+/// frame that failed, the error and as much of the frame as can still be read. Everything read
+/// from it is read from its parts (`withParts`), the form frames in place take too.
 public struct FrameRecord: Sendable {
     /// 1-based position among the frames (good or bad) of the stream.
     public var index: Int
@@ -38,7 +39,7 @@ public struct FrameRecord: Sendable {
         header = error.code == .badMagic ? nil : FrameHeader(decoding: bytes)
         self.error = error
         payload = nil
-        payload = readablePayload(options: options)
+        payload = withParts { Self.readablePayload(of: $0, options: options) }
         if error.code == .checksumMismatch, let payload {
             do { try TLVValidator.validate(payload, options: options.tlv) } catch { untrustedBodyError = error }
         }
@@ -58,53 +59,14 @@ public struct FrameRecord: Sendable {
         }
     }
 
-    /// The body, when all of it arrived.
-    public var body: ArraySlice<UInt8>? {
-        guard let header, bytes.count >= FrameHeader.size + Int(header.bodyLength) else { return nil }
-        return bytes[FrameHeader.size..<(FrameHeader.size + Int(header.bodyLength))]
-    }
-
-    /// The CRC-32 of the body as it arrived, when all of it did.
-    public var computedChecksum: UInt32? { withParts(\.computedChecksum) }
-
-    /// True when the body is a zlib stream (compress_type ZLIB, not empty, not opaque).
-    public var isCompressed: Bool { withParts(\.isCompressed) }
-
-    /// True when the body is encrypted and left unparsed.
-    public var isOpaque: Bool { withParts(\.isOpaque) }
-
-    /// The body's top-level fields as far as they were parsed, when the payload is readable.
-    public var fields: [TLVElement]? { payload.map { visible(TLVSequence($0)) } }
-
-    /// The fields of `sequence` that lie before a TLV error (the frame's own, or its untrusted
-    /// body's): a parser stops at the error, so the bytes after it are not shown as fields.
-    public func visible(_ sequence: TLVSequence) -> [TLVElement] {
-        guard let limit = tlvErrorOffset else { return Array(sequence) }
-        return sequence.prefix { $0.offset <= limit }
-    }
-
-    /// Body offset of the TLV error that ends the readable fields, if any.
-    private var tlvErrorOffset: Int? { Self.tlvErrorOffset(error: error, untrustedBodyError: untrustedBodyError) }
-
-    /// Body offset of the TLV error that ends a frame's readable fields: its own TLV error, or the
-    /// one its untrusted body would raise.
-    static func tlvErrorOffset(error: WireError?, untrustedBodyError: WireError?) -> Int? {
-        if let error, error.code.countsOffsetFromBody { return error.offset }
-        return untrustedBodyError?.offset
-    }
-
     public var isValid: Bool { error == nil }
 
     /// The TLV bytes of a refused frame that can still be shown: its body survived the checks
     /// before TLV parsing (a TLV error), or it failed only its checksum.
-    private func readablePayload(options: DecodeOptions) -> [UInt8]? {
-        guard let error, let body, !isOpaque else { return nil }
+    private static func readablePayload(of parts: FrameParts, options: DecodeOptions) -> [UInt8]? {
+        guard let error = parts.error, let body = parts.body, !parts.isOpaque else { return nil }
         guard error.code == .checksumMismatch || error.code.countsOffsetFromBody else { return nil }
-        guard isCompressed else { return Array(body) }
+        guard parts.isCompressed else { return Array(body) }
         return try? ZlibInflater().inflate(body, limit: options.bodyLimit)
     }
-
-    /// What the frame does that the brief advises against but a receiver accepts, found when asked:
-    /// counting frames never needs them.
-    public func warnings(_ registry: FieldRegistry = .brief) -> [DissectionWarning] { withParts { $0.warnings(registry) } }
 }

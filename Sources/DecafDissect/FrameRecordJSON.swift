@@ -67,40 +67,46 @@ public struct FrameRecordJSON: Codable, Hashable, Sendable {
 }
 
 extension FrameRecordJSON {
-    public init(_ frame: CapturedFrame) {
-        self.init(frame.record)
+    /// The JSON of a frame from a capture, built field by field for Foundation's encoder: the
+    /// reference the tests hold `FrameJSONWriter`'s bytes to.
+    public init(_ frame: CapturedFrameView) {
+        self.init(frame.parts)
         connection = ConnectionJSON(frame.connection)
         direction = frame.direction
-        packets = frame.packets
+        packets = Array(frame.packets)
         packet = frame.completedBy
         captureTime = frame.time.description
     }
 
-    public init(_ record: FrameRecord) {
-        index = record.index
-        streamOffset = record.streamOffset
-        length = record.bytes.count
-        status = record.isValid ? "ok" : "error"
-        hex = Hex.string(record.bytes)
-        warnings = record.warnings().map { Warning(requirement: $0.requirement.rawValue, message: $0.message) }
-        error = record.error.map {
+    /// The JSON of a frame from a stream, built the same way.
+    public init(_ frame: FrameParts) {
+        index = frame.index
+        streamOffset = frame.streamOffset
+        length = frame.bytes.count
+        status = frame.isValid ? "ok" : "error"
+        hex = Hex.string(frame.bytes)
+        warnings = frame.warnings().map { Warning(requirement: $0.requirement.rawValue, message: $0.message) }
+        error = frame.error.map {
             ErrorInfo(code: $0.code.rawValue, name: $0.code.name, requirement: $0.requirement.rawValue,
                       offset: $0.offset, frameOffset: $0.frameOffset, message: $0.message)
         }
-        tlv = record.fields.map { $0.map { TLVFieldJSON($0, visible: record.visible) } }
-        guard let header = record.header else { return }
+        // The fields before the TLV error, if any: a parser stops there.
+        let limit = frame.tlvErrorOffset
+        let visible = { (sequence: TLVSequence) in limit.map { limit in sequence.prefix { $0.offset <= limit } } ?? Array(sequence) }
+        tlv = frame.payload.map { visible(TLVSequence(Array($0))).map { TLVFieldJSON($0, visible: visible) } }
+        guard let header = frame.header else { return }
         self.header = FrameHeaderJSON(header)
-        let computed = record.computedChecksum
+        let computed = frame.computedChecksum
         let verdict = computed.map { ChecksumVerdict(stored: header.checksum, computed: $0) }
         checksum = Checksum(
             stored: header.checksum, computed: computed,
             status: verdict.map { $0 == .correct ? "correct" : "mismatch" } ?? "unchecked",
             littleEndian: verdict?.isByteSwapped ?? false
         )
-        let bodyBytes = record.bytes.dropFirst(FrameHeader.size)
+        let bodyBytes = frame.bytes.dropFirst(FrameHeader.size)
         body = Body(
-            length: bodyBytes.count, hex: Hex.string(bodyBytes), compressed: record.isCompressed, opaque: record.isOpaque,
-            inflated: record.isCompressed ? record.payload.map(Hex.string) : nil
+            length: bodyBytes.count, hex: Hex.string(bodyBytes), compressed: frame.isCompressed, opaque: frame.isOpaque,
+            inflated: frame.isCompressed ? frame.payload.map(Hex.string) : nil
         )
     }
 }

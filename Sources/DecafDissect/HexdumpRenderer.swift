@@ -1,21 +1,21 @@
 import Foundation
 import DecafWire
 
-/// A hexdump of a frame record in which every line names the field its bytes belong to.
+/// A hexdump of a frame in which every line names the field its bytes belong to.
 public enum HexdumpRenderer {
     /// Lines shown at the start of a long field; its last line follows a note of what was left out.
     static let leadingLines = 8
 
-    public static func lines(for record: FrameRecord, registry: FieldRegistry = .brief) -> [String] {
+    public static func lines(for frame: FrameParts, registry: FieldRegistry = .brief) -> [String] {
         var lines: [String] = []
         var region = FieldRegion.frame
-        for span in FrameLayout.spans(of: record, registry: registry) {
+        for span in FrameLayout.spans(of: frame, registry: registry) {
             if span.region != region {
                 region = span.region
-                lines.append("decompressed body (\(record.payload?.count ?? 0) bytes):")
+                lines.append("decompressed body (\(frame.payload?.count ?? 0) bytes):")
             }
-            let bytes = span.region == .frame ? record.bytes : record.payload ?? []
-            let base = span.region == .frame ? record.streamOffset : 0
+            let bytes = span.region == .frame ? frame.bytes : frame.payload ?? UnsafeRawBufferPointer(start: nil, count: 0)
+            let base = span.region == .frame ? frame.streamOffset : 0
             let starts = Array(stride(from: span.range.lowerBound, to: span.range.upperBound, by: 16))
             for (line, chunkStart) in starts.enumerated() {
                 if starts.count > leadingLines + 2 && line >= leadingLines && line < starts.count - 1 {

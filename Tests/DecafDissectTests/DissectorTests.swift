@@ -70,11 +70,11 @@ struct DissectorTests {
     func spansCoverEveryByte() throws {
         for path in ["frame-basic/9.bin", "zlib/501.bin", "tlv-nesting/424.bin", "checksum/207.bin", "tlv-framing/418.bin", "truncation/187.bin"] {
             let record = try #require(Self.records(StreamCapture.events(of: Self.fixture(path))).first)
-            let spans = FrameLayout.spans(of: record).filter { $0.region == .frame }
+            let spans = record.withParts { FrameLayout.spans(of: $0) }.filter { $0.region == .frame }
             let covered = spans.flatMap { Array($0.range) }
             #expect(covered == Array(0..<record.bytes.count), "\(path)")
-            if record.isCompressed, let payload = record.payload {
-                let inner = FrameLayout.spans(of: record).filter { $0.region == .decompressedBody }.flatMap { Array($0.range) }
+            if record.withParts(\.isCompressed), let payload = record.payload {
+                let inner = record.withParts { FrameLayout.spans(of: $0) }.filter { $0.region == .decompressedBody }.flatMap { Array($0.range) }
                 #expect(inner == Array(0..<payload.count))
             }
         }
@@ -83,7 +83,7 @@ struct DissectorTests {
     @Test("the tree shows every header field with hex and decimal, the time in UTC and the text as text")
     func tree() throws {
         let record = try #require(Self.records(StreamCapture.events(of: Self.hello)).first)
-        #expect(TreeRenderer.lines(for: record) == [
+        #expect(record.withParts { TreeRenderer.lines(for: $0) } == [
             "Frame 1: 39 bytes at stream offset 0",
             "    Magic: 0xDECAFBAD (3737844653) [correct]",
             "    Version: 1.0 (major 1, minor 0)",
@@ -105,7 +105,7 @@ struct DissectorTests {
     @Test("a byte-swapped checksum is shown with expected and actual values and named as CRC-3")
     func byteSwappedChecksum() throws {
         let record = try #require(Self.records(StreamCapture.events(of: Self.fixture("checksum/207.bin"))).first)
-        let lines = TreeRenderer.lines(for: record)
+        let lines = record.withParts { TreeRenderer.lines(for: $0) }
         #expect(lines.contains("    Checksum: 0x31DE4C8A (836652170) [mismatch: expected 0x8A4CDE31, the body's CRC-32, actual 0x31DE4C8A; it is the correct CRC written in little-endian (CRC-3)]"))
         #expect(lines.contains { $0.hasPrefix("    [Error CHECKSUM_MISMATCH (CRC-2)] at frame offset 24") })
     }
@@ -119,7 +119,7 @@ struct DissectorTests {
     func errorLocation(path: String, range: Range<Int>) throws {
         let record = try #require(Self.records(StreamCapture.events(of: Self.fixture(path))).first)
         let error = try #require(record.error)
-        let location = try #require(ErrorExcerpt.location(of: error, in: record))
+        let location = try #require(record.withParts { ErrorExcerpt.location(of: error, in: $0) })
         #expect(location.0 == .frame)
         #expect(location.1 == range)
     }
@@ -127,7 +127,7 @@ struct DissectorTests {
     @Test("a TLV error in a compressed body points into the decompressed body")
     func compressedLocation() throws {
         let record = try #require(Self.records(StreamCapture.events(of: Self.fixture("zlib-malformed/553.bin"))).first)
-        let location = try #require(ErrorExcerpt.location(of: record.error!, in: record))
+        let location = try #require(record.withParts { ErrorExcerpt.location(of: record.error!, in: $0) })
         #expect(location.0 == .decompressedBody)
         #expect(location.1 == 11..<17)
     }
@@ -135,7 +135,7 @@ struct DissectorTests {
     @Test("the excerpt shows the line holding the offending bytes with carets under them")
     func excerpt() throws {
         let record = try #require(Self.records(StreamCapture.events(of: Self.fixture("checksum/209.bin"))).first)
-        #expect(ErrorExcerpt.lines(for: record, error: record.error!) == [
+        #expect(record.withParts { ErrorExcerpt.lines(for: $0, error: record.error!) } == [
             "0x000010  00 00 44 4c 00 00 00 0b 00 00 00 00 10 01 00 00",
             "                                  ^^ ^^ ^^ ^^",
         ])
@@ -165,7 +165,7 @@ struct DissectorTests {
                                     ("tlv-unknown-tags/492.bin", .tlv4), ("frame-encryption/62.bin", .frame5)] {
             let record = try #require(Self.records(StreamCapture.events(of: Self.fixture(path))).first)
             #expect(record.isValid, "\(path)")
-            #expect(record.warnings().map(\.requirement) == [requirement], "\(path)")
+            #expect(record.withParts { $0.warnings() }.map(\.requirement) == [requirement], "\(path)")
         }
     }
 }

@@ -37,15 +37,15 @@ struct FieldRegistryTests {
         #expect(Self.summary(record, registry: Self.registry).contains(" STICKER,CONTAINER "))
         #expect(Self.summary(record).contains(" 0x2001,CONTAINER "))
 
-        let tree = TreeRenderer.lines(for: record, registry: Self.registry)
+        let tree = record.withParts { TreeRenderer.lines(for: $0, registry: Self.registry) }
         #expect(tree.contains("        STICKER (0x2001), 5 bytes: \"hello\""))
         #expect(tree.contains("            CAPTION (0x2002), 5 bytes: 69 6e 6e 65 72"))
-        #expect(TreeRenderer.lines(for: record).contains("        0x2001 (unknown tag), 5 bytes: 68 65 6c 6c 6f"))
+        #expect(record.withParts { TreeRenderer.lines(for: $0) }.contains("        0x2001 (unknown tag), 5 bytes: 68 65 6c 6c 6f"))
 
-        let hexdump = HexdumpRenderer.lines(for: record, registry: Self.registry)
+        let hexdump = record.withParts { HexdumpRenderer.lines(for: $0, registry: Self.registry) }
         #expect(hexdump.contains { $0.hasSuffix(" STICKER tag, length 5") })
         #expect(hexdump.contains { $0.hasSuffix("   CAPTION value") })
-        #expect(HexdumpRenderer.lines(for: record).contains { $0.hasSuffix(" 0x2001 tag, length 5") })
+        #expect(record.withParts { HexdumpRenderer.lines(for: $0) }.contains { $0.hasSuffix(" 0x2001 tag, length 5") })
 
         let line = try #require(CaptureReport(style: .json, registry: Self.registry, layout: .stream).lines(for: .frame(StreamCapture.frame(record))).first)
         let json = try JSONDecoder().decode(FrameRecordJSON.self, from: Data(line.utf8))
@@ -65,12 +65,12 @@ struct FieldRegistryTests {
     @Test("a registered text tag whose value is not UTF-8 is a TLV-4 warning that names it, in every output")
     func misfit() throws {
         let record = Self.record(sticker: [0xFF, 0xFE])
-        let warnings = record.warnings(Self.registry)
+        let warnings = record.withParts { $0.warnings(Self.registry) }
         #expect(warnings.map(\.requirement) == [.tlv4])
         #expect(warnings.first?.message == "0x2001 STICKER at body offset 0: not valid UTF-8")
-        #expect(record.warnings().isEmpty, "unregistered, the tag holds bytes")
+        #expect(record.withParts { $0.warnings() }.isEmpty, "unregistered, the tag holds bytes")
         #expect(Self.summary(record, registry: Self.registry).hasSuffix("ok, 1 warning: TLV-4"))
-        #expect(TreeRenderer.lines(for: record, registry: Self.registry).contains("        STICKER (0x2001), 2 bytes: ff fe [malformed: not valid UTF-8]"))
+        #expect(record.withParts { TreeRenderer.lines(for: $0, registry: Self.registry) }.contains("        STICKER (0x2001), 2 bytes: ff fe [malformed: not valid UTF-8]"))
         let line = try #require(CaptureReport(style: .json, registry: Self.registry, layout: .stream).lines(for: .frame(StreamCapture.frame(record))).first)
         let json = try JSONDecoder().decode(FrameRecordJSON.self, from: Data(line.utf8))
         #expect(json.tlv?.first?.decoded?.malformed == "not valid UTF-8")

@@ -112,7 +112,7 @@ struct GoldenVectorTests {
     func oneJSONForm(_ vector: CommittedVectors.Case) throws {
         let expected = try #require(vector.test.frame)
         let records = StreamCapture.events(of: vector.bytes, options: vector.options).compactMap { event -> FrameRecordJSON? in
-            if case let .frame(frame) = event { FrameRecordJSON(frame.record) } else { nil }
+            if case let .frame(frame) = event { frame.record.withParts { FrameRecordJSON($0) } } else { nil }
         }
         #expect(records.map(\.header) == [expected.header])
         #expect(records.map(\.tlv) == [expected.tlv])
