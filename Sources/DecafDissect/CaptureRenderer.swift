@@ -24,11 +24,11 @@ public struct CaptureRenderer: CaptureSink {
         case (.summary, .capture):
             SummaryRenderer.write(frame, registry: report.registry, times: &times, to: output)
             output.append(UInt8(ascii: "\n"))
-            append(report.summaryDetails(for: frame.parts))
+            if report.hexdump || !frame.parts.isValid { append(report.summaryDetails(for: frame.parts)) }
         case (.summary, .stream):
             SummaryRenderer.write(frame.parts, registry: report.registry, to: output)
             output.append(UInt8(ascii: "\n"))
-            append(report.summaryDetails(for: frame.parts))
+            if report.hexdump || !frame.parts.isValid { append(report.summaryDetails(for: frame.parts)) }
         case (.json, .capture):
             json.write(frame, to: output)
             output.append(UInt8(ascii: "\n"))
