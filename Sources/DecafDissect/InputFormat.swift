@@ -11,6 +11,21 @@ public enum InputFormat: String, Sendable, Hashable {
     /// The format of `input`: hex if, comments aside, it is only hex digits and separators (and
     /// holds at least one digit), binary otherwise. Frames start with 0xDE, which is not text.
     public static func detect(_ input: [UInt8]) -> InputFormat {
+        let (notText, sawDigit) = scan(input)
+        return !notText && sawDigit ? .hex : .binary
+    }
+
+    /// Whether `head`, the first bytes of an input, already shows that all of it is frames to
+    /// dissect as raw bytes: outside a comment it holds a byte hex text never holds, so the input
+    /// is binary however it goes on, and it holds a whole magic, so it may hold frames. Such an
+    /// input is dissected as it is read; any other is read whole to tell.
+    public static func isFrames(_ head: [UInt8]) -> Bool {
+        scan(head).notText && FrameHeader.resynchronizationPoint(in: head[...]) < head.endIndex - 3
+    }
+
+    /// Whether `input` holds, outside a comment, a byte that is not a hex digit or a separator,
+    /// and whether it holds a digit before it.
+    private static func scan(_ input: [UInt8]) -> (notText: Bool, sawDigit: Bool) {
         var sawDigit = false
         var inComment = false
         for byte in input {
@@ -26,10 +41,10 @@ public enum InputFormat: String, Sendable, Hashable {
                  UInt8(ascii: ":"), UInt8(ascii: "-"), UInt8(ascii: "x"), UInt8(ascii: "X"):
                 continue
             default:
-                return .binary
+                return (true, sawDigit)
             }
         }
-        return sawDigit ? .hex : .binary
+        return (false, sawDigit)
     }
 
     /// What `input`, taken as raw bytes, holds instead of frames, when it cannot hold one: only

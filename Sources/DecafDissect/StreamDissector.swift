@@ -9,6 +9,8 @@ public struct StreamDissector {
     private var count = 0
     /// Set while resynchronizing: the decoder's discarded-byte count when the error happened.
     private var discardedAtError: Int?
+    /// Set while resynchronizing: the stream offset of the first byte the skip passes over.
+    private var skipStart: Int?
 
     /// A dissector with `options`; encrypted bodies are always accepted as opaque, since a
     /// dissector shows them rather than refusing them.
@@ -67,6 +69,7 @@ public struct StreamDissector {
                 count.pointee += 1
                 record(error, index: count.pointee, frame, resynchronized)
                 discardedAtError = decoder.discardedByteCount
+                skipStart = decoder.streamOffset
                 decoder.resynchronize()
             }
         }
@@ -89,11 +92,17 @@ public struct StreamDissector {
     public mutating func skipGap(_ count: Int) -> Int {
         let dropped = decoder.skipGap(count)
         discardedAtError = decoder.discardedByteCount
+        skipStart = decoder.streamOffset
         return dropped
     }
 
     /// Stream offset of the first byte not yet part of a reported frame or skipped.
     public var streamOffset: Int { decoder.streamOffset }
+
+    /// Stream offset of the first byte not yet reported as part of a frame or of a skip: where a
+    /// skip under way began, else `streamOffset`. A caller that shows skipped bytes keeps the
+    /// stream from here on.
+    public var unreportedOffset: Int { skipStart ?? decoder.streamOffset }
 
     /// Reports a refused frame, numbered `index`, from the bytes of it that arrived, after the
     /// skip that led to it.
@@ -107,6 +116,7 @@ public struct StreamDissector {
     private mutating func noteResumption(at offset: Int?, _ resynchronized: (Int, Int?) -> Void) {
         guard let discardedAtError else { return }
         self.discardedAtError = nil
+        skipStart = nil
         let skipped = decoder.discardedByteCount - discardedAtError
         if skipped > 0 { resynchronized(skipped, offset) }
     }

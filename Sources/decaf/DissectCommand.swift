@@ -122,6 +122,7 @@ struct DissectCommand: ParsableCommand {
         }
         guard !head.isEmpty else { throw InputError("the input is empty") }
         if CaptureFormat.detect(head) != nil { return try dissectCapture(first: head, rest: &input) }
+        if InputFormat.isFrames(head) { return try dissectStream(first: head, rest: &input) }
         while true {
             let more = try input.next()
             if more.isEmpty { break }
@@ -135,17 +136,34 @@ struct DissectCommand: ParsableCommand {
         try dissectStream(head, format: format)
     }
 
-    /// Hex text or a binary stream of frames, held whole, listed as a capture of one connection.
+    /// Frames given whole (hex, or an input that had to be read whole to tell what it is), listed as
+    /// a capture of one connection.
     private func dissectStream(_ input: [UInt8], format: InputFormat) throws {
         guard !input.isEmpty else { throw InputError("the input is empty") }
-        guard !stats, port == nil, connections.isEmpty else {
-            throw InputError("--stats, --port and --connection need a capture (pcap or pcapng); this input is \(format.rawValue)")
-        }
+        try refuseCaptureOptions(format)
         guard let bytes = format.bytes(of: input) else {
             throw InputError("the input looks like hex text but is not whole bytes of hex digits")
         }
         let options = limits.decodeOptions
-        let outcome = try list(layout: .stream) { StreamCapture.dissect(bytes, options: options, into: &$0) }
+        try listStream { StreamCapture.dissect(bytes, options: options, into: &$0) }
+    }
+
+    /// A file of frames, streamed as it is read, listed as a capture of one connection.
+    private func dissectStream(first: [UInt8], rest input: inout ChunkedInput) throws {
+        try refuseCaptureOptions(.binary)
+        var stream = StreamCapture(options: limits.decodeOptions)
+        try listStream { try feed(first, rest: &input, to: &stream, into: &$0) }
+    }
+
+    private func refuseCaptureOptions(_ format: InputFormat) throws {
+        guard !stats, port == nil, connections.isEmpty else {
+            throw InputError("--stats, --port and --connection need a capture (pcap or pcapng); this input is \(format.rawValue)")
+        }
+    }
+
+    /// Lists a stream of frames that `dissect` feeds, and says what it came to.
+    private func listStream(_ dissect: (inout Listing) throws -> Void) throws {
+        let outcome = try list(layout: .stream, dissect)
         if outcome.frames > 0 && outcome.inner.shown == 0 {
             FileHandleOutput.standardError.write("No frame matches the filter; the input holds \(outcome.frames) frame(s)\n")
         }
@@ -201,9 +219,9 @@ struct DissectCommand: ParsableCommand {
         return outcome
     }
 
-    /// Feeds the capture, `first` bytes then the rest of `input`, through `dissector` into `sink`.
-    private func feed<Sink: CaptureSink>(_ first: [UInt8], rest input: inout ChunkedInput, to dissector: inout CaptureDissector,
-                                         into sink: inout Sink) throws {
+    /// Feeds the input, `first` bytes then the rest of `input`, through `dissector` into `sink`.
+    private func feed<Dissector: ChunkDissector, Sink: CaptureSink>(_ first: [UInt8], rest input: inout ChunkedInput, to dissector: inout Dissector,
+                                                                    into sink: inout Sink) throws {
         var progress = ProgressBar(total: input.size)
         first.withUnsafeBytes { dissector.append($0, to: &sink) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ChunkedInput.chunkSize, alignment: 16)

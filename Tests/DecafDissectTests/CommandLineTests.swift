@@ -1,4 +1,5 @@
 import DecafTestSupport
+import DecafWire
 import Foundation
 import Testing
 
@@ -61,6 +62,28 @@ struct CommandLineTests {
         #expect(newline.status == 2 && newline.error == "Error: standard input is not a capture, hex or frames: it holds only whitespace; give a pcap or pcapng capture, a file of frames, or hex\n")
         // Bytes that begin with a cut-off magic are still the start of a frame.
         #expect(try await Self.decaf(["dissect"], input: Data([0xDE, 0xCA])).output.contains("TRUNCATED_FRAME"))
+    }
+
+    @Test("a file of frames larger than a read is listed as it is read, from a file and from a pipe, as the same frames given as hex (read whole); a frame refused on its first bytes across a read's end shows its whole header")
+    func fileOfFramesAsRead() async throws {
+        let hello = Hex.bytes(Self.helloHex)!
+        // 1 MiB is one read of a file: the 28 bytes after the last frame before it are not a frame,
+        // and cross it.
+        let before = (0..<((1 << 20) / hello.count)).flatMap { _ in hello }
+        let bytes = before + Array("not a frame, across the end of a read".utf8) + (0..<30_000).flatMap { _ in hello }
+        let binary = CaptureCommandLineTests.temporary("frames.bin"), hex = CaptureCommandLineTests.temporary("frames.hex")
+        defer { try? FileManager.default.removeItem(atPath: binary); try? FileManager.default.removeItem(atPath: hex) }
+        #expect(FileManager.default.createFile(atPath: binary, contents: Data(bytes)))
+        #expect(FileManager.default.createFile(atPath: hex, contents: Data(Hex.string(bytes).utf8)))
+        for arguments in [[String](), ["--json"]] {
+            let file = try await Self.decaf(["dissect"] + arguments + [binary])
+            let piped = try await Self.decaf(["dissect"] + arguments, input: Data(bytes))
+            let whole = try await Self.decaf(["dissect"] + arguments + [hex])
+            #expect(file.status == 1 && file.output.count > 3_000_000)
+            #expect(file.output == whole.output && piped.output == whole.output, "\(arguments)")
+        }
+        let summary = try await Self.decaf(["dissect", binary]).output
+        #expect(summary.contains("#\(before.count / hello.count + 1)  \(before.count) (28 bytes, not a frame)"), "the refused bytes are shown whole")
     }
 
     @Test("several files, one after another, each under a line naming it (a file record in JSON), as each alone")

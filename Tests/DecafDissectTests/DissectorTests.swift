@@ -23,6 +23,13 @@ struct DissectorTests {
         #expect(InputFormat.detect(Self.hello) == .binary)
         #expect(InputFormat.detect(Array("# only a comment\n".utf8)) == .binary)
         #expect(InputFormat.hex.bytes(of: Array("abc".utf8)) == nil)
+        // What a first read shows for sure: frames, when it holds a byte hex never holds and a whole magic.
+        #expect(InputFormat.isFrames(Self.hello))
+        #expect(InputFormat.isFrames(Array("junk".utf8) + Self.hello.prefix(4)))
+        #expect(!InputFormat.isFrames(Array(Self.hello.prefix(3))), "no whole magic yet")
+        #expect(!InputFormat.isFrames(Array("de ca fb ad 01".utf8)), "hex text")
+        #expect(!InputFormat.isFrames(Array("# \u{DE}\u{CA}\u{FB}\u{AD}\n00".utf8)), "a magic in a comment of hex text")
+        #expect(!InputFormat.isFrames(Array("# Decaf\nwhat it is".utf8)), "text without a magic")
     }
 
     @Test("a stream with garbage and bad frames reports every frame, every error and every skip")

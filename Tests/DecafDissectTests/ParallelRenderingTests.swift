@@ -23,12 +23,19 @@ struct ParallelRenderingTests {
     /// kept past its call would be a use after free under AddressSanitizer); only the first
     /// `chunks`, and then no end, when a count is given.
     static func feed<Sink: CaptureSink>(_ capture: SampleCapture, chunks: Int? = nil, to dissector: inout CaptureDissector, into sink: inout Sink) {
+        feed(capture.bytes, size: 1024, chunks: chunks, to: &dissector, into: &sink)
+    }
+
+    /// Feeds `bytes` to `dissector` in chunks of `size`, each its own allocation freed right after
+    /// use; only the first `chunks`, and then no end, when a count is given.
+    static func feed<Dissector: ChunkDissector, Sink: CaptureSink>(_ bytes: [UInt8], size: Int, chunks: Int? = nil, to dissector: inout Dissector,
+                                                                   into sink: inout Sink) {
         var offset = 0
         var fed = 0
-        while offset < capture.bytes.count, fed < chunks ?? .max {
-            let end = min(capture.bytes.count, offset + 1024)
+        while offset < bytes.count, fed < chunks ?? .max {
+            let end = min(bytes.count, offset + size)
             let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: end - offset, alignment: 8)
-            chunk.copyBytes(from: capture.bytes[offset..<end])
+            chunk.copyBytes(from: bytes[offset..<end])
             dissector.append(UnsafeRawBufferPointer(chunk), to: &sink)
             chunk.deallocate()
             offset = end
@@ -87,6 +94,26 @@ struct ParallelRenderingTests {
                 var listing = CaptureListing(output: rendering)
                 StreamCapture.dissect(Self.vectorStream, into: &listing)
                 #expect(rendering.finish().bytes == expected, "\(style), hexdump \(hexdump), \(workers) workers")
+            }
+        }
+    }
+
+    @Test("a stream fed in chunks of any size, each its own allocation freed right after use, lists byte for byte what the whole stream lists: skipped bytes, and the whole header of a frame refused on its first bytes")
+    func streamInChunks() {
+        // The vectors of at most 4 KiB each, with bytes that are not frames between groups.
+        let stream = FrameVectorFile.all.flatMap(\.groups).flatMap { group in
+            group.tests.map(\.bytes).filter { $0.count <= 4096 }.joined() + Array("not a frame".utf8) + [UInt8](repeating: 0, count: 700)
+        }
+        for style in [ListingStyle.json, .summary] {
+            var whole = CaptureListing(output: CaptureRenderer(style: style, layout: .stream))
+            StreamCapture.dissect(stream, into: &whole)
+            let expected = Array(whole.output.output.bytes)
+            #expect(String(decoding: expected, as: UTF8.self).contains(style == .json ? #""record":"resync""# : "[Resynchronized]"))
+            for size in [1, 2, 3, 5, 27, 29, 64, 1000, 1 << 16] {
+                var listing = CaptureListing(output: CaptureRenderer(style: style, layout: .stream))
+                var capture = StreamCapture()
+                Self.feed(stream, size: size, to: &capture, into: &listing)
+                #expect(Array(listing.output.output.bytes) == expected, "\(style), chunks of \(size) bytes")
             }
         }
     }
