@@ -11,50 +11,24 @@ public enum InputFormat: String, Sendable, Hashable {
     /// The format of `input`: hex if, comments aside, it is only hex digits and separators (and
     /// holds at least one digit), binary otherwise. Frames start with 0xDE, which is not text.
     public static func detect(_ input: [UInt8]) -> InputFormat {
-        let (notText, sawDigit) = scan(input)
-        return !notText && sawDigit ? .hex : .binary
-    }
-
-    /// Whether `head`, the first bytes of an input, already shows that all of it is frames to
-    /// dissect as raw bytes: outside a comment it holds a byte hex text never holds, so the input
-    /// is binary however it goes on, and it holds a whole magic, so it may hold frames. Such an
-    /// input is dissected as it is read; any other is read whole to tell.
-    public static func isFrames(_ head: [UInt8]) -> Bool {
-        scan(head).notText && FrameHeader.resynchronizationPoint(in: head[...]) < head.endIndex - 3
-    }
-
-    /// Whether `input` holds, outside a comment, a byte that is not a hex digit or a separator,
-    /// and whether it holds a digit before it.
-    private static func scan(_ input: [UInt8]) -> (notText: Bool, sawDigit: Bool) {
-        var sawDigit = false
-        var inComment = false
-        for byte in input {
-            if inComment {
-                inComment = byte != UInt8(ascii: "\n")
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "#"): inComment = true
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"):
-                sawDigit = true
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"),
-                 UInt8(ascii: ":"), UInt8(ascii: "-"), UInt8(ascii: "x"), UInt8(ascii: "X"):
-                continue
-            default:
-                return (true, sawDigit)
-            }
-        }
-        return (false, sawDigit)
+        var probe = InputProbe()
+        probe.look(at: input)
+        return !probe.isBinary && probe.sawDigit ? .hex : .binary
     }
 
     /// What `input`, taken as raw bytes, holds instead of frames, when it cannot hold one: only
     /// whitespace, or no magic anywhere (text, such as a README, or other bytes). Nil when a
-    /// frame may be in it, however damaged.
-    public static func notFrames(_ input: [UInt8]) -> String? {
+    /// frame may be in it, however damaged. `whole` false: `input` is only the first bytes of a
+    /// longer input, which was not read further.
+    public static func notFrames(_ input: [UInt8], whole: Bool = true) -> String? {
         if input.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return "it holds only whitespace" }
+        var probe = InputProbe()
+        probe.look(at: input)
         // A magic cut off by the end of the input is still the start of a frame.
-        guard FrameHeader.resynchronizationPoint(in: input[...]) == input.endIndex else { return nil }
+        let magic = FrameHeader.magicBytes
+        guard !probe.sawMagic, !(1..<magic.count).contains(where: { input.suffix($0).elementsEqual(magic.prefix($0)) }) else { return nil }
         let what = ForeignProtocol(recognising: input).map(\.description) ?? "bytes that are not frames"
+        guard whole else { return "it holds \(what), and no 0xDECAFBAD in its first \(input.count) bytes (it was not read further)" }
         return "it holds \(what), and no 0xDECAFBAD anywhere in its \(input.count) bytes"
     }
 

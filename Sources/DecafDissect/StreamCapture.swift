@@ -20,10 +20,11 @@ public struct StreamCapture {
     private var dissector: StreamDissector
     private var state: State
 
-    /// A dissector with `options` (see `StreamDissector`).
-    public init(options: DecodeOptions = DecodeOptions()) {
+    /// A dissector with `options` (see `StreamDissector`); `keepsSkippedBytes` false leaves the
+    /// skipped bytes out of the notes (only JSON shows them), and memory flat however long a skip.
+    public init(options: DecodeOptions = DecodeOptions(), keepsSkippedBytes: Bool = true) {
         dissector = StreamDissector(options: options)
-        state = State(options: dissector.options)
+        state = State(options: dissector.options, keepsSkippedBytes: keepsSkippedBytes)
     }
 
     /// Dissects the next bytes of the stream, borrowed for the call, into `sink`.
@@ -37,8 +38,9 @@ public struct StreamCapture {
     }
 
     /// Dissects the whole `stream` into `sink`.
-    public static func dissect<Sink: CaptureSink>(_ stream: [UInt8], options: DecodeOptions = DecodeOptions(), into sink: inout Sink) {
-        var capture = StreamCapture(options: options)
+    public static func dissect<Sink: CaptureSink>(_ stream: [UInt8], options: DecodeOptions = DecodeOptions(), keepsSkippedBytes: Bool = true,
+                                                  into sink: inout Sink) {
+        var capture = StreamCapture(options: options, keepsSkippedBytes: keepsSkippedBytes)
         stream.withUnsafeBytes { capture.append($0, to: &sink) }
         capture.finish(to: &sink)
     }
@@ -58,7 +60,7 @@ public struct StreamCapture {
     /// `append` (`bytes`) or `finish` (nil), with the state moved out of `self` for the call: the
     /// dissector's handlers change it while the dissector runs.
     private mutating func dissect<Sink: CaptureSink>(_ bytes: UnsafeRawBufferPointer?, to sink: inout Sink) {
-        var state = State(options: dissector.options)
+        var state = State(options: dissector.options, keepsSkippedBytes: self.state.keepsSkippedBytes)
         swap(&state, &self.state)
         let finished = bytes == nil
         if let bytes { state.kept.append(contentsOf: bytes) }
@@ -71,7 +73,7 @@ public struct StreamCapture {
             dissector.finish(frame: frame, resynchronized: resynchronized)
         }
         state.flush(to: &sink, finished: finished)
-        state.forget(before: dissector.unreportedOffset)
+        state.forget(before: state.keepsSkippedBytes ? dissector.unreportedOffset : dissector.streamOffset)
         swap(&state, &self.state)
     }
 
@@ -83,6 +85,7 @@ public struct StreamCapture {
     /// The bytes kept, and what waits for more of them.
     private struct State {
         let options: DecodeOptions
+        let keepsSkippedBytes: Bool
         /// The stream from offset `keptFrom` on.
         var kept: [UInt8] = []
         var keptFrom = 0
@@ -96,8 +99,9 @@ public struct StreamCapture {
             case event(CaptureEvent)
         }
 
-        init(options: DecodeOptions) {
+        init(options: DecodeOptions, keepsSkippedBytes: Bool) {
             self.options = options
+            self.keepsSkippedBytes = keepsSkippedBytes
         }
 
         /// The stream offset just past the last byte received.
@@ -119,11 +123,14 @@ public struct StreamCapture {
 
         /// A skip the dissector reports, with the bytes it passed over.
         mutating func note<Sink: CaptureSink>(skipped: Int, resumedAt: Int?, to sink: inout Sink) {
-            let last = resumedAt ?? end
-            let first = last - skipped
-            assert(first >= keptFrom && last <= end, "skipped bytes \(first)..<\(last) were not kept (\(keptFrom)..<\(end))")
-            let event = CaptureEvent.resynchronized(connection, direction, skipped: skipped, resumedAt: resumedAt,
-                                                    skippedBytes: (first, Array(kept[(first - keptFrom)..<(last - keptFrom)])))
+            var bytes: (from: Int, bytes: [UInt8])?
+            if keepsSkippedBytes {
+                let last = resumedAt ?? end
+                let first = last - skipped
+                assert(first >= keptFrom && last <= end, "skipped bytes \(first)..<\(last) were not kept (\(keptFrom)..<\(end))")
+                bytes = (first, Array(kept[(first - keptFrom)..<(last - keptFrom)]))
+            }
+            let event = CaptureEvent.resynchronized(connection, direction, skipped: skipped, resumedAt: resumedAt, skippedBytes: bytes)
             if held.isEmpty { sink.note(event) } else { held.append(.event(event)) }
         }
 

@@ -122,18 +122,33 @@ struct DissectCommand: ParsableCommand {
         }
         guard !head.isEmpty else { throw InputError("the input is empty") }
         if CaptureFormat.detect(head) != nil { return try dissectCapture(first: head, rest: &input) }
-        if InputFormat.isFrames(head) { return try dissectStream(first: head, rest: &input) }
-        while true {
+        // Frames are dissected as they are read once the input shows it holds them; hex is read
+        // whole, and so is anything else until it shows what it is: binary bytes without a magic
+        // only up to a limit, so an endless input (/dev/zero) is refused, not read forever.
+        var probe = InputProbe()
+        probe.look(at: head)
+        while !probe.isFrames {
+            if probe.isBinary && head.count >= Self.magicSearchLimit {
+                throw notFrames(file, InputFormat.notFrames(head, whole: false))
+            }
             let more = try input.next()
             if more.isEmpty { break }
             head += more
+            probe.look(at: more)
         }
+        if probe.isFrames { return try dissectStream(first: head, rest: &input) }
         let format = InputFormat.detect(head)
-        if format == .binary, let what = InputFormat.notFrames(head) {
-            throw InputError("\(file.map { $0 == "-" ? "standard input" : $0 } ?? "standard input") is not a capture, hex or frames: \(what); "
-                + "give a pcap or pcapng capture, a file of frames, or hex")
-        }
+        if format == .binary, let what = InputFormat.notFrames(head) { throw notFrames(file, what) }
         try dissectStream(head, format: format)
+    }
+
+    /// How far binary input without a magic is read before it is refused as not frames.
+    static let magicSearchLimit = 64 << 20
+
+    /// The error for an input that is not a capture, hex or frames, and holds `what` instead.
+    private func notFrames(_ file: String?, _ what: String?) -> InputError {
+        InputError("\(file.map { $0 == "-" ? "standard input" : $0 } ?? "standard input") is not a capture, hex or frames: \(what ?? "it holds no frame"); "
+            + "give a pcap or pcapng capture, a file of frames, or hex")
     }
 
     /// Frames given whole (hex, or an input that had to be read whole to tell what it is), listed as
@@ -145,13 +160,13 @@ struct DissectCommand: ParsableCommand {
             throw InputError("the input looks like hex text but is not whole bytes of hex digits")
         }
         let options = limits.decodeOptions
-        try listStream { StreamCapture.dissect(bytes, options: options, into: &$0) }
+        try listStream { [json] in StreamCapture.dissect(bytes, options: options, keepsSkippedBytes: json, into: &$0) }
     }
 
     /// A file of frames, streamed as it is read, listed as a capture of one connection.
     private func dissectStream(first: [UInt8], rest input: inout ChunkedInput) throws {
         try refuseCaptureOptions(.binary)
-        var stream = StreamCapture(options: limits.decodeOptions)
+        var stream = StreamCapture(options: limits.decodeOptions, keepsSkippedBytes: json)
         try listStream { try feed(first, rest: &input, to: &stream, into: &$0) }
     }
 

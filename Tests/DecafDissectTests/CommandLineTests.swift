@@ -51,7 +51,7 @@ struct CommandLineTests {
         #expect(try await Self.decaf(["dissect"], input: Data()).status == 2)
     }
 
-    @Test("a file that is not a capture, hex or frames is refused with what it holds; a newline alone is not a truncated frame")
+    @Test("a file that is not a capture, hex or frames is refused with what it holds; a newline alone is not a truncated frame; /dev/zero is refused, not read forever")
     func notFrames() async throws {
         let readme = try await Self.decaf(["dissect", FixturePaths.root.appending(path: "README.md").path])
         #expect(readme.status == 2 && readme.output.isEmpty)
@@ -60,6 +60,10 @@ struct CommandLineTests {
                 "\(readme.error)")
         let newline = try await Self.decaf(["dissect"], input: Data("\n".utf8))
         #expect(newline.status == 2 && newline.error == "Error: standard input is not a capture, hex or frames: it holds only whitespace; give a pcap or pcapng capture, a file of frames, or hex\n")
+        // An endless input without a magic is refused once it has shown enough, not read forever.
+        let zeros = try await Self.decaf(["dissect", "/dev/zero"])
+        #expect(zeros.status == 2 && zeros.error.hasPrefix("Error: /dev/zero is not a capture, hex or frames: it holds bytes that are not a Decaf frame")
+                && zeros.error.contains("and no 0xDECAFBAD in its first 67108864 bytes (it was not read further)"), "\(zeros.error)")
         // Bytes that begin with a cut-off magic are still the start of a frame.
         #expect(try await Self.decaf(["dissect"], input: Data([0xDE, 0xCA])).output.contains("TRUNCATED_FRAME"))
     }

@@ -23,13 +23,19 @@ struct DissectorTests {
         #expect(InputFormat.detect(Self.hello) == .binary)
         #expect(InputFormat.detect(Array("# only a comment\n".utf8)) == .binary)
         #expect(InputFormat.hex.bytes(of: Array("abc".utf8)) == nil)
-        // What a first read shows for sure: frames, when it holds a byte hex never holds and a whole magic.
-        #expect(InputFormat.isFrames(Self.hello))
-        #expect(InputFormat.isFrames(Array("junk".utf8) + Self.hello.prefix(4)))
-        #expect(!InputFormat.isFrames(Array(Self.hello.prefix(3))), "no whole magic yet")
-        #expect(!InputFormat.isFrames(Array("de ca fb ad 01".utf8)), "hex text")
-        #expect(!InputFormat.isFrames(Array("# \u{DE}\u{CA}\u{FB}\u{AD}\n00".utf8)), "a magic in a comment of hex text")
-        #expect(!InputFormat.isFrames(Array("# Decaf\nwhat it is".utf8)), "text without a magic")
+        // What the bytes read so far show for sure: frames, once a byte hex never holds and a whole
+        // magic have come, however the chunks cut them.
+        func probe(_ chunks: [UInt8]...) -> InputProbe {
+            var probe = InputProbe()
+            for chunk in chunks { probe.look(at: chunk) }
+            return probe
+        }
+        #expect(probe(Self.hello).isFrames)
+        #expect(probe(Array("junk".utf8) + [0xDE, 0xCA], [0xFB], [0xAD]).isFrames, "a magic across three chunks")
+        #expect(!probe(Array(Self.hello.prefix(3))).isFrames && probe(Array(Self.hello.prefix(3))).isBinary, "no whole magic yet")
+        #expect(!probe(Array("de ca fb ad 01".utf8)).isBinary, "hex text")
+        #expect(!probe(Array("# ".utf8) + [0xDE, 0xCA, 0xFB, 0xAD] + Array("\n".utf8), Array("00".utf8)).isBinary, "a magic in a comment of hex text")
+        #expect(!probe(Array("# Decaf\nwhat it is".utf8)).sawMagic, "text without a magic")
     }
 
     @Test("a stream with garbage and bad frames reports every frame, every error and every skip")

@@ -1,0 +1,63 @@
+import DecafWire
+
+/// What an input's bytes show of what it is, looked at chunk by chunk as they are read, each byte
+/// once: whether a byte hex text never holds has come (outside a `#` comment), which makes the
+/// input binary however it goes on, and whether a whole magic has, so that it may hold frames.
+public struct InputProbe {
+    /// A byte that is not a hex digit or a separator came, outside a comment.
+    public private(set) var isBinary = false
+    /// A hex digit came before that.
+    public private(set) var sawDigit = false
+    /// A whole magic came.
+    public private(set) var sawMagic = false
+    /// Bytes looked at.
+    public private(set) var count = 0
+    private var inComment = false
+    /// The last bytes of the chunk before, up to 3: the start of a magic the chunk ended.
+    private var tail: [UInt8] = []
+
+    public init() {}
+
+    /// Binary, with a magic: frames to dissect as they are read.
+    public var isFrames: Bool { isBinary && sawMagic }
+
+    public mutating func look(at chunk: some Collection<UInt8>) {
+        count += chunk.count
+        if !isBinary { scanText(chunk) }
+        if !sawMagic { searchMagic(tail + chunk) }
+        tail = Array((tail + chunk).suffix(FrameHeader.magicBytes.count - 1))
+    }
+
+    /// Hex text: digits with whitespace, `:` and `-` separators, `0x` prefixes and `#` comments.
+    private mutating func scanText(_ chunk: some Collection<UInt8>) {
+        for byte in chunk {
+            if inComment {
+                inComment = byte != UInt8(ascii: "\n")
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "#"): inComment = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"):
+                sawDigit = true
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"),
+                 UInt8(ascii: ":"), UInt8(ascii: "-"), UInt8(ascii: "x"), UInt8(ascii: "X"):
+                continue
+            default:
+                isBinary = true
+                return
+            }
+        }
+    }
+
+    private mutating func searchMagic(_ bytes: [UInt8]) {
+        let magic = FrameHeader.magicBytes
+        var index = 0
+        while index + magic.count <= bytes.count {
+            if bytes[index] == magic[0], bytes[index + 1] == magic[1], bytes[index + 2] == magic[2], bytes[index + 3] == magic[3] {
+                sawMagic = true
+                return
+            }
+            index += 1
+        }
+    }
+}
