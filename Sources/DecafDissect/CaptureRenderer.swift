@@ -20,24 +20,10 @@ public struct CaptureRenderer: CaptureSink {
     }
 
     public mutating func frame(_ frame: CapturedFrameView) {
-        switch (report.style, report.layout) {
-        case (.summary, .capture):
-            SummaryRenderer.write(frame, registry: report.registry, times: &times, to: output)
-            output.append(UInt8(ascii: "\n"))
-            if report.hexdump || !frame.parts.isValid { append(report.summaryDetails(for: frame.parts)) }
-        case (.summary, .stream):
-            SummaryRenderer.write(frame.parts, registry: report.registry, to: output)
-            output.append(UInt8(ascii: "\n"))
-            if report.hexdump || !frame.parts.isValid { append(report.summaryDetails(for: frame.parts)) }
-        case (.json, .capture):
-            json.write(frame, to: output)
-            output.append(UInt8(ascii: "\n"))
-        case (.json, .stream):
-            json.write(frame.parts, to: output)
-            output.append(UInt8(ascii: "\n"))
-        case (.tree, _):
-            append(report.lines(for: frame))
-        }
+        guard report.style != .tree else { return append(report.lines(for: frame)) }
+        report.writeLine(of: frame, times: &times, json: &json, to: output)
+        output.append(UInt8(ascii: "\n"))
+        if report.style == .summary, report.hexdump || !frame.parts.isValid { append(report.summaryDetails(for: frame.parts)) }
     }
 
     public mutating func note(_ event: CaptureEvent) {

@@ -54,26 +54,31 @@ public struct CaptureReport: Sendable {
 
     /// The lines for a frame, seen in place.
     public func lines(for frame: CapturedFrameView) -> [String] {
-        let out = OutputBuffer(capacity: 256)
-        switch style {
-        case .json:
+        guard style == .tree else {
+            let out = OutputBuffer(capacity: 256)
+            var times = TimeOfDayCache()
             var json = FrameJSONWriter(registry: registry)
-            if layout == .stream { json.write(frame.parts, to: out) } else { json.write(frame, to: out) }
-            return [String(decoding: out.bytes, as: UTF8.self)]
-        case .summary:
-            if layout == .stream {
-                SummaryRenderer.write(frame.parts, registry: registry, to: out)
-            } else {
-                var times = TimeOfDayCache()
-                SummaryRenderer.write(frame, registry: registry, times: &times, to: out)
-            }
-            return [String(decoding: out.bytes, as: UTF8.self)] + summaryDetails(for: frame.parts)
-        case .tree:
-            let tree = TreeRenderer.lines(for: frame.parts, registry: registry)
-                + (hexdump ? HexdumpRenderer.lines(for: frame.parts, registry: registry).map { "    " + $0 } + [""] : [""])
-            guard layout == .capture else { return tree }
-            let packets = frame.packets.map(String.init).joined(separator: ", ")
-            return ["Capture: \(frame.time), connection \(frame.connection), \(frame.direction.rawValue), packet\(frame.packets.count == 1 ? "" : "s") \(packets)"] + tree
+            writeLine(of: frame, times: &times, json: &json, to: out)
+            return [String(decoding: out.bytes, as: UTF8.self)] + (style == .summary ? summaryDetails(for: frame.parts) : [])
+        }
+        let tree = TreeRenderer.lines(for: frame.parts, registry: registry)
+            + (hexdump ? HexdumpRenderer.lines(for: frame.parts, registry: registry).map { "    " + $0 } + [""] : [""])
+        guard layout == .capture else { return tree }
+        let packets = frame.packets.map(String.init).joined(separator: ", ")
+        return ["Capture: \(frame.time), connection \(frame.connection), \(frame.direction.rawValue), packet\(frame.packets.count == 1 ? "" : "s") \(packets)"] + tree
+    }
+
+    /// Writes a frame's summary line or JSON line (not for the tree), placed as `layout` says,
+    /// without the newline: the one place both this report and `CaptureRenderer` write them.
+    /// `times` and `json` are the caller's, kept from frame to frame.
+    @inline(__always)
+    func writeLine(of frame: CapturedFrameView, times: inout TimeOfDayCache, json: inout FrameJSONWriter, to out: OutputBuffer) {
+        assert(style != .tree, "the tree is written in lines")
+        switch (style, layout) {
+        case (.json, .capture): json.write(frame, to: out)
+        case (.json, .stream): json.write(frame.parts, to: out)
+        case (_, .capture): SummaryRenderer.write(frame, registry: registry, times: &times, to: out)
+        case (_, .stream): SummaryRenderer.write(frame.parts, registry: registry, to: out)
         }
     }
 

@@ -22,11 +22,8 @@ public enum InputFormat: String, Sendable, Hashable {
     /// longer input, which was not read further.
     public static func notFrames(_ input: [UInt8], whole: Bool = true) -> String? {
         if input.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return "it holds only whitespace" }
-        var probe = InputProbe()
-        probe.look(at: input)
         // A magic cut off by the end of the input is still the start of a frame.
-        let magic = FrameHeader.magicBytes
-        guard !probe.sawMagic, !(1..<magic.count).contains(where: { input.suffix($0).elementsEqual(magic.prefix($0)) }) else { return nil }
+        guard FrameHeader.resynchronizationPoint(in: input[...]) == input.endIndex else { return nil }
         let what = ForeignProtocol(recognising: input).map(\.description) ?? "bytes that are not frames"
         guard whole else { return "it holds \(what), and no 0xDECAFBAD in its first \(input.count) bytes (it was not read further)" }
         return "it holds \(what), and no 0xDECAFBAD anywhere in its \(input.count) bytes"

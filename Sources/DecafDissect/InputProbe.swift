@@ -10,8 +10,6 @@ public struct InputProbe {
     public private(set) var sawDigit = false
     /// A whole magic came.
     public private(set) var sawMagic = false
-    /// Bytes looked at.
-    public private(set) var count = 0
     private var inComment = false
     /// The last bytes of the chunk before, up to 3: the start of a magic the chunk ended.
     private var tail: [UInt8] = []
@@ -22,10 +20,12 @@ public struct InputProbe {
     public var isFrames: Bool { isBinary && sawMagic }
 
     public mutating func look(at chunk: some Collection<UInt8>) {
-        count += chunk.count
         if !isBinary { scanText(chunk) }
-        if !sawMagic { searchMagic(tail + chunk) }
-        tail = Array((tail + chunk).suffix(FrameHeader.magicBytes.count - 1))
+        guard !sawMagic else { return }
+        let bytes = tail + chunk
+        // A magic the chunk cuts short is found at its end, and whole with the next chunk.
+        sawMagic = FrameHeader.resynchronizationPoint(in: bytes[...]) <= bytes.count - FrameHeader.magicBytes.count
+        tail = Array(bytes.suffix(FrameHeader.magicBytes.count - 1))
     }
 
     /// Hex text: digits with whitespace, `:` and `-` separators, `0x` prefixes and `#` comments.
@@ -46,18 +46,6 @@ public struct InputProbe {
                 isBinary = true
                 return
             }
-        }
-    }
-
-    private mutating func searchMagic(_ bytes: [UInt8]) {
-        let magic = FrameHeader.magicBytes
-        var index = 0
-        while index + magic.count <= bytes.count {
-            if bytes[index] == magic[0], bytes[index + 1] == magic[1], bytes[index + 2] == magic[2], bytes[index + 3] == magic[3] {
-                sawMagic = true
-                return
-            }
-            index += 1
         }
     }
 }

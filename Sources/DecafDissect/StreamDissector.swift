@@ -9,8 +9,6 @@ public struct StreamDissector {
     private var count = 0
     /// Set while resynchronizing: the decoder's discarded-byte count when the error happened.
     private var discardedAtError: Int?
-    /// Set while resynchronizing: the stream offset of the first byte the skip passes over.
-    private var skipStart: Int?
 
     /// A dissector with `options`; encrypted bodies are always accepted as opaque, since a
     /// dissector shows them rather than refusing them.
@@ -69,7 +67,6 @@ public struct StreamDissector {
                 count.pointee += 1
                 record(error, index: count.pointee, frame, resynchronized)
                 discardedAtError = decoder.discardedByteCount
-                skipStart = decoder.streamOffset
                 decoder.resynchronize()
             }
         }
@@ -92,7 +89,6 @@ public struct StreamDissector {
     public mutating func skipGap(_ count: Int) -> Int {
         let dropped = decoder.skipGap(count)
         discardedAtError = decoder.discardedByteCount
-        skipStart = decoder.streamOffset
         return dropped
     }
 
@@ -100,9 +96,11 @@ public struct StreamDissector {
     public var streamOffset: Int { decoder.streamOffset }
 
     /// Stream offset of the first byte not yet reported as part of a frame or of a skip: where a
-    /// skip under way began, else `streamOffset`. A caller that shows skipped bytes keeps the
-    /// stream from here on.
-    public var unreportedOffset: Int { skipStart ?? decoder.streamOffset }
+    /// skip under way began (the bytes it passed over so far lie just before `streamOffset`), else
+    /// `streamOffset`. A caller that shows skipped bytes keeps the stream from here on.
+    public var unreportedOffset: Int {
+        decoder.streamOffset - (discardedAtError.map { decoder.discardedByteCount - $0 } ?? 0)
+    }
 
     /// Reports a refused frame, numbered `index`, from the bytes of it that arrived, after the
     /// skip that led to it.
@@ -116,7 +114,6 @@ public struct StreamDissector {
     private mutating func noteResumption(at offset: Int?, _ resynchronized: (Int, Int?) -> Void) {
         guard let discardedAtError else { return }
         self.discardedAtError = nil
-        skipStart = nil
         let skipped = decoder.discardedByteCount - discardedAtError
         if skipped > 0 { resynchronized(skipped, offset) }
     }

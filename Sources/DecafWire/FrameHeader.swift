@@ -12,14 +12,22 @@ public struct FrameHeader: Hashable, Sendable {
 
     /// Where a reader that lost its place picks up again: the index of the first magic in `bytes`,
     /// or of a magic the end cuts short (the next bytes may complete it), or `bytes.endIndex`.
+    /// Each byte is compared with the magic's first, and only a match with the rest: a reader
+    /// hunting through megabytes of other bytes does one comparison a byte.
     public static func resynchronizationPoint(in bytes: ArraySlice<UInt8>) -> Int {
-        var index = bytes.startIndex
-        while index < bytes.endIndex {
-            let available = min(magicBytes.count, bytes.endIndex - index)
-            if bytes[index..<(index + available)].elementsEqual(magicBytes.prefix(available)) { return index }
-            index += 1
+        bytes.withUnsafeBufferPointer { buffer in
+            var index = 0
+            while index < buffer.count {
+                if buffer[index] == 0xDE {
+                    let available = min(4, buffer.count - index)
+                    var rest = 1
+                    while rest < available, buffer[index + rest] == magicBytes[rest] { rest += 1 }
+                    if rest == available { return bytes.startIndex + index }
+                }
+                index += 1
+            }
+            return bytes.endIndex
         }
-        return index
     }
 
     /// The header's fields in wire order, each at its byte offset (the raw value), which is also the

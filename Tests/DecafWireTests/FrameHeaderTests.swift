@@ -61,6 +61,25 @@ struct FrameHeaderTests {
             try Array("GET ".utf8).withUnsafeBytes { try HeaderValidator.validate(prefix: $0, options: DecodeOptions()) }
         }
     }
+
+    @Test("a reader picks up at the first whole magic, or at one the end cuts short, as a byte-by-byte comparison finds it")
+    func resynchronizationPoint() {
+        let magic = FrameHeader.magicBytes
+        // The reference: every index compared with the magic, as far as the bytes go.
+        func reference(_ bytes: ArraySlice<UInt8>) -> Int {
+            bytes.indices.first { bytes[$0...].prefix(4).elementsEqual(magic.prefix(bytes.endIndex - $0)) } ?? bytes.endIndex
+        }
+        let cases: [[UInt8]] = [[], magic, [1, 2] + magic, [0xDE, 0xCA, 0] + magic, [0xDE, 0xCA, 0xFB, 0xAC, 0xDE], [7, 0xDE, 0xCA], [0xDE], Array(repeating: 0xDE, count: 9),
+                                [0, 0, 0xDE, 0xCA, 0xFB], Array(repeating: 0, count: 100)]
+        for bytes in cases {
+            for start in 0...min(2, bytes.count) {
+                let slice = bytes[start...]
+                #expect(FrameHeader.resynchronizationPoint(in: slice) == reference(slice), "\(bytes) from \(start)")
+            }
+        }
+        #expect(FrameHeader.resynchronizationPoint(in: ([0xDE, 0xCA, 0] + magic)[...]) == 3)
+        #expect(FrameHeader.resynchronizationPoint(in: [7, 0xDE, 0xCA][...]) == 1, "a magic cut short by the end")
+    }
 }
 
 @Suite("Sequence numbers (SEQ-1, SEQ-2)")
