@@ -15,6 +15,8 @@ public struct CaseAttempt: Sendable {
     public internal(set) var lastWords = ""
     /// The testee cannot be started at all: every verdict would say so, so the run stops.
     public internal(set) var cannotStart = false
+    /// What a codec testee did around this request besides answering it.
+    public internal(set) var irregularities = TesteeIrregularities()
 
     /// A verdict short of a pass, reached while the suite ran later than the verdict tolerates:
     /// the answers may have come later than the testee's timers allowed. A failure that breaks a

@@ -74,6 +74,21 @@ public struct ClientCase: Hashable, Sendable {
     /// what the check needs.
     public var limit: Duration?
 
+    /// The longest line a testee may print in this case: a `delivered` event of the largest
+    /// payload the script sends (a compressed body counted at twice the body limit, so a client
+    /// that inflates past it is still heard), in hex, and
+    /// 64 KiB for the rest. A longer line is not an event of this case; the bound keeps what a
+    /// testee that never ends its line costs to what the case needs.
+    public var longestLine: Int {
+        let payloads = script.connections.flatMap(\.steps).flatMap { step -> [Int] in
+            guard case let .send(transmission) = step else { return [] }
+            return Transmission.headers(in: transmission.bytes).map { header in
+                header.compressType == .zlib ? 2 * DecodeOptions.defaultBodyLimit : Int(header.bodyLength)
+            }
+        }
+        return 64 << 10 + 2 * (payloads.max() ?? 0)
+    }
+
     public init(
         _ id: String, _ requirements: [RequirementID], _ level: ConformanceLevel, _ summary: String,
         script: ServerScript = ServerScript(), messages: [Message] = [], endsInput: Bool = false, heartbeats: Bool = false,

@@ -21,21 +21,22 @@ final class ClientCaseDriver {
     private var connections: [Int: Channel] = [:]
     private var timers: [Int: Scheduled<Void>] = [:]
     private var testees: [Testee] = []
-    private var transcript: [TranscriptEntry] = []
-    private var transcriptBytes = 0
+    private var transcript = BoundedTranscript()
+    /// What the testees wrote on their standard error: the last 16 KiB, to quote their last line.
+    private var standardError = BoundedOutput(head: 0, tail: 16_384)
     private var ending = false
     private var done = false
     private var problem: String?
     /// The longest the event loop ran late: the suite's own clock is only as good as this.
     private var held: Duration = .zero
     private var watchdog: Scheduled<Void>?
-    private let errorLog = FileManager.default.temporaryDirectory.appending(path: "decaf-client-\(UUID().uuidString).stderr")
 
     /// One testee process and its pipes.
     private struct Testee {
         /// nil when it could not be started.
         var process: SpawnedProcess?
         var pipes: Channel?
+        var errors: Channel?
         var exit: ClientObservation.Exit?
         var outputClosed = false
         var stopped = false
@@ -44,11 +45,8 @@ final class ClientCaseDriver {
         var isDone: Bool { exit != nil && outputClosed }
     }
 
-    /// The transcript keeps at most this many bytes of each write and of the whole case.
+    /// A reported line is kept in the transcript up to this many bytes.
     private static let transcriptWriteLimit = 65_536
-    private static let transcriptLimit = 1 << 20
-    /// The longest line a testee may print (a 10 MiB payload in hex fits).
-    private static let lineLimit = 64 << 20
     /// How often the watchdog looks at the event loop's clock.
     private static let watchdogInterval = TimeAmount.milliseconds(20)
 
@@ -114,20 +112,14 @@ final class ClientCaseDriver {
 
     private func startTestees() {
         let environment = TesteeLaunch.environment(testCase.suggested.environment(host: "127.0.0.1", port: port, caseID: testCase.id, heartbeats: testCase.heartbeats))
-        guard FileManager.default.createFile(atPath: errorLog.path, contents: nil) else {
-            problem = "the suite cannot create \(errorLog.path) for the testee's standard error"
-            return begin(ending: false)
-        }
         for instance in 0..<testCase.instances {
             let driver = bound
             let eventLoop = eventLoop
-            let errors = open(errorLog.path, O_WRONLY | O_APPEND | O_CLOEXEC)
-            defer { if errors >= 0 { close(errors) } }
             let process: SpawnedProcess
             do {
                 process = try SpawnedProcess(
                     executable: TesteeLaunch.executable, arguments: settings.command, environment: environment,
-                    standardInput: .pipe, standardOutput: .pipe, standardError: errors >= 0 ? .descriptor(errors) : .null
+                    standardInput: .pipe, standardOutput: .pipe, standardError: .pipe
                 ) { ended in
                     let exit: ClientObservation.Exit = switch ended {
                     case let .signalled(signal): .signal(signal)
@@ -143,7 +135,8 @@ final class ClientCaseDriver {
             testees.append(Testee(process: process))
             let readable = process.pipes.output ?? -1
             let writable = process.pipes.input ?? -1
-            let lineLimit = Self.lineLimit
+            let lineLimit = testCase.longestLine
+            if let errors = process.pipes.error { readErrors(errors, of: instance) }
             NIOPipeBootstrap(group: eventLoop)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
@@ -159,6 +152,22 @@ final class ClientCaseDriver {
                 }
         }
         if testees.allSatisfy(\.isDone) { begin(ending: false) }
+    }
+
+    /// Reads what testee `instance` writes on its standard error as it comes, keeping its tail:
+    /// a testee that writes without end costs 16 KiB and never blocks on a full pipe.
+    private func readErrors(_ descriptor: Int32, of instance: Int) {
+        let driver = bound
+        NIOPipeBootstrap(group: eventLoop)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(TesteeErrorHandler { bytes in driver.value.standardError.append(bytes) })
+                }
+            }
+            .takingOwnershipOfDescriptor(input: descriptor)
+            .assumeIsolated().whenComplete { [self] result in
+                if case let .success(channel) = result { testees[instance].errors = channel } else { close(descriptor) }
+            }
     }
 
     /// The testee's pipes are open: tell it what to send.
@@ -229,7 +238,7 @@ final class ClientCaseDriver {
 
     func lineTooLong(from instance: Int) {
         guard !done else { return }
-        server.garbled("a line longer than \(Self.lineLimit) bytes")
+        server.garbled("a line longer than \(testCase.longestLine) bytes, longer than any event of this case")
     }
 
     func outputClosed(_ instance: Int) {
@@ -273,9 +282,7 @@ final class ClientCaseDriver {
             switch action {
             case let .write(index, bytes, label):
                 guard let channel = connections[index] else { continue }
-                record(TranscriptEntry(direction: .sent, time: now.elapsed, bytes: Array(bytes.prefix(Self.transcriptWriteLimit)),
-                                       label: bytes.count > Self.transcriptWriteLimit ? "\(label) (first \(Self.transcriptWriteLimit) of \(bytes.count) bytes)" : label,
-                                       connection: index))
+                record(TranscriptEntry(direction: .sent, time: now.elapsed, bytes: bytes, label: label, connection: index))
                 channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: nil)
             case let .close(index):
                 connections.removeValue(forKey: index)?.close(promise: nil)
@@ -318,8 +325,6 @@ final class ClientCaseDriver {
     }
 
     private func record(_ entry: TranscriptEntry) {
-        guard transcriptBytes < Self.transcriptLimit else { return }
-        transcriptBytes += entry.bytes.count
         transcript.append(entry)
     }
 
@@ -371,15 +376,17 @@ final class ClientCaseDriver {
         // What the testees started and left behind goes with the case.
         for testee in testees where testee.exit != nil { testee.process?.signalGroup(SIGKILL) }
         for channel in connections.values { channel.close(promise: nil) }
-        for testee in testees { testee.pipes?.close(promise: nil) }
-        try? FileManager.default.removeItem(at: errorLog)
-        outcome.succeed(ClientCaseOutcome(observation: server.observation, transcript: transcript, problem: problem, held: max(held, server.observation.behindScript)))
+        for testee in testees {
+            testee.pipes?.close(promise: nil)
+            testee.errors?.close(promise: nil)
+        }
+        outcome.succeed(ClientCaseOutcome(observation: server.observation, transcript: transcript.entries, problem: problem,
+                                          held: max(held, server.observation.behindScript)))
     }
 
     /// What the testee said last on its standard error (`LastWords`), or "".
     private var lastWords: String {
-        guard let data = try? Data(contentsOf: errorLog) else { return "" }
-        return LastWords.of(String(decoding: data.suffix(16_384), as: UTF8.self))
+        LastWords.of(String(decoding: standardError.tail, as: UTF8.self))
     }
 }
 

@@ -36,6 +36,8 @@ public struct ConformanceRunJSON: Encodable {
         var hex: String
         var tailHex: String?
         var crc32: String?
+        /// For the entry that stands for what a bounded transcript did not keep: its bytes.
+        var notKept: Int?
 
         static let shownWhole = 4096
         static let head = 2048
@@ -46,6 +48,7 @@ public struct ConformanceRunJSON: Encodable {
             milliseconds = ConformanceRunJSON.milliseconds(entry.time)
             label = entry.label
             connection = entry.connection
+            notKept = entry.notKept > 0 ? entry.notKept : nil
             length = entry.bytes.count
             guard length > Self.shownWhole else {
                 hex = Hex.string(entry.bytes)

@@ -27,7 +27,26 @@ public struct DecoderConformanceRunner: Sendable {
             await SuiteRunner(driver: driver).run(cases, progress: progress)
         }
         if let unusable = outcome.unusable { throw TesteeUnusable(command: command, reason: unusable) }
+        var results = outcome.results
+        let irregularities = driver.irregularities
+        if irregularities.unrequestedBytes > 0 {
+            // An answer given twice may have come late enough to be read as the next request's:
+            // each case that did not pass is asked again of a testee started for it alone.
+            for index in results.indices where results[index].verdict.kind.isFailure && !Task.isCancelled {
+                guard let codecCase = cases.first(where: { $0.id == results[index].testCase.id }) else { continue }
+                results[index] = await withTaskExecutorPreference(Self.executor) { await driver.attempt(codecCase, waiting: timeout, alone: true) }.result
+            }
+        }
+        if !irregularities.isEmpty { results.append(Self.testeeProtocol(irregularities)) }
         return ConformanceRun(kind: .decoder, target: command.joined(separator: " "), identity: nil, catalogChecksum: CodecCase.checksum,
-                              results: outcome.results, duration: ContinuousClock.now - started, planned: cases.count, stop: outcome.stop)
+                              results: results, duration: ContinuousClock.now - started, planned: cases.count + (irregularities.isEmpty ? 0 : 1), stop: outcome.stop)
+    }
+
+    /// The failure, of its own, of a testee that wrote what no request asked for or exited between
+    /// requests: each case was judged on its own answer, so none carries it.
+    static func testeeProtocol(_ irregularities: TesteeIrregularities) -> CaseResult {
+        let testCase = ConformanceCase("codec.testee-protocol", [], .required,
+                                       "the testee answers each request once, only when asked, until its input ends (Specs/conform-testee.md)", steps: [])
+        return CaseResult(testCase: testCase, verdict: Verdict(.fail, irregularities.description), transcript: [], duration: .zero)
     }
 }

@@ -1,4 +1,5 @@
 import DecafNIO
+import DecafWire
 import Foundation
 import NIOConcurrencyHelpers
 import Synchronization
@@ -14,23 +15,43 @@ public final class DecoderSuiteDriver: SuiteDriver {
     private let testee: Mutex<TesteeProcess>
     /// Set when the run's task is cancelled: the wait for an answer then ends within a tenth of a second.
     private let cancelled = NIOLockedValueBox(false)
+    /// What the testee did besides answering, over the run, and the case asked last.
+    private let irregular = Mutex((all: TesteeIrregularities(), lastCase: String?.none))
 
-    public init(command: [String], timeout: Duration, repeats: Int = 1) {
+    /// The longest answer a testee may give under a body limit of `bodyLimit`: a frame whose payload
+    /// is at the limit, in hex, with its header: twice the limit and 64 KiB.
+    public static func lineLimit(bodyLimit: Int) -> Int {
+        2 * bodyLimit + 64 << 10
+    }
+
+    /// A driver of `command`, keeping at most `lineLimit` bytes of an answer (by default the
+    /// longest a frame at the brief's body limit needs).
+    public init(command: [String], timeout: Duration, repeats: Int = 1, lineLimit: Int = lineLimit(bodyLimit: DecodeOptions.defaultBodyLimit)) {
         self.timeout = timeout
         self.repeats = repeats
-        testee = Mutex(TesteeProcess(command: command) { [cancelled] in cancelled.withLockedValue { $0 } })
+        testee = Mutex(TesteeProcess(command: command, lineLimit: lineLimit) { [cancelled] in cancelled.withLockedValue { $0 } })
     }
+
+    /// What the testee did besides answering, over every request so far.
+    public var irregularities: TesteeIrregularities { irregular.withLock { $0.all } }
 
     public func attempt(_ codecCase: CodecCase, execution: Int = 0) async -> CaseAttempt {
         await attempt(codecCase, waiting: timeout)
     }
 
     /// Runs `codecCase` once, waiting up to `timeout` for the answer (the fuzzer asks a second
-    /// time with a longer wait before it calls a testee hung).
-    public func attempt(_ codecCase: CodecCase, waiting timeout: Duration) async -> CaseAttempt {
+    /// time with a longer wait before it calls a testee hung). `alone` asks a testee started for
+    /// this request only, so nothing it wrote for another request can be taken for this answer.
+    public func attempt(_ codecCase: CodecCase, waiting timeout: Duration, alone: Bool = false) async -> CaseAttempt {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<CaseAttempt, Never>) in
-                Thread { continuation.resume(returning: self.testee.withLock { self.runOnce(codecCase, on: $0, timeout: timeout) }) }.start()
+                Thread {
+                    continuation.resume(returning: self.testee.withLock { testee in
+                        if alone { testee.stop() }
+                        defer { if alone { testee.stop() } }
+                        return self.runOnce(codecCase, on: testee, timeout: timeout)
+                    })
+                }.start()
             }
         } onCancel: {
             cancelled.withLockedValue { $0 = true }
@@ -78,7 +99,17 @@ public final class DecoderSuiteDriver: SuiteDriver {
             }
             verdict = Verdict(kind, "\(error)", expected: "an answer", actual: "\(error)", requirements: codecCase.vector.requirements)
         }
+        var irregularities = testee.takeIrregularities()
+        irregular.withLock { run in
+            if irregularities.unrequestedBytes > 0 {
+                irregularities.unrequestedAfter = irregularities.unrequestedBeforeRequest ? run.lastCase : codecCase.id
+            }
+            run.all.add(irregularities)
+            run.lastCase = codecCase.id
+        }
         let result = CaseResult(testCase: codecCase.conformanceCase, verdict: verdict, transcript: transcript, duration: ContinuousClock.now - started)
-        return CaseAttempt(result: result, unusable: unusable, lastWords: words, cannotStart: cannotStart)
+        var attempt = CaseAttempt(result: result, unusable: unusable, lastWords: words, cannotStart: cannotStart)
+        attempt.irregularities = irregularities
+        return attempt
     }
 }

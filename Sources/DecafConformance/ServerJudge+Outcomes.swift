@@ -57,7 +57,7 @@ extension ServerJudge {
                 : "the target acknowledged \(sequence) \(count) times"
             return Verdict(.fail, reason, expected: wanted, actual: "\(count)", requirements: testCase.requirements.filter { $0 != .ex1 } + [.ex1])
         }
-        for frame in observation.frames where frame.header.messageType == .ack && frame.header.sequence == sequence {
+        for frame in observation.ackFrames(of: sequence) {
             if let verdict = form(ofAck: frame, session: session) { return verdict }
         }
         return nil
@@ -215,6 +215,8 @@ extension ServerJudge {
 
     private func closedVerdict(expected: String) -> Verdict {
         let error = observation.errorReport(since: 0).map { " after ERROR \($0.code) \(ErrorCode(rawValue: $0.code)?.name ?? ""): \($0.reason)" } ?? ""
-        return Verdict(.fail, "the target closed the connection\(error)", expected: expected, actual: "the close\(error)", requirements: testCase.requirements)
+        // Without an ERROR, the last frame it answered tells where the close came.
+        let answered = error.isEmpty ? observation.lastAcknowledged.map { " (the last frame it answered: seq \($0), acknowledged)" } ?? "" : ""
+        return Verdict(.fail, "the target closed the connection\(error)\(answered)", expected: expected, actual: "the close\(error)", requirements: testCase.requirements)
     }
 }

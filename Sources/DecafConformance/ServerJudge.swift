@@ -225,7 +225,7 @@ public struct ServerJudge {
     }
 
     private mutating func expect(_ expectation: Expectation, at now: SessionTime) -> [ServerCaseAction] {
-        let mark = observation.frames.count
+        let mark = observation.frameCount
         switch expectation {
         case let .ack(sequence, session):
             return sendSentinel(then: .ack(sequence, session: sent(session)), at: now)
@@ -299,8 +299,16 @@ public struct ServerJudge {
         finished = true
         awaiting = nil
         pending = []
+        var verdict = verdict
+        if !verdict.kind.isPass, observation.frameCount > Self.manyFrames {
+            // A target that sends without end: what it did meanwhile is part of the cause.
+            verdict.reason += "; meanwhile the target sent \(observation.frameCount) frames (\(observation.frameBytes) bytes) on this connection"
+        }
         return [.finish(verdict)]
     }
+
+    /// More frames than any case asks for on one connection.
+    static let manyFrames = 64
 
     /// A failure for something the target sent that breaks the protocol, whatever the case checks.
     private func violation() -> Verdict? {

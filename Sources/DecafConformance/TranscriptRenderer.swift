@@ -11,6 +11,7 @@ public enum TranscriptRenderer {
         var lines: [String] = []
         var decoders: [Int: FrameDecoder] = [:]
         var failed: Set<Int> = []
+        var gapped: Set<Int> = []
         let numbered = Set(transcript.compactMap(\.connection)).count > 1
         for entry in transcript {
             let time = DurationText.milliseconds(entry.time, decimals: 3)
@@ -18,10 +19,16 @@ public enum TranscriptRenderer {
                 lines.append("· \(time) reported: \(String(decoding: entry.bytes.prefix(shownBytes), as: UTF8.self))\(entry.bytes.count > shownBytes ? "…" : "")")
                 continue
             }
-            let arrow = entry.direction == .sent ? "→" : "←"
             let connection = entry.connection ?? 0
-            var meaning = entry.label ?? ""
-            if entry.direction == .received, !failed.contains(connection) {
+            if entry.notKept > 0 {
+                // The stream goes on past bytes not kept: its frames can no longer be told apart.
+                lines.append("… \(time) \(entry.label ?? "\(entry.notKept) bytes not kept")")
+                gapped.insert(connection)
+                continue
+            }
+            let arrow = entry.direction == .sent ? "→" : "←"
+            var meaning = entry.label ?? (gapped.contains(connection) ? "bytes after those not kept" : "")
+            if entry.direction == .received, !failed.contains(connection), !gapped.contains(connection) {
                 var decoder = decoders[connection] ?? FrameDecoder(options: .observer)
                 decoder.append(entry.bytes)
                 var frames: [String] = []

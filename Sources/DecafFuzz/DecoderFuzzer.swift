@@ -15,7 +15,8 @@ public final class DecoderFuzzer: FuzzCampaign {
     private let settings: FuzzSettings
 
     public init(command: [String], corpus: [[UInt8]], settings: FuzzSettings) {
-        drivers = (0..<settings.jobs).map { _ in DecoderSuiteDriver(command: command, timeout: settings.timeout) }
+        let lineLimit = DecoderSuiteDriver.lineLimit(bodyLimit: settings.options.bodyLimit)
+        drivers = (0..<settings.jobs).map { _ in DecoderSuiteDriver(command: command, timeout: settings.timeout, lineLimit: lineLimit) }
         self.corpus = corpus
         self.settings = settings
     }
@@ -33,9 +34,15 @@ public final class DecoderFuzzer: FuzzCampaign {
             attempt: { codecCase, job in await drivers[job].attempt(codecCase) },
             handle: { input, attempt, state, start throws(FuzzError) in
                 if attempt.cannotStart { throw .cannotStart(attempt.result.verdict.reason) }
-                guard !Task.isCancelled, let (oracle, signature) = Self.classify(attempt, of: input.testCase), !signatures.contains(signature),
-                      await confirmed(input.testCase, signature: signature) else { return .undisturbed }
-                signatures.insert(signature)
+                Self.account(attempt.irregularities, asking: input.number, in: &state)
+                guard !state.isStopped, !Task.isCancelled, let (oracle, signature) = Self.classify(attempt, of: input.testCase),
+                      oracle == .crash || !signatures.contains(signature) else { return .undisturbed }
+                guard await confirmed(input.testCase, signature: signature) else {
+                    // A death the input does not bring about again: the testee exits by itself.
+                    if oracle == .crash { Self.account(TesteeIrregularities(exits: [attempt.result.verdict.reason]), asking: input.number, in: &state) }
+                    return .undisturbed
+                }
+                guard signatures.insert(signature).inserted else { return .undisturbed }
                 let finding = await minimized(input.bytes, oracle: oracle, signature: signature, mutations: input.mutations, before: input.number - 1,
                                               elapsed: ContinuousClock.now - start, first: attempt)
                 state.findings += 1
@@ -53,6 +60,26 @@ public final class DecoderFuzzer: FuzzCampaign {
         return (attempt, Self.classify(attempt, of: codecCase))
     }
 
+    /// Exits by itself past which a campaign gives up on a testee, when they are also at least one
+    /// input in `exitShare`: its answers are then more about its restarts than about its codec.
+    static let exitsBeforeGivingUp = 10
+    static let exitShare = 20
+
+    /// Counts what the testee did besides answering, noticed while input `number` was asked, and
+    /// gives up on a testee that cannot be fuzzed as it behaves: one that writes what no request
+    /// asked for (no later answer could be trusted to be the one asked for), or keeps exiting.
+    static func account(_ irregularities: TesteeIrregularities, asking number: Int, in state: inout FuzzProgress) {
+        state.testeeExits += irregularities.exits.count
+        if irregularities.unrequestedBytes > 0 {
+            var told = irregularities
+            told.unrequestedAfter = irregularities.unrequestedBeforeRequest ? "an earlier input (seen as input \(number) was asked)" : "input \(number)"
+            state.targetLost = told.description + "; the findings saved before are kept"
+        } else if state.testeeExits >= exitsBeforeGivingUp, state.testeeExits * exitShare >= state.inputs {
+            state.targetLost = "the testee exited by itself \(state.testeeExits) times in \(state.inputs) inputs, between requests or on inputs "
+                + "it answered when asked again (the last: \(irregularities.exits.last ?? "")): a testee answers requests until its input ends"
+        }
+    }
+
     /// Asks the testee about `ProbeFrame` first.
     private func probe() async throws(FuzzError) {
         guard let probe = DecoderCase.make(ProbeFrame.bytes, options: settings.options, number: 0) else { return }
@@ -68,10 +95,11 @@ public final class DecoderFuzzer: FuzzCampaign {
         for driver in drivers { driver.stop() }
     }
 
-    /// Whether `codecCase` fires `signature` again when asked once more, waiting twice the
-    /// timeout: a testee that was only slow (a big input on a loaded machine) is not called hung.
+    /// Whether `codecCase` fires `signature` again when asked once more, of a testee started for
+    /// it alone, waiting twice the timeout: a testee that was only slow (a big input on a loaded
+    /// machine) is not called hung, and an answer it gave another input late is not taken for this one's.
     private func confirmed(_ codecCase: CodecCase, signature: String) async -> Bool {
-        Self.classify(await driver.attempt(codecCase, waiting: settings.timeout * 2), of: codecCase)?.1 == signature
+        Self.classify(await driver.attempt(codecCase, waiting: settings.timeout * 2, alone: true), of: codecCase)?.1 == signature
     }
 
     /// The finding of `bytes`, shrunk while the same oracle fires with the same signature, within

@@ -5,3 +5,56 @@ public protocol FuzzCampaign: Sendable {
     /// Stops the testee or the server the campaign started.
     func stop()
 }
+
+extension FuzzCampaign {
+    /// How long after its duration a campaign is cut short, whatever its target does: twice the
+    /// timeout, the longest wait for the last input's answer once asked again.
+    public static func grace(of settings: FuzzSettings) -> Duration {
+        settings.timeout * 2
+    }
+
+    /// Runs the campaign as `run` does, but ends it `grace(of:)` after `settings.duration` at
+    /// the latest: an answer still awaited then is given up, a finding being minimized is handed
+    /// on as far as it got, and the progress reached comes back with `cutShort` set. Without a
+    /// duration it is `run`.
+    public func run(within settings: FuzzSettings, progress: @escaping @Sendable (FuzzProgress) -> Void,
+                    found: @escaping @Sendable (FuzzFinding) -> Void) async throws(FuzzError) -> FuzzProgress {
+        guard let duration = settings.duration else { return try await run(progress: progress, found: found) }
+        let end = duration + Self.grace(of: settings)
+        let outcome = await withTaskGroup(of: Result<FuzzProgress, FuzzError>?.self) { group in
+            group.addTask {
+                do throws(FuzzError) {
+                    return .success(try await run(progress: progress, found: found))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: end)
+                return nil
+            }
+            var finished: Result<FuzzProgress, FuzzError>?
+            var cut = false
+            for await result in group {
+                if let result {
+                    finished = result
+                    group.cancelAll()
+                    break
+                }
+                // The end came first: the campaign is cancelled, and returns what it reached.
+                cut = !Task.isCancelled
+                group.cancelAll()
+            }
+            return finished.map { result in
+                result.map { state in
+                    guard cut else { return state }
+                    var state = state
+                    state.interrupted = false
+                    state.cutShort = true
+                    return state
+                }
+            } ?? .failure(.cannotStart("the campaign ended without a result"))
+        }
+        return try outcome.get()
+    }
+}

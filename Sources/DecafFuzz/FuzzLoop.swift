@@ -30,7 +30,7 @@ struct FuzzLoop<Case: Sendable> {
     /// Runs the campaign. `make` turns bytes into the target's case (nil: not an input this target
     /// can be asked about; not counted), drawing what else it needs from `random`; `attempt` asks
     /// the target, on job `job` (from 0), and may run beside other jobs; `handle` judges each
-    /// answer in order, saves findings into the progress, and may set `stoppedBy`; `answer` names
+    /// answer in order, saves findings into the progress, and may stop the campaign (`stoppedBy`, `targetLost`); `answer` names
     /// the kind of answer, to count the distinct ones.
     func run(
         make: (_ bytes: [UInt8], _ number: Int, _ random: inout SeededRandom) -> Case?,
@@ -46,7 +46,7 @@ struct FuzzLoop<Case: Sendable> {
         var answers = Set<String>()
         let start = ContinuousClock.now
         var shown = start
-        while !Task.isCancelled, state.stoppedBy == nil {
+        while !Task.isCancelled, !state.isStopped {
             state.elapsed = ContinuousClock.now - start
             if settings.isOver(state) { break }
             let wanted = min(settings.jobs, settings.runs.map { $0 - state.inputs } ?? .max)
@@ -69,7 +69,7 @@ struct FuzzLoop<Case: Sendable> {
                 if aftermath == .restarted {
                     for later in batch.indices.dropFirst(index + 1) { attempts[later] = await attempt(batch[later].testCase, 0) }
                 }
-                if Task.isCancelled || state.stoppedBy != nil { break }
+                if Task.isCancelled || state.isStopped { break }
             }
             if ContinuousClock.now - shown >= .milliseconds(250) {
                 shown = ContinuousClock.now

@@ -11,8 +11,19 @@ public struct FuzzProgress: Sendable {
     /// Why the campaign ended before its runs or duration, when something other than an
     /// interruption ended it (a server that died with no way to restart it).
     public var stoppedBy: String?
+    /// Why the campaign gave up on the target before its end: it cannot be fuzzed as it behaves (a
+    /// testee that answers what was not asked, or keeps exiting by itself). The run exits with 2.
+    public var targetLost: String?
+    /// The campaign was cut short after its duration and grace, an answer still awaited
+    /// (`FuzzCampaign.run(within:progress:found:)`).
+    public var cutShort = false
+    /// Times the testee exited by itself: between requests, or on an input it then answered.
+    public var testeeExits = 0
 
     public init() {}
+
+    /// Whether something other than the settings' end or an interruption ended the campaign.
+    public var isStopped: Bool { stoppedBy != nil || targetLost != nil }
 
     public var inputsPerSecond: Double {
         let seconds = elapsed / .seconds(1)

@@ -5,7 +5,8 @@ import DecafWire
 /// reads a fuzz campaign as it reads `decaf conform`: one case for the campaign (what was sent,
 /// from which seed, and what came back), then one failing case per finding with its minimized
 /// input's verdict and the bytes exchanged. Exit statuses are conform's: 0 nothing found, 1
-/// findings, 3 no input could be sent, 130 interrupted.
+/// findings, 2 a target given up on (`FuzzProgress.targetLost`), 3 no input could be sent, 130
+/// interrupted.
 public enum FuzzReport {
     /// The run of a campaign that reached `state`, said in one line as `summary` (the line the
     /// terminal shows at the end).
@@ -13,7 +14,7 @@ public enum FuzzReport {
                            corpus: [[UInt8]], summary: String) -> ConformanceRun {
         var results: [CaseResult] = []
         if state.inputs > 0 {
-            let line = summary + " (seed \(settings.seed))" + (state.stoppedBy.map { "; stopped: \($0)" } ?? "")
+            let line = summary + " (seed \(settings.seed))" + ((state.targetLost ?? state.stoppedBy).map { "; stopped: \($0)" } ?? "")
             results.append(CaseResult(testCase: ConformanceCase("fuzz.campaign", [], .required, line, steps: []),
                                       verdict: Verdict(.pass, line), transcript: [], duration: state.elapsed))
         }
@@ -26,7 +27,7 @@ public enum FuzzReport {
             results.append(CaseResult(testCase: testCase, verdict: verdict, transcript: finding.transcript, duration: .zero))
         }
         var run = ConformanceRun(kind: kind, target: target, identity: nil, catalogChecksum: checksum(of: corpus), results: results,
-                                 duration: state.elapsed, stop: state.interrupted ? .interrupted : nil)
+                                 duration: state.elapsed, stop: state.interrupted ? .interrupted : state.targetLost.map { .targetLost($0) })
         run.tool = "decaf fuzz"
         run.suiteVersion = "decaf-fuzz 1, seed \(settings.seed)"
         return run

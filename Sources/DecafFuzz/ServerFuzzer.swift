@@ -19,6 +19,8 @@ public final class ServerFuzzer: FuzzCampaign {
     private let restart: ServerRestart?
     /// The server's identity from its last fresh handshake, which every case is judged against.
     private let identity = Mutex<TargetIdentity?>(nil)
+    /// The verdict on the plain frame of each control signature (`control(_:)`): what its finding says.
+    private let controls = Mutex<[String: Verdict]>([:])
     public var target: String { "\(runner.settings.host):\(runner.settings.port)" }
 
     /// `clock` gives the UNIX time the frames are stamped with.
@@ -54,7 +56,7 @@ public final class ServerFuzzer: FuzzCampaign {
             },
             attempt: { [self] input, job in await runner.attempt(input.conformanceCase, target: current, execution: job) },
             handle: { input, attempt, state, start throws(FuzzError) in
-                guard !Task.isCancelled, var (oracle, signature) = await classify(attempt, of: input.testCase.conformanceCase) else { return .undisturbed }
+                guard !Task.isCancelled, var (oracle, signature) = await classify(attempt, of: input.testCase.conformanceCase, plan: input.testCase.plan) else { return .undisturbed }
                 var aftermath = FuzzLoop<ServerInput>.Aftermath.undisturbed
                 if oracle == .crash, settings.jobs > 1, restart != nil {
                     // Side by side, another input may have killed the server: this one is asked
@@ -62,7 +64,7 @@ public final class ServerFuzzer: FuzzCampaign {
                     try await refresh()
                     aftermath = .restarted
                     let again = await runner.attempt(input.testCase.conformanceCase, target: current, execution: 0)
-                    guard let fired = await classify(again, of: input.testCase.conformanceCase), fired.0 == .crash else { return aftermath }
+                    guard let fired = await classify(again, of: input.testCase.conformanceCase, plan: input.testCase.plan), fired.0 == .crash else { return aftermath }
                     (oracle, signature) = fired
                 }
                 let isNew = signatures.insert(signature).inserted
@@ -96,7 +98,7 @@ public final class ServerFuzzer: FuzzCampaign {
         try await refresh()
         guard let serverCase = ServerCase.make(bytes, options: settings.options, number: 1, plan: plan) else { return nil }
         let attempt = await runner.attempt(serverCase, target: current, execution: 1)
-        return (attempt, await classify(attempt, of: serverCase))
+        return (attempt, await classify(attempt, of: serverCase, plan: plan))
     }
 
     /// Stops the server `restart` started.
@@ -140,20 +142,41 @@ public final class ServerFuzzer: FuzzCampaign {
     }
 
     /// Which oracle an attempt fires, and what makes it this fault: nothing for a pass, a case the
-    /// brief leaves open, or a failure of a case that is not a MUST.
-    private func classify(_ attempt: CaseAttempt, of serverCase: ConformanceCase) async -> (FuzzOracle, String)? {
+    /// brief leaves open, or a failure of a case that is not a MUST. A failure the server also
+    /// gives a plain DATA frame sent the same way (`control`) is not the input's: its signature is
+    /// the control's, so a server that closes every connection after its first frame is one
+    /// finding, not one per input.
+    private func classify(_ attempt: CaseAttempt, of serverCase: ConformanceCase, plan: ServerCase.Plan) async -> (FuzzOracle, String)? {
         let verdict = attempt.result.verdict
         guard !verdict.kind.isPass, verdict.kind != .unsupported else { return nil }
         if await !alive() { return (.crash, "crash: the server stopped answering a fresh handshake") }
         switch verdict.kind {
         case .timeout:
             let again = await patient.attempt(serverCase, target: current, execution: 0)
-            return again.result.verdict.kind == .timeout ? (.hang, "hang") : nil
+            guard again.result.verdict.kind == .timeout else { return nil }
+            return await control(plan) ?? (.hang, "hang")
         case .fail where serverCase.level == .required:
-            return (.disagreement, "\(FaultSignature.masked(verdict.reason)); \(serverCase.steps.last.map { "\($0)" } ?? "")")
+            return await control(plan) ?? (.disagreement, "\(FaultSignature.masked(verdict.reason)); \(serverCase.steps.last.map { "\($0)" } ?? "")")
         default:
             return nil
         }
+    }
+
+    /// What the server does with a plain DATA frame (`ProbeFrame`) sent as `plan` sends an input,
+    /// when that fails too: the oracle and signature of that failure, which no input caused.
+    private func control(_ plan: ServerCase.Plan) async -> (FuzzOracle, String)? {
+        let plain = ServerCase.Plan(split: [], dataFirst: plan.dataFirst)
+        guard let probe = ServerCase.make(ProbeFrame.bytes, options: settings.options, number: 0, plan: plain) else { return nil }
+        let verdict = await patient.attempt(probe, target: current, execution: 0).result.verdict
+        guard !verdict.kind.isPass, verdict.kind != .unsupported, verdict.kind != .harnessError else { return nil }
+        let signature = "not the input's: a plain DATA frame fails too: \(FaultSignature.masked(verdict.reason))"
+        let opening = plan.dataFirst ? "after the handshake and a DATA frame" : "after the handshake"
+        var told = verdict
+        told.reason = "not caused by the input: a plain DATA frame sent \(opening) fails the same way (\(verdict.reason))"
+        told.expected = ""
+        told.actual = ""
+        controls.withLock { $0[signature] = $0[signature] ?? told }
+        return (verdict.kind == .timeout ? .hang : .disagreement, signature)
     }
 
     /// The finding of `bytes`, shrunk while the same oracle fires with the same signature, within
@@ -169,7 +192,7 @@ public final class ServerFuzzer: FuzzCampaign {
                   let serverCase = ServerCase.make(frames[0], options: settings.options, number: 0, plan: plan) else { return false }
             tries += 1
             let attempt = await runner.attempt(serverCase, target: current, execution: tries)
-            let fired = await classify(attempt, of: serverCase)
+            let fired = await classify(attempt, of: serverCase, plan: plan)
             if oracle == .crash, fired?.0 == .crash { try? await refresh() }
             guard fired?.1 == signature else { return false }
             last = (frames[0], attempt)
@@ -183,7 +206,7 @@ public final class ServerFuzzer: FuzzCampaign {
 
     private func finding(_ input: [UInt8], plan: ServerCase.Plan, oracle: FuzzOracle, signature: String, mutations: [FrameMutation], attempt: CaseAttempt,
                          lastWords: String, before: Int, elapsed: Duration, original: [UInt8]) -> FuzzFinding {
-        var verdict = attempt.result.verdict
+        var verdict = controls.withLock { $0[signature] } ?? attempt.result.verdict
         // A server that dies or leaves a connection unanswered breaks EX-5 whatever the input asked.
         if oracle != .disagreement { verdict.requirements = [.ex5] }
         var finding = FuzzFinding(oracle: oracle, signature: signature, input: input, original: original, mutations: mutations,

@@ -20,7 +20,8 @@ public final class ClientConnection: Sendable {
     /// connect failed, and `onBroken` why an open connection broke ("connection reset by peer");
     /// `onFirstBytes` hears the first bytes
     /// each connection received (its first read, up to 256 bytes), before any frame or protocol
-    /// error from them, so a reply that is not Decaf can be named.
+    /// error from them, so a reply that is not Decaf can be named; `onUnfinishedFrame` hears of a
+    /// frame the server had begun and not finished when the client closed the connection.
     /// All are called on `eventLoop`. `unixSeconds` is the clock for timestamps.
     public init(
         host: String, port: Int, configuration: ClientConfiguration, eventLoop: EventLoop,
@@ -28,14 +29,15 @@ public final class ClientConnection: Sendable {
         onEvent: @escaping @Sendable (ClientEvent) -> Void = { _ in },
         onConnectionProblem: @escaping @Sendable (String) -> Void = { _ in },
         onBroken: @escaping @Sendable (String) -> Void = { _ in },
-        onFirstBytes: @escaping @Sendable ([UInt8]) -> Void = { _ in }
+        onFirstBytes: @escaping @Sendable ([UInt8]) -> Void = { _ in },
+        onUnfinishedFrame: @escaping @Sendable (UnfinishedFrame) -> Void = { _ in }
     ) {
         self.eventLoop = eventLoop
         let finished = eventLoop.makePromise(of: ClientStatistics.self)
         self.finished = finished.futureResult
         driver = .makeBoxSendingValue(ClientDriver(host: host, port: port, configuration: configuration, eventLoop: eventLoop, finished: finished,
                                                    unixSeconds: unixSeconds, onEvent: onEvent, onConnectionProblem: onConnectionProblem,
-                                                   onBroken: onBroken, onFirstBytes: onFirstBytes),
+                                                   onBroken: onBroken, onFirstBytes: onFirstBytes, onUnfinishedFrame: onUnfinishedFrame),
                                       eventLoop: eventLoop)
     }
 
@@ -68,6 +70,7 @@ final class ClientDriver {
     private let onConnectionProblem: @Sendable (String) -> Void
     private let onBroken: @Sendable (String) -> Void
     private let onFirstBytes: @Sendable ([UInt8]) -> Void
+    private let onUnfinishedFrame: @Sendable (UnfinishedFrame) -> Void
     let finished: EventLoopPromise<ClientStatistics>
 
     private let started = NIODeadline.now()
@@ -79,12 +82,16 @@ final class ClientDriver {
     /// The session finished (its messages settled or given up): a connection attempt still under
     /// way is no longer a problem worth saying.
     private var over = false
+    /// When the connection attempt under way began, until it completes or fails.
+    private var connecting: NIODeadline?
 
     init(host: String, port: Int, configuration: ClientConfiguration, eventLoop: EventLoop, finished: EventLoopPromise<ClientStatistics>,
          unixSeconds: @escaping @Sendable () -> UInt32,
          onEvent: @escaping @Sendable (ClientEvent) -> Void, onConnectionProblem: @escaping @Sendable (String) -> Void,
-         onBroken: @escaping @Sendable (String) -> Void, onFirstBytes: @escaping @Sendable ([UInt8]) -> Void) {
+         onBroken: @escaping @Sendable (String) -> Void, onFirstBytes: @escaping @Sendable ([UInt8]) -> Void,
+         onUnfinishedFrame: @escaping @Sendable (UnfinishedFrame) -> Void) {
         session = ClientSession(configuration: configuration)
+        self.onUnfinishedFrame = onUnfinishedFrame
         self.onBroken = onBroken
         self.onFirstBytes = onFirstBytes
         self.host = host
@@ -103,7 +110,14 @@ final class ClientDriver {
     func start() { perform(session.start(at: now)) }
     func submit(_ message: ClientMessage) { perform(session.submit(message, at: now)) }
     func endOfInput() { perform(session.endOfInput(at: now)) }
-    func giveUp(reason: String) { perform(session.giveUp(reason: reason, at: now)) }
+    func giveUp(reason: String) {
+        if let since = connecting, !over {
+            // Given up while the server had not accepted: its socket's real state, not a silence.
+            let waited = Duration.nanoseconds((NIODeadline.now() - since).nanoseconds)
+            onConnectionProblem(ConnectionFailure.notAccepted(HostAndPort(host: host, port: port), waited: waited))
+        }
+        perform(session.giveUp(reason: reason, at: now))
+    }
 
     // MARK: - Channel events
 
@@ -113,6 +127,7 @@ final class ClientDriver {
             return
         }
         self.channel = channel
+        connecting = nil
         perform(session.connected(at: now))
     }
 
@@ -131,6 +146,11 @@ final class ClientDriver {
         onFirstBytes(bytes)
     }
 
+    func unfinished(_ frame: UnfinishedFrame, generation: Int) {
+        guard generation == self.generation else { return }
+        onUnfinishedFrame(frame)
+    }
+
     func broke(_ error: Error, generation: Int) {
         guard generation == self.generation else { return }
         onBroken(ConnectionFailure.reason(error))
@@ -146,6 +166,8 @@ final class ClientDriver {
 
     private func perform(_ actions: [ClientAction]) {
         var wrote = false
+        var finishing = false
+        let open = channel
         for action in actions {
             switch action {
             case .connect:
@@ -171,16 +193,22 @@ final class ClientDriver {
                 onEvent(event)
                 if event == .finished {
                     over = true
-                    finished.succeed(session.statistics)
+                    finishing = true
                 }
             }
         }
         if wrote { channel?.flush() }
+        guard finishing else { return }
+        // Finished once the connection's close has gone through the pipeline, so what the close
+        // cut short (an unfinished frame) is told before the statistics are.
+        let statistics = session.statistics
+        if let open { open.closeFuture.whenComplete { [finished] _ in finished.succeed(statistics) } } else { finished.succeed(statistics) }
     }
 
     private func connect() {
         generation += 1
         let generation = self.generation
+        connecting = .now()
         let driver = NIOLoopBound(self, eventLoop: eventLoop)
         let options = session.configuration.effectiveDecodeOptions
         let swapsChecksums = session.configuration.faults.contains(.checksumInHostOrder)
@@ -191,9 +219,11 @@ final class ClientDriver {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
+                    let localClose = LocalClose()
+                    try pipeline.addHandler(localClose)
                     try pipeline.addHandler(FirstBytesHandler { bytes in driver.value.receivedFirst(bytes, generation: generation) })
                     if swapsChecksums { try pipeline.addHandler(ChecksumByteSwapHandler()) }
-                    try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: options)))
+                    try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: options, localClose: localClose)))
                     if marksPlainBodies {
                         try pipeline.addHandler(MessageToByteHandler(PlainBodyEncoderHandler()))
                     } else {
@@ -206,6 +236,7 @@ final class ClientDriver {
             .whenFailure { error in
                 let driver = driver.value
                 guard generation == driver.generation, !driver.over else { return }
+                driver.connecting = nil
                 driver.onConnectionProblem(ConnectionFailure.attempt(to: HostAndPort(host: driver.host, port: driver.port), failed: error))
                 driver.perform(driver.session.connectFailed(at: driver.now, random: &driver.random))
             }
@@ -240,6 +271,11 @@ final class ClientChannelHandler: ChannelInboundHandler {
             driver.value.broke(error, generation: generation)
             context.close(promise: nil)
         }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let frame = event as? UnfinishedFrame { driver.value.unfinished(frame, generation: generation) }
+        context.fireUserInboundEventTriggered(event)
     }
 
     func channelInactive(context: ChannelHandlerContext) {

@@ -18,6 +18,14 @@ public enum ConnectionFailure {
         return "cannot connect to \(server): \(why)"
     }
 
+    /// Why a connection to `server` still attempted after `waited` is given up: nothing accepted it,
+    /// as a client's socket in SYN-SENT shows.
+    public static func notAccepted(_ server: HostAndPort, waited: Duration) -> String {
+        let tenths = Int((waited / .milliseconds(100)).rounded())
+        return "\(server) did not accept the connection within \(tenths / 10).\(tenths % 10) seconds: the attempt was still waiting for an answer to its SYN. "
+            + "A server whose listen backlog is full (it does not accept connections), a host that is down, or a firewall that drops packets looks like this"
+    }
+
     /// The reason `error` gives, for a line such as "cannot connect to 127.0.0.1:1: connection refused".
     public static func reason(_ error: any Error) -> String {
         switch error {

@@ -6,7 +6,9 @@ import NIOCore
 /// rule is passed on as a `WireError` through `errorCaught`, after which the decoder reads nothing
 /// more: a receiver answers with an ERROR TLV and closes (EX-5).
 ///
-/// Use it as `ByteToMessageHandler(FrameDecoderHandler(...))`.
+/// Use it as `ByteToMessageHandler(FrameDecoderHandler(...))`. With a `LocalClose` in the same
+/// pipeline, a frame left unfinished because this side closed is passed on as `UnfinishedFrame`
+/// (a user inbound event), not as TRUNCATED_FRAME: the peer's stream did not end.
 public struct FrameDecoderHandler: ByteToMessageDecoder {
     public typealias InboundOut = Frame
 
@@ -19,13 +21,16 @@ public struct FrameDecoderHandler: ByteToMessageDecoder {
     private let refusesFromHeader: Bool
     /// When refusing after the body: what arrived of a frame not yet complete.
     private var unfinished: [UInt8] = []
+    /// Tells whether this side closed the channel.
+    private let localClose: LocalClose?
 
     /// A decoder with `options`. With a timestamp window in `options`, `now` supplies the current
     /// UNIX time for each read.
-    public init(options: DecodeOptions = DecodeOptions(), now: (() -> UInt32)? = nil, refusesFromHeader: Bool = true) {
+    public init(options: DecodeOptions = DecodeOptions(), now: (() -> UInt32)? = nil, refusesFromHeader: Bool = true, localClose: LocalClose? = nil) {
         decoder = FrameDecoder(options: options)
         self.now = now
         self.refusesFromHeader = refusesFromHeader
+        self.localClose = localClose
     }
 
     /// Moves what was read into the frame decoder and passes on every frame it completes. The
@@ -59,7 +64,12 @@ public struct FrameDecoderHandler: ByteToMessageDecoder {
             while let frame = try decoder.nextFrame() {
                 context.fireChannelRead(wrapInboundOut(frame))
             }
-            try decoder.finish()
+            do {
+                try decoder.finish()
+            } catch {
+                guard localClose?.happened == true, case let .truncatedFrame(received, expected) = error.fault else { throw error }
+                context.fireUserInboundEventTriggered(UnfinishedFrame(received: received, expected: expected))
+            }
         }
         return .needMoreData
     }

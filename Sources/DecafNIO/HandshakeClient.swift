@@ -38,7 +38,8 @@ public enum HandshakeClient {
             },
             onConnectionProblem: { reason in problem.withLockedValue { $0 = $0 ?? reason } },
             onBroken: { reason in report.withLockedValue { $0.broken = $0.broken ?? reason } },
-            onFirstBytes: { bytes in report.withLockedValue { $0.firstBytes = bytes } }
+            onFirstBytes: { bytes in report.withLockedValue { $0.firstBytes = bytes } },
+            onUnfinishedFrame: { frame in report.withLockedValue { $0.unfinished = frame } }
         )
         box.withLockedValue { $0 = connection }
         let timer = eventLoop.scheduleTask(in: TimeAmount(timeout)) {

@@ -20,6 +20,8 @@ public struct HandshakeReport: Hashable, Sendable {
     public var firstBytes: [UInt8] = []
     /// Why the connection broke, when it did (a reset).
     public var broken: String?
+    /// A frame the server had begun and not finished when the client gave up waiting.
+    public var unfinished: UnfinishedFrame?
 
     /// What the server sent instead of frames, when its first bytes are not Decaf's.
     public var foreign: ForeignProtocol? { ForeignProtocol(recognising: firstBytes) }
@@ -59,7 +61,8 @@ public struct HandshakeReport: Hashable, Sendable {
             return "\(target) answered the VERSION_REQUEST with \(foreign), not with Decaf frames. Is \(target) the port of a Decaf server?"
         }
         if !firstBytes.isEmpty {
-            return "\(target) began a frame (\(firstBytes.count) byte\(firstBytes.count == 1 ? "" : "s"): \(Hex.spaced(firstBytes.prefix(16)))) in answer to the VERSION_REQUEST "
+            let begun = unfinished?.description ?? "began a frame"
+            return "\(target) \(begun) in answer to the VERSION_REQUEST (its first \(firstBytes.count) byte\(firstBytes.count == 1 ? "" : "s"): \(Hex.spaced(firstBytes.prefix(16)))) "
                 + "and did not finish it within \(timeout). A server that writes this slowly, or stops in the middle of a frame, cannot be talked to; "
                 + "if it is only slow, give it more time with --timeout."
         }

@@ -17,6 +17,9 @@ public struct TranscriptEntry: Hashable, Sendable {
     public var label: String?
     /// Which connection (from 0), when a case made several.
     public var connection: Int?
+    /// For an entry that stands for what a bounded transcript did not keep (`BoundedTranscript`):
+    /// the bytes left out here; its own bytes are empty. 0 for every other entry.
+    public var notKept = 0
 
     public init(direction: Direction, time: Duration, bytes: [UInt8], label: String? = nil, connection: Int? = nil) {
         self.direction = direction

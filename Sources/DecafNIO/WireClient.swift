@@ -5,8 +5,10 @@ import NIOPosix
 
 /// A client connection for testing a server: it sends frames or any bytes at all, and hands out
 /// what comes back (frames, a protocol error, the close) one event at a time with a timeout, so
-/// tests wait for events instead of sleeping. With `recordsTranscript` it keeps every byte sent
-/// and received, in order, for reports.
+/// tests wait for events instead of sleeping. With `recordsTranscript` it keeps the bytes sent and
+/// received, in order, for reports. What it keeps of a server that sends without end is bounded:
+/// at most 4 MiB of frames not yet taken (then it stops reading until they are), and a
+/// `BoundedTranscript` (its first and last 256 KiB).
 public final class WireClient: Sendable {
     private let channel: Channel
     private let events: WireEventQueue
@@ -51,6 +53,15 @@ public final class WireClient: Sendable {
             }
             .connect(host: host, port: port)
             .get()
+        if readsReplies {
+            // Frames waiting past the queue's budget: read no more until the caller takes them.
+            events.onPressure { [channel] full in
+                channel.eventLoop.execute {
+                    _ = channel.setOption(.autoRead, value: !full)
+                    if !full { channel.read() }
+                }
+            }
+        }
         return WireClient(channel: channel, events: events, recorder: recorder)
     }
 
@@ -96,6 +107,18 @@ public final class WireClient: Sendable {
 
     /// Writes are handed to the channel in pieces of this size.
     static let writePiece = 64 << 10
+
+    /// Sends `bytes` (an ACK of the server's frame) without waiting for them to be taken: false,
+    /// sending nothing, when the server is not reading what was sent before (the connection's
+    /// outgoing bytes are over NIO's high-water mark), so a server that sends without end and
+    /// never reads costs neither memory nor a wait per ACK.
+    @discardableResult
+    public func acknowledge(_ bytes: [UInt8], label: String) -> Bool {
+        guard channel.isWritable, channel.isActive else { return false }
+        recorder?.record(.sent, bytes, label: label)
+        channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: nil)
+        return true
+    }
 
     /// Ends the sending side of the connection (a half-close): the server sees the stream end
     /// once it has read everything sent before. Throws `WriteStalled` when that has not happened
@@ -152,17 +175,18 @@ public struct WriteStalled: Error, CustomStringConvertible {
     }
 }
 
-/// The transcript of one connection, written from the event loop and the caller alike.
+/// The transcript of one connection, written from the event loop and the caller alike, within
+/// `BoundedTranscript`'s bound.
 private final class TranscriptRecorder: Sendable {
     private let start = ContinuousClock.now
-    private let box = NIOLockedValueBox<[TranscriptEntry]>([])
+    private let box = NIOLockedValueBox(BoundedTranscript())
 
     func record(_ direction: TranscriptEntry.Direction, _ bytes: [UInt8], label: String? = nil) {
         let entry = TranscriptEntry(direction: direction, time: ContinuousClock.now - start, bytes: bytes, label: label)
         box.withLockedValue { $0.append(entry) }
     }
 
-    var entries: [TranscriptEntry] { box.withLockedValue { $0 } }
+    var entries: [TranscriptEntry] { box.withLockedValue { $0.entries } }
 }
 
 /// Records every read before the frame decoder sees it.

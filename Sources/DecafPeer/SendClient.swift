@@ -21,7 +21,7 @@ public enum SendClient {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
         let started = ContinuousClock.now
         let feeders = NIOLockedValueBox<[NIOLoopBound<SendFeeder>]>([])
-        let outcomes = (0..<configuration.connections).map { index -> EventLoopFuture<(ClientStatistics, [Duration])> in
+        let outcomes = (0..<configuration.connections).map { index -> EventLoopFuture<(ClientStatistics, [Duration], String?)> in
             let loop = group.next()
             return loop.flatSubmit {
                 SendFeeder.start(configuration, session: SessionID(rawValue: UInt16(truncatingIfNeeded: index + 1)), eventLoop: loop,
@@ -40,7 +40,10 @@ public enum SendClient {
         var report = SendReport()
         report.interrupted = Task.isCancelled
         report.elapsed = ContinuousClock.now - started
-        for (statistics, _) in results { report.add(statistics) }
+        for (statistics, _, givenUp) in results {
+            report.add(statistics)
+            report.givenUpWhileConnecting = report.givenUpWhileConnecting ?? givenUp
+        }
         report.latency = LatencySummary(results.flatMap(\.1))
         try await group.shutdownGracefully()
         return report
@@ -69,6 +72,8 @@ final class SendFeeder {
     /// What went wrong on the present connection before a handshake, said when it closes: the
     /// first thing, which explains the rest (an answer in another protocol, then BAD_MAGIC).
     var problem: String?
+    /// Why the connection attempt under way when the feeder gave up had not completed.
+    private(set) var givenUpWhileConnecting: String?
 
     private init(configuration: SendConfiguration, session: SessionID, wallClock: @escaping @Sendable () -> Double) {
         self.configuration = configuration
@@ -81,7 +86,7 @@ final class SendFeeder {
         _ configuration: SendConfiguration, session: SessionID, eventLoop: EventLoop, clock: @escaping @Sendable () -> UInt32,
         wallClock: @escaping @Sendable () -> Double, onConnectionProblem: @escaping @Sendable (String) -> Void,
         started: (NIOLoopBound<SendFeeder>) -> Void
-    ) -> EventLoopFuture<(ClientStatistics, [Duration])> {
+    ) -> EventLoopFuture<(ClientStatistics, [Duration], String?)> {
         let feeder = NIOLoopBound(SendFeeder(configuration: configuration, session: session, wallClock: wallClock), eventLoop: eventLoop)
         var client = configuration.client
         client.session = session
@@ -91,10 +96,18 @@ final class SendFeeder {
             onEvent: { event in
                 if let problem = feeder.value.handle(event) { onConnectionProblem("\(server) \(problem)") }
             },
-            onConnectionProblem: onConnectionProblem,
+            onConnectionProblem: { reason in
+                // Once given up, the attempt under way is not one more problem while trying: it is why the client stopped.
+                if feeder.value.done { feeder.value.givenUpWhileConnecting = reason } else { onConnectionProblem(reason) }
+            },
             onBroken: { reason in feeder.value.problem = feeder.value.problem ?? "broke the connection (\(reason))" },
             onFirstBytes: { bytes in
                 if let foreign = ForeignProtocol(recognising: bytes) { feeder.value.problem = "answered with \(foreign), not with Decaf frames" }
+            },
+            onUnfinishedFrame: { frame in
+                guard !feeder.value.handshaked else { return }
+                let reason = "\(server) \(frame.description) in answer to the handshake, and had not finished it when the client gave up (a server this slow, or stuck in the middle of a frame)"
+                if feeder.value.done { feeder.value.givenUpWhileConnecting = reason } else { feeder.value.problem = feeder.value.problem ?? reason }
             }
         )
         feeder.value.connection = connection
@@ -121,7 +134,7 @@ final class SendFeeder {
             var statistics = statistics
             statistics.failed += configuration.count - feeder.value.submitted
             feeder.value.done = true
-            return (statistics, feeder.value.latencies)
+            return (statistics, feeder.value.latencies, feeder.value.givenUpWhileConnecting)
         }
     }
 

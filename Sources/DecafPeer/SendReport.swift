@@ -58,6 +58,10 @@ public struct SendReport: Hashable, Sendable {
     /// True when every message was acknowledged.
     public var succeeded: Bool { lost == 0 && acknowledged == sent && sent > 0 }
 
+    /// Why a connection attempt still under way when the sender gave up had not completed (the
+    /// server did not accept it), for the first connection that ended so.
+    public var givenUpWhileConnecting: String?
+
     /// True when no connection ever completed a handshake: the server was not reached.
     public var neverConnected: Bool { negotiated.isEmpty }
 }

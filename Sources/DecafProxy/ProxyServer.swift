@@ -33,6 +33,11 @@ public final class ProxyServer: Sendable {
         /// Counts changes, so a connection never takes an older change after a newer one.
         var generation = 0
         var connections: [Int: NIOLoopBound<ProxyConnection>] = [:]
+        /// Connections open, and whether accepting is paused at the descriptor budget.
+        var open = 0
+        var acceptingPaused = false
+        /// The budget was said, or the system refused a descriptor: said once.
+        var limitSaid = false
         /// Counts timelines played, so a replaced timeline stops.
         var timeline = 0
         var stopped = false
@@ -63,10 +68,13 @@ public final class ProxyServer: Sendable {
     /// connection's toxics draw from a generator seeded with `seed` and the connection's number.
     /// With `pcapPath`, both legs of every connection (client to proxy, proxy to upstream) are
     /// recorded there. `onUpstreamFailure` hears, in the user's words, why the upstream could not
-    /// be reached for a connection, as it happens.
+    /// be reached for a connection, as it happens; `onLimit` hears, once, that the proxy carries
+    /// as many connections as its file descriptors allow (`DescriptorBudget`) and stops accepting
+    /// until one closes, or that the system refused it a descriptor and accepting backs off.
     public static func start(host: String, port: Int, upstream: HostAndPort, toxics: ProxyToxics, seed: UInt64,
                              pcapPath: String? = nil, threads: Int = 1,
-                             onUpstreamFailure: @escaping @Sendable (String) -> Void = { _ in }) async throws -> ProxyServer {
+                             onUpstreamFailure: @escaping @Sendable (String) -> Void = { _ in },
+                             onLimit: @escaping @Sendable (String) -> Void = { _ in }) async throws -> ProxyServer {
         let pcap: NIOWritePCAPHandler.SynchronizedFileSink?
         do { pcap = try pcapPath.map { path throws(PcapFile.Problem) in try PcapFile.open(path: path) { _ in } } } catch {
             throw ProxyServerError.cannotRecord(error)
@@ -74,16 +82,34 @@ public final class ProxyServer: Sendable {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
         let counters = NIOLockedValueBox(ProxyCounts())
         let state = NIOLockedValueBox(State(toxics: toxics))
+        let budget = DescriptorBudget.current
+        let sayLimit: @Sendable (String) -> Void = { message in
+            if state.withLockedValue({ state in defer { state.limitSaid = true }; return !state.limitSaid }) { onLimit(message) }
+        }
         do {
             let channel = try await ServerBootstrap(group: group)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                // Clients beyond the budget wait here, not in this process.
+                .serverChannelOption(.backlog, value: 4096)
+                .serverChannelInitializer { server in
+                    // A descriptor refused anyway (another process took them): wait a moment, never spin.
+                    server.eventLoop.makeCompletedFuture {
+                        try server.pipeline.syncOperations.addHandler(AcceptBackoffHandler(shouldForwardIOErrorCaught: false) { error in
+                            guard [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.errnoCode) else { return nil }
+                            sayLimit("decaf proxy: the system refused a file descriptor for a new client (\(String(cString: strerror(error.errnoCode)))); "
+                                + "accepting waits a quarter of a second at a time, clients wait in the listen queue. Raise the limit (ulimit -n 65536) before starting the proxy")
+                            return .milliseconds(250)
+                        })
+                    }
+                }
                 .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
                 .childChannelOption(.autoRead, value: false)
                 .childChannelOption(.recvAllocator, value: ProxyConnection.readSizes)
                 // A client's FIN ends only what it sends: the upstream gets it after the last byte.
                 .childChannelOption(.allowRemoteHalfClosure, value: true)
                 .childChannelInitializer { client in
-                    accept(client, upstream: upstream, seed: seed, counters: counters, state: state, pcap: pcap, onUpstreamFailure: onUpstreamFailure)
+                    let release = admit(client, budget: budget, state: state, sayLimit: sayLimit)
+                    accept(client, upstream: upstream, seed: seed, counters: counters, state: state, pcap: pcap, onUpstreamFailure: onUpstreamFailure, onEnd: release)
                     return client.eventLoop.makeSucceededVoidFuture()
                 }
                 .bind(host: host, port: port)
@@ -96,9 +122,11 @@ public final class ProxyServer: Sendable {
         }
     }
 
+    /// Serves `client`, or resets it when the proxy is disabled or down; `onEnd` hears when its
+    /// connection (both legs) has closed.
     private static func accept(_ client: Channel, upstream: HostAndPort, seed: UInt64, counters: NIOLockedValueBox<ProxyCounts>,
                                state: NIOLockedValueBox<State>, pcap: NIOWritePCAPHandler.SynchronizedFileSink?,
-                               onUpstreamFailure: @escaping @Sendable (String) -> Void) {
+                               onUpstreamFailure: @escaping @Sendable (String) -> Void, onEnd: @escaping @Sendable () -> Void) {
         let number = counters.withLockedValue { counts in
             counts.connections += 1
             return counts.connections
@@ -109,12 +137,14 @@ public final class ProxyServer: Sendable {
         }
         guard let admitted else {
             counters.withLockedValue { $0.refused += 1 }
+            client.closeFuture.whenComplete { _ in onEnd() }
             reset(client)
             return
         }
         let connection = ProxyConnection.open(client: client, upstream: upstream, toxics: admitted.toxics, generation: admitted.generation,
                                               seed: seed &+ UInt64(number), counters: counters, pcap: pcap, onUpstreamFailure: onUpstreamFailure) {
             _ = state.withLockedValue { $0.connections.removeValue(forKey: number) }
+            onEnd()
         }
         // A change made between reading the toxics and this registration reaches it too.
         let missed = state.withLockedValue { state -> (ProxyToxics, Int)? in
@@ -122,6 +152,35 @@ public final class ProxyServer: Sendable {
             return state.generation != admitted.generation ? (state.toxics, state.generation) : nil
         }
         if let (toxics, generation) = missed { connection.value.apply(toxics, generation: generation) }
+    }
+
+    /// Counts `client` against the descriptor budget until the returned release is called (its
+    /// connection has closed): at the budget the listener stops accepting, and accepts again once
+    /// a connection has closed.
+    private static func admit(_ client: Channel, budget: DescriptorBudget, state: NIOLockedValueBox<State>,
+                              sayLimit: @escaping @Sendable (String) -> Void) -> @Sendable () -> Void {
+        guard let listener = client.parent else { return {} }
+        let full = state.withLockedValue { state in
+            state.open += 1
+            guard state.open >= budget.connections, !state.acceptingPaused else { return false }
+            state.acceptingPaused = true
+            return true
+        }
+        if full {
+            sayLimit(budget.reached)
+            listener.setOption(.autoRead, value: false).whenComplete { _ in }
+        }
+        return {
+            let resume = state.withLockedValue { state in
+                state.open -= 1
+                guard state.acceptingPaused, state.open < budget.connections else { return false }
+                state.acceptingPaused = false
+                return true
+            }
+            if resume {
+                listener.setOption(.autoRead, value: true).whenComplete { _ in listener.read() }
+            }
+        }
     }
 
     /// Closes `channel` with a TCP reset.

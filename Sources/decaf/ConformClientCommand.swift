@@ -14,7 +14,9 @@ struct ConformClientCommand: AsyncParsableCommand {
         which ends within its time limit (8 s for most cases). A testee that does nothing a case can judge in each of \
         the first 3 cases (it exits, prints nothing, prints what is not an event, never connects) stops the run within \
         3 case time limits, with one paragraph. Ctrl-C stops the run and its testees: the verdicts reached are printed, \
-        marked INTERRUPTED, and the reports asked for are written, marked incomplete.
+        marked INTERRUPTED, and the reports asked for are written, marked incomplete. Memory: of each testee, a line of at \
+        most 64 KiB and twice the largest payload its case sends (a longer one is not an event), the last 16 KiB of its \
+        standard error, and a transcript of the first and last 256 KiB; --jobs testees at once.
         Exit status: 0 every required case passed, 1 failures, 2 usage or harness error, or a testee that cannot be \
         tested, 3 nothing ran, 130 interrupted.
         """

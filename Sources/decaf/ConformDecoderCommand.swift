@@ -12,7 +12,11 @@ struct ConformDecoderCommand: AsyncParsableCommand {
         The protocol is in Specs/conform-testee.md. A testee that crashes or hangs fails that case and is started again; \
         one that answers none of its first 3 cases (it exits, hangs, or prints what is not the protocol's JSON) stops \
         the run within 3 x --timeout, with one paragraph. Ctrl-C stops the run: the verdicts reached are printed, marked \
-        INTERRUPTED, and the reports asked for are written, marked incomplete.
+        INTERRUPTED, and the reports asked for are written, marked incomplete. A request is written while the answer pipe \
+        is read, so a testee that writes when nobody asked never blocks the run; what it writes that no request asked \
+        for (an answer twice) and its exits between requests are one failure of their own (codec.testee-protocol). \
+        Memory: of each answer at most twice the body limit and 64 KiB (a frame at the limit, in hex), of its standard \
+        error the last 16 KiB; unrequested output is counted, not kept.
         Exit status: 0 every required case passed, 1 failures, 2 usage or harness error, or a testee that cannot be \
         tested, 3 nothing ran, 130 interrupted.
         """

@@ -17,7 +17,9 @@ struct ConformServerCommand: AsyncParsableCommand {
             one paragraph says what answered instead (HTTP, TLS, an SSH banner, a close, a reset, silence, a frame begun \
             and never finished), within 4 x --timeout. When three cases in a row time out and a fresh handshake fails too, \
             the run stops there (STOPPED). Ctrl-C stops the run: the verdicts reached are printed, marked INTERRUPTED, and \
-            the reports asked for are written, marked incomplete.
+            the reports asked for are written, marked incomplete. Memory: of each connection Decaf keeps at most 4 MiB of the server's frames not yet judged (then it reads no more \
+            until they are) and a transcript of its first and last 256 KiB, whatever the server sends; --jobs \
+            connections at once.
             Exit status: 0 every required case passed, 1 failures, 2 usage or harness error, or a target that cannot be \
             tested, 3 nothing ran, 130 interrupted.
             """

@@ -60,7 +60,7 @@ struct FuzzCampaignOptions: ParsableArguments {
         let state: FuzzProgress
         do {
             state = try await signals.interrupting {
-                try await fuzzer.run(progress: progress.show) { finding in
+                try await fuzzer.run(within: settings, progress: progress.show) { finding in
                     progress.clear()
                     found.append(finding)
                     let paragraph = store.save(finding) + "\n"
@@ -76,7 +76,7 @@ struct FuzzCampaignOptions: ParsableArguments {
         progress.clear()
         let summary = FuzzProgressLine.summary(state, of: target.rawValue, findings: findings)
         let run = FuzzReport.run(of: state, findings: found.all, kind: target, target: described, settings: settings, corpus: corpus, summary: summary)
-        reports.emit(run, text: (state.stoppedBy.map { "Stopped: \($0).\n" } ?? "") + summary + "\n")
+        reports.emit(run, text: ((state.targetLost ?? state.stoppedBy).map { "Stopped: \($0).\n" } ?? "") + summary + "\n")
         Foundation.exit(run.exitStatus)
     }
 

@@ -19,7 +19,10 @@ struct FuzzClientCommand: AsyncParsableCommand {
         acknowledges a frame the brief refuses, refuses one it accepts, or acknowledges it twice breaks a MUST (asked twice \
         before it counts). The server offers BASIC and COMPRESSION; a compressed input needs a client that offers \
         COMPRESSION. Findings are saved in --findings as NAME.bin and NAME.json; decaf fuzz replay NAME.json --client -- \
-        COMMAND sends one again. Ctrl-C stops the run and keeps every finding.
+        COMMAND sends one again. Ctrl-C stops the run and keeps every finding. \
+        A campaign ends within --duration and twice --timeout, whatever the client does. Memory: of each client, a line \
+        of at most 64 KiB and twice the input's payload, the last 16 KiB of its standard error, and a transcript of \
+        the first and last 256 KiB; --jobs clients at once.
         Exit status: 0 no finding, 1 findings, 2 usage error or a client that cannot be started, 130 interrupted.
         """
     )

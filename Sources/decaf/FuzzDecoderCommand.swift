@@ -17,8 +17,12 @@ struct FuzzDecoderCommand: AsyncParsableCommand {
         vector, against what the brief makes of it: a crash (the testee dies), a hang (no answer within --timeout) or an \
         answer that breaks a MUST is a finding. Each distinct finding is minimized and saved in --findings as NAME.bin and \
         NAME.json; decaf fuzz replay NAME.json -- COMMAND sends it again, decaf dissect NAME.bin shows it. The same --seed \
-        and corpus give the same inputs. Ctrl-C stops the run and keeps every finding saved.
-        Exit status: 0 no finding, 1 findings, 2 usage error or a testee that cannot be started, 130 interrupted.
+        and corpus give the same inputs. Ctrl-C stops the run and keeps every finding saved. \
+        A campaign ends within --duration and twice --timeout, whatever the testee does. A testee that writes what no \
+        request asked for (an answer twice), or keeps exiting by itself (10 times, and in one input of 20), is given up \
+        on with exit 2, the findings before kept. Memory: of each answer at most twice --body-limit and 64 KiB, of \
+        standard error the last 16 KiB; --jobs testees at once.
+        Exit status: 0 no finding, 1 findings, 2 usage error, a testee that cannot be started or is given up on, 130 interrupted.
         """
     )
 

@@ -18,14 +18,18 @@ struct FuzzProgressLine: Sendable {
     }
 
     static func line(_ state: FuzzProgress) -> String {
-        return "\(state.inputs) inputs in \(String(format: "%.1f", state.elapsed / .seconds(1))) s (\(Int(state.inputsPerSecond.rounded()))/s), "
+        // A slow target's rate as it is (0.04/s), not rounded to 0.
+        let rate = state.inputsPerSecond
+        let perSecond = rate >= 10 || rate == 0 ? "\(Int(rate.rounded()))" : String(format: rate >= 1 ? "%.1f" : "%.2g", rate)
+        return "\(state.inputs) inputs in \(String(format: "%.1f", state.elapsed / .seconds(1))) s (\(perSecond)/s), "
             + "\(state.findings) finding\(state.findings == 1 ? "" : "s"), \(state.distinctAnswers) distinct answers"
     }
 
     /// The last line of a campaign against `target` (`decoder`, `server`, `client`).
     static func summary(_ state: FuzzProgress, of target: String, findings directory: String) -> String {
-        let end = state.interrupted ? "; INTERRUPTED" : ""
+        let end = state.interrupted ? "; INTERRUPTED" : state.cutShort ? "; cut short after its --duration and twice --timeout, the answer awaited given up" : ""
         let saved = state.findings > 0 ? "; findings in \(directory)/" : ""
-        return "fuzz \(target): " + line(state) + saved + end
+        let exits = state.testeeExits > 0 ? "; the testee exited by itself \(state.testeeExits) time\(state.testeeExits == 1 ? "" : "s")" : ""
+        return "fuzz \(target): " + line(state) + exits + saved + end
     }
 }

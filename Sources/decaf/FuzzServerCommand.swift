@@ -17,7 +17,11 @@ struct FuzzServerCommand: AsyncParsableCommand {
         ACK of a frame the brief refuses, a refusal of one it accepts) is a disagreement. With --restart, a crashed server \
         is started again with COMMAND (run by /bin/sh, its output in the findings directory's server.log) and the campaign \
         goes on; without it, the campaign ends at a crash. Findings are saved in --findings as NAME.bin and NAME.json; \
-        decaf fuzz replay NAME.json --server HOST:PORT sends one again. Ctrl-C stops the run and keeps every finding.
+        decaf fuzz replay NAME.json --server HOST:PORT sends one again. Ctrl-C stops the run and keeps every finding. \
+        A campaign ends within --duration and twice --timeout, whatever the server does (an answer still awaited then \
+        is given up). Memory: of each connection at most 4 MiB of frames not yet judged and a transcript of the first \
+        and last 256 KiB, whatever the server sends. A failure that a plain DATA frame sent the same way shows too is \
+        not laid at the input's door: it is one finding, "not caused by the input".
         Exit status: 0 no finding, 1 findings, 2 usage error or a server that cannot be reached, 130 interrupted.
         """
     )

@@ -13,7 +13,8 @@ struct HandshakeCommand: AsyncParsableCommand {
             Exit status 0 when the handshake succeeds, 1 when the server answers but the handshake fails, 2 on a usage error, \
             or when nothing that speaks Decaf answers: the server cannot be reached, answers in another protocol (HTTP, TLS, SSH), \
             closes or resets the connection without a byte, or sends nothing within --timeout. It ends within twice --timeout \
-            (the connection, then the answer).
+            (the connection, then the answer); a connection nothing accepted, or a frame begun and unfinished, is said as such. \
+            Memory: the server's frames are judged as they come; a frame is held until whole, up to the body limit (10 MiB).
             """
     )
 

@@ -22,6 +22,7 @@ struct HandshakeReportText {
         }
         if let error = report.protocolError { lines.append("  the server's reply breaks the protocol: \(error)") }
         if report.closedByServer { lines.append("  the server closed the connection") }
+        if let unfinished = report.unfinished { lines.append("  the server \(unfinished.description) when the timeout ended the wait") }
         if report.timedOut { lines.append("  no complete answer within the timeout") }
         self.lines = lines
     }

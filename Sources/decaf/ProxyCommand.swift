@@ -20,7 +20,12 @@ struct ProxyCommand: AsyncParsableCommand {
         is given; several are applied in the order given. The first line printed is the address the \
         proxy listens on, printed once the upstream's name resolves and the proxy (and the control API) \
         listen; a connection whose upstream cannot be reached is closed, and why is said on standard \
-        error as it happens. SIGINT or SIGTERM stop it and print what it carried.
+        error as it happens (an upstream that does not accept within 10 s cannot be reached). SIGINT or SIGTERM stop \
+        it and print what it carried. \
+        It carries as many connections at once as its file descriptors allow, two each and 64 kept (ulimit -n); at \
+        that many it says so once and stops accepting, so further clients wait in the listen queue until one closes. \
+        Memory: a direction of a connection reads no more while 4 MiB of it wait to be written (a toxic holding them, \
+        a reader that is slow; a read is at most 1 MiB), so a connection holds at most about 10 MiB, and no byte is dropped for it.
         With --control HOST:PORT, an HTTP/JSON API in toxiproxy's shape lists, adds, changes and removes \
         toxics, enables and disables the proxy, and switches profiles while connections live: \
         curl -d '{"type":"blackhole"}' http://HOST:PORT/proxies/decaf/toxics
@@ -107,7 +112,8 @@ struct ProxyCommand: AsyncParsableCommand {
         let proxy: ProxyServer
         do {
             proxy = try await ProxyServer.start(host: listen.host, port: listen.port, upstream: HostAndPort(host: upstream.host, port: upstream.port),
-                                                toxics: timeline.phases[0].toxics, seed: seed, pcapPath: pcap, onUpstreamFailure: failures.note)
+                                                toxics: timeline.phases[0].toxics, seed: seed, pcapPath: pcap, onUpstreamFailure: failures.note,
+                                                onLimit: { FileHandleOutput.standardError.write($0 + "\n") })
         } catch let error as ProxyServerError {
             if case .cannotRecord = error { throw InputError("\(error)") }
             throw InputError("cannot listen on \(listen): \(error)")

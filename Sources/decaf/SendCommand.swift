@@ -16,7 +16,9 @@ struct SendCommand: AsyncParsableCommand {
             (refused, reset, an answer that is not Decaf, no answer) is said on standard error; after --connect-deadline \
             it gives up. Ctrl-C stops it and reports what was settled. Exit status 0 when every message was acknowledged, \
             1 when any was lost, 2 on a usage error or when no handshake completed, 130 when interrupted. It ends by \
-            --connect-deadline when no handshake completes, and by --deadline otherwise.
+            --connect-deadline when no handshake completes, and by --deadline otherwise; what is said then is the socket's \
+            state (not accepted, a frame begun and unfinished, ...). Memory: the server's frames are judged as they come, \
+            never queued; a frame is held until whole, up to the body limit (10 MiB).
             """
     )
 
@@ -113,7 +115,7 @@ struct SendCommand: AsyncParsableCommand {
         }
         if report.neverConnected && !report.interrupted {
             if json { print(SendReportJSON(report).line) }
-            let reason = problems.last ?? "\(server) did not complete a handshake"
+            let reason = report.givenUpWhileConnecting ?? problems.last ?? "\(server) did not complete a handshake"
             let attempts = max(1, problems.count)
             throw InputError("\(reason); no handshake completed: gave up after \(attempts) attempt\(attempts == 1 ? "" : "s") in \(Milliseconds.text(report.elapsed))")
         }

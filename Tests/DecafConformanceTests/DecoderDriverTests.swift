@@ -87,12 +87,36 @@ struct DecoderDriverTests {
         #expect(run.results.map(\.verdict.kind) == [.fail, .pass, .pass])
     }
 
+    @Test("a testee that answers every request twice: each case is judged on its own answer, and one failure of its own says so")
+    func answersTwice() async throws {
+        let cases = Array(CodecCase.all.prefix(6))
+        let run = try await Self.run(DecoderConformanceRunner(command: ["python3", try Self.wrapper(answers: 2)]), cases)
+        #expect(run.results.prefix(6).map(\.verdict.kind) == Array(repeating: .pass, count: 6), "\(run.results.map(\.verdict.reason))")
+        let own = try #require(run.results.last)
+        #expect(run.results.count == 7 && own.testCase.id == "codec.testee-protocol" && own.verdict.kind == .fail)
+        #expect(own.verdict.reason.contains("answers some requests more than once"), "\(own.verdict.reason)")
+        #expect(run.exitStatus == 1)
+    }
+
+    @Test("a testee that exits by itself after every 2 answers: every case is judged, and the exits are told once as its own failure")
+    func exitsBetweenRequests() async throws {
+        let cases = Array(CodecCase.all.prefix(7))
+        let run = try await Self.run(DecoderConformanceRunner(command: ["python3", try Self.wrapper(exitingAfter: 2)]), cases)
+        #expect(run.results.prefix(7).map(\.verdict.kind) == Array(repeating: .pass, count: 7), "\(run.results.map(\.verdict.reason))")
+        let own = try #require(run.results.last)
+        #expect(own.testCase.id == "codec.testee-protocol" && own.verdict.reason.contains("exited by itself 3 times between requests (the first: exited with status 0)"),
+                "\(own.verdict.reason)")
+    }
+
     /// A script that runs the reference testee line by line, but exits with status 3 on the
-    /// request for `crashingOn`, sleeps on `hangingOn`, or answers every request with `answering`.
-    static func wrapper(crashingOn: String? = nil, hangingOn: String? = nil, answering: String? = nil) throws -> String {
+    /// request for `crashingOn`, sleeps on `hangingOn`, answers every request with `answering`,
+    /// gives each answer `answers` times, or exits with status 0 after `exitingAfter` answers.
+    static func wrapper(crashingOn: String? = nil, hangingOn: String? = nil, answering: String? = nil, answers: Int = 1,
+                        exitingAfter: Int = 0) throws -> String {
         let source = """
         import json, subprocess, sys, time
         ref = subprocess.Popen([sys.executable, '\(testee)'], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        answered = 0
         for line in sys.stdin:
             case = json.loads(line)['case']
             if case == '\(crashingOn ?? "")': sys.exit(3)
@@ -101,7 +125,10 @@ struct DecoderDriverTests {
                 print('\(answering ?? "")', flush=True)
                 continue
             ref.stdin.write(line); ref.stdin.flush()
-            print(ref.stdout.readline(), end='', flush=True)
+            answer = ref.stdout.readline()
+            for _ in range(\(answers)): print(answer, end='', flush=True)
+            answered += 1
+            if answered == \(exitingAfter): sys.exit(0)
         """
         let url = FileManager.default.temporaryDirectory.appending(path: "decaf-testee-\(UUID().uuidString).py")
         try source.write(to: url, atomically: true, encoding: .utf8)

@@ -12,6 +12,8 @@ public enum DecafProcess {
         public var outputBytes: [UInt8]
         /// From the start to the exit (see `ChildProcess.Run.lifetime`).
         public var lifetime: Duration
+        /// Its peak resident memory, in bytes.
+        public var peakMemory = 0
     }
 
     /// Runs `decaf` with `arguments`, `input` on its standard input, and waits for it to exit;
@@ -19,6 +21,6 @@ public enum DecafProcess {
     public static func run(_ arguments: [String], input: Data? = nil, limit: Duration = .seconds(120)) async throws -> Run {
         let run = try await ChildProcess.run(FixturePaths.decafExecutable, arguments, input: input, limit: limit)
         return Run(status: run.status, signalled: run.signalled, output: String(decoding: run.output, as: UTF8.self),
-                   error: String(decoding: run.error, as: UTF8.self), outputBytes: run.output, lifetime: run.lifetime)
+                   error: String(decoding: run.error, as: UTF8.self), outputBytes: run.output, lifetime: run.lifetime, peakMemory: run.peakMemory)
     }
 }
