@@ -70,7 +70,7 @@ struct SecondZooTests {
         let corpus = directory.appending(path: "big.bin")
         try Data(frame).write(to: corpus)
         let testee = try Self.codecWrapper(then: "sys.stdout.buffer.write(answer + answer); sys.stdout.flush()", in: directory)
-        let run = try await DecafProcess.run(["fuzz", "decoder", "--duration", "20s", "--corpus", corpus.path, "--findings", directory.appending(path: "f").path,
+        let run = try await DecafProcess.run(["fuzz", "decoder", "--duration", "20s", "--timeout", "20s", "--corpus", corpus.path, "--findings", directory.appending(path: "f").path,
                                               "--", "python3", testee], limit: .seconds(120))
         Self.expect(run, status: 2, within: .seconds(20), naming: "it answers some requests more than once", "fuzz decoder against a testee that answers twice")
     }
@@ -80,10 +80,11 @@ struct SecondZooTests {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let testee = try Self.codecWrapper(then: "sys.stdout.buffer.write(answer); sys.stdout.flush()\n    if answered == 5: sys.exit(0)", in: directory)
-        // A long timeout: starting the wrapper's two Python processes can take seconds on a loaded machine.
-        let run = try await DecafProcess.run(["fuzz", "decoder", "--duration", "20s", "--timeout", "20s", "--findings", directory.appending(path: "f").path,
-                                              "--", "python3", testee], limit: .seconds(180))
-        Self.expect(run, status: 2, within: .seconds(60), naming: "the testee exited by itself", "fuzz decoder against a testee that exits every 5 answers")
+        // Bounded by a count of inputs, not by time: beside the whole test run the wrapper's two Python
+        // processes start slowly (37 inputs in 20 s once), and the tenth exit comes after 50 inputs.
+        let run = try await DecafProcess.run(["fuzz", "decoder", "--runs", "100", "--timeout", "20s", "--findings", directory.appending(path: "f").path,
+                                              "--", "python3", testee], limit: .seconds(240))
+        Self.expect(run, status: 2, within: .seconds(180), naming: "the testee exited by itself", "fuzz decoder against a testee that exits every 5 answers")
     }
 
     /// A server of `tools/zoo/server.py` in `mode`, and its address.
