@@ -9,6 +9,10 @@ public struct CaseResult: Sendable {
     public var duration: Duration
     /// The kind of every run, in order; one entry unless the case was repeated.
     public var runs: [VerdictKind]
+    /// How long the suite itself was held up in this case, when its verdict depends on the
+    /// suite's clock and it was held up too long even run alone (a loaded machine): the verdict
+    /// says more of the machine than of the target. Nil otherwise.
+    public var heldUp: Duration?
 
     public init(testCase: ConformanceCase, verdict: Verdict, transcript: [TranscriptEntry], duration: Duration, runs: [VerdictKind]? = nil) {
         self.testCase = testCase

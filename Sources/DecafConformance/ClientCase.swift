@@ -127,8 +127,15 @@ public struct ClientCase: Hashable, Sendable {
         switch check {
         case .givesUp, .resend, .lateAckHarmless, .onlyUnacknowledgedResent, .noResendAfterAck, .retriesUnansweredHandshake:
             return base + timeout * (settings.retries + 3)
-        case .backoffGrows, .backoffCapped, .jitter, .reconnects, .messageSettled, .resendsOnNewConnection, .handshakesAgain:
+        case .backoffGrows, .backoffCapped, .jitter:
             return base + settings.reconnectMax * 8 + settings.reconnectBase * 4
+        case .reconnects, .messageSettled, .resendsOnNewConnection, .handshakesAgain:
+            // One reconnect, which must come within the client's longest wait after it could: no
+            // longer (a client that waits 30 s between attempts is judged in 40 s, not in 250).
+            let refusals = script.connections.flatMap(\.steps).reduce(script.refusedAtStart ?? .zero) { total, step in
+                if case let .refuseConnections(duration) = step { total + duration } else { total }
+            }
+            return base + refusals + TimingTolerance.bounds(settings.reconnectMax).upperBound + settings.reconnectBase
         case .heartbeats, .heartbeatSequences, .deadServerNoticed:
             return base + (settings.heartbeat ?? .seconds(1)) * 12
         case .stopsAfterOtherMajor:

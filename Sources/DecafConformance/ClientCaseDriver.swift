@@ -47,6 +47,8 @@ final class ClientCaseDriver {
 
     /// A reported line is kept in the transcript up to this many bytes.
     private static let transcriptWriteLimit = 65_536
+    /// The testee's standard error is kept in the transcript up to this many bytes, its last.
+    private static let noteLimit = 2048
     /// How often the watchdog looks at the event loop's clock.
     private static let watchdogInterval = TimeAmount.milliseconds(20)
 
@@ -214,7 +216,8 @@ final class ClientCaseDriver {
     func failed(_ error: WireError, on index: Int) { perform(server.failed(error, on: index, at: now)) }
 
     func closed(_ index: Int) {
-        connections[index] = nil
+        let byClient = connections.removeValue(forKey: index) != nil
+        if byClient { note("the client closed connection \(index + 1)", connection: index) }
         perform(server.closed(index, at: now))
     }
 
@@ -250,6 +253,7 @@ final class ClientCaseDriver {
     func exited(_ instance: Int, _ exit: ClientObservation.Exit) {
         guard testees.indices.contains(instance), testees[instance].exit == nil else { return }
         testees[instance].exit = testees[instance].stopped ? .stopped : exit
+        note(testees.count > 1 ? "testee \(instance + 1) \(Self.describe(testees[instance].exit ?? exit))" : "the testee \(Self.describe(testees[instance].exit ?? exit))")
         server.exited(instance: instance, testees[instance].exit ?? exit)
         awaitEndOfOutput(instance)
         checkTestees()
@@ -285,9 +289,12 @@ final class ClientCaseDriver {
                 record(TranscriptEntry(direction: .sent, time: now.elapsed, bytes: bytes, label: label, connection: index))
                 channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: nil)
             case let .close(index):
-                connections.removeValue(forKey: index)?.close(promise: nil)
+                guard let channel = connections.removeValue(forKey: index) else { continue }
+                note("the server's script closed connection \(index + 1)", connection: index)
+                channel.close(promise: nil)
             case let .reset(index):
                 guard let channel = connections.removeValue(forKey: index) else { continue }
+                note("the server's script reset connection \(index + 1)", connection: index)
                 let lingers = (channel as? SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0)) ?? eventLoop.makeSucceededVoidFuture()
                 lingers.whenComplete { _ in channel.close(promise: nil) }
             case let .schedule(token, delay):
@@ -326,6 +333,21 @@ final class ClientCaseDriver {
 
     private func record(_ entry: TranscriptEntry) {
         transcript.append(entry)
+    }
+
+    /// Notes in the transcript what happened to a connection or a testee, as the suite saw it.
+    private func note(_ text: String, connection: Int? = nil) {
+        record(TranscriptEntry(direction: .noted, time: now.elapsed, bytes: Array(text.utf8), connection: connection))
+    }
+
+    /// `exited with status 1`, `was killed by signal 6`, `was stopped by the suite at the case's end`.
+    private static func describe(_ exit: ClientObservation.Exit) -> String {
+        switch exit {
+        case let .status(status): "exited with status \(status)"
+        case let .signal(signal): "was killed by signal \(signal)"
+        case .stopped: "was stopped by the suite at the case's end"
+        case let .cannotStart(why): "could not be started: \(why)"
+        }
     }
 
     // MARK: - The end
@@ -370,6 +392,12 @@ final class ClientCaseDriver {
         guard !done else { return }
         done = true
         server.end(at: now, timedOut: false, lastWords: lastWords)
+        server.closingAll(at: now)
+        for index in connections.keys.sorted() { note("the suite closed connection \(index + 1) at the case's end", connection: index) }
+        if standardError.total > 0 {
+            let kept = standardError.tail.suffix(Self.noteLimit)
+            note("the testee's standard error, its last \(kept.count) of \(standardError.total) bytes: " + String(decoding: kept, as: UTF8.self))
+        }
         for timer in timers.values { timer.cancel() }
         watchdog?.cancel()
         listener?.close(promise: nil)

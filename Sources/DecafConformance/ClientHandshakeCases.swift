@@ -46,7 +46,7 @@ enum ClientHandshakeCases {
                        "once COMPRESSION is agreed, a body it marks compressed is one valid zlib stream (compressing is its choice)",
                        script: ServerScript(features: [.basic, .compression]),
                        messages: [ClientCase.Message("m1", text: String(repeating: "compressible ", count: 200))], endsInput: true,
-                       check: .messagesAcknowledged),
+                       needs: .compression, check: .messagesAcknowledged),
             ClientCase("client.handshake.no-read-receipts-unless-agreed", [.ex4, .hs2], .required,
                        "sends no READ_RECEIPT when the server did not agree to READ_RECEIPT",
                        script: ServerScript(connections: [ConnectionScript(steps: [ClientCaseSteps.data(1, "no receipt, please")] + ClientCaseSteps.closing)]),

@@ -224,7 +224,7 @@ extension ClientJudge {
     private func judgeDelivered(_ expected: [[UInt8]]) -> Verdict {
         let delivered = observation.delivered
         guard delivered != expected else { return pass("the client delivered exactly the \(expected.count) payload(s) expected") }
-        let shown = { (payloads: [[UInt8]]) in payloads.map { Self.describe(payload: $0) }.joined(separator: ", ") }
+        let shown = { (payloads: [[UInt8]]) in payloads.isEmpty ? "none" : payloads.map { Self.describe(payload: $0) }.joined(separator: ", ") }
         if let twice = delivered.first(where: { payload in delivered.count { $0 == payload } > expected.count { $0 == payload } }) {
             return fail("the client delivered \(Self.describe(payload: twice)) more often than the server sent it anew",
                         expected: shown(expected), actual: shown(delivered), requirements: [.replay1])

@@ -14,7 +14,12 @@ extension ClientJudge {
         if let sequence, !connection.acks(of: sequence).isEmpty {
             return fail("the client acknowledged a frame it must refuse (\(code.name))", expected: "no ACK, a close", actual: "an ACK of \(sequence)")
         }
-        let allowed = TimingTolerance.late(.zero)
+        // The close may come once the client has handled what it refuses: a second more for each
+        // MiB of it, as a case's time limit allows (a zlib bomb is inflated to the body limit first).
+        let handled = testCase.script.connection(0).steps.lazy.compactMap { if case let .send(transmission) = $0 { transmission } else { nil } }
+            .flatMap { Transmission.headers(in: $0.bytes) }
+            .map { $0.compressType == .zlib ? DecodeOptions.defaultBodyLimit : Int($0.bodyLength) }.max() ?? 0
+        let allowed = TimingTolerance.late(.zero) + .seconds(handled >> 20)
         guard let closed = connection.closed, closedByClient(connection) else {
             return fail("the client never closed the connection after a frame it must refuse (\(code.name))",
                         expected: "the close within \(Self.text(allowed))", actual: "still open when the case ended \(Self.text((observation.ended ?? sentAt) - sentAt)) after the frame",
@@ -41,7 +46,7 @@ extension ClientJudge {
     /// end, which is the suite stopping the client (a close at the end is the one that ended it:
     /// the script waited for it).
     func closedByClient(_ connection: ClientObservation.Connection) -> Bool {
-        connection.closed.map { !connection.closedByServer && $0 <= (observation.ended ?? .seconds(1 << 40)) } ?? false
+        connection.closedBy == .client && (connection.closed ?? .zero) <= (observation.ended ?? .seconds(1 << 40))
     }
 
     func judgeAcceptOrRefusal(_ sequence: SequenceNumber, _ code: ErrorCode) -> Verdict {
@@ -50,18 +55,34 @@ extension ClientJudge {
             guard sentinelAcknowledged(on: 0) else { return sentinelMissing }
             return pass("accepted the frame and acknowledged it, as the brief allows")
         }
-        if let closed = connection.closed, !connection.closedByServer {
+        if let closed = connection.closed, closedByClient(connection) {
             let errors = observation.reports.compactMap { if case let .error(name) = $0.event { name } else { nil } }
             return pass("refused the frame (\(errors.first ?? "no error reported")) and closed after \(Self.text(closed - connection.opened)), as the brief allows")
         }
-        return fail("the client neither acknowledged the frame nor refused it", expected: "an ACK of \(sequence), or \(code.name) and a close", actual: "neither")
+        // Only the client's own close is a refusal: not the suite's at the case's end, nor the script's.
+        let state = connection.closedBy.map { "closed by \($0 == .suite ? "the suite at the case's end" : $0 == .script ? "the server's script" : "the client after the case ended")" }
+            ?? "still open"
+        return fail("the client neither acknowledged the frame nor refused it", expected: "an ACK of \(sequence), or \(code.name) and a close",
+                    actual: "neither: no ACK, and the connection \(state)")
     }
 
     func judgeTruncated() -> Verdict {
         if let payload = observation.delivered.first {
             return fail("the client delivered a frame cut off by the end of the stream", expected: "nothing delivered", actual: Self.describe(payload: payload))
         }
-        return pass("nothing delivered from a frame cut off by the end of the stream")
+        // Nothing delivered proves something only once the cut frame and the close reached it.
+        let connection = observation.connections[0]
+        let label = testCase.script.connection(0).steps.lazy.compactMap { if case let .send(transmission) = $0 { transmission.label } else { nil } }.first ?? ""
+        guard let cut = connection.written(label) else {
+            let waiting = observation.waitingFor.map { ": the server's script was still waiting for \($0)" } ?? ""
+            return Verdict(.unsupported, "the case never sent its cut-off frame\(waiting), so nothing could be judged", requirements: testCase.requirements)
+        }
+        guard connection.closedBy == .script, let closed = connection.closed else {
+            return Verdict(.unsupported, "the connection closed before the server's script ended the stream after the cut-off frame, so nothing could be judged",
+                           requirements: testCase.requirements)
+        }
+        return pass("nothing delivered from a frame cut off by the end of the stream: the first 20 bytes sent at \(Self.text(cut)), "
+                    + "the stream ended at \(Self.text(closed)), and the client neither delivered nor crashed by the case's end at \(Self.text(observation.ended ?? closed))")
     }
 
     func judgeTaking(_ sequence: SequenceNumber, session: SessionID, acknowledged: Bool, payload: [UInt8]?) -> Verdict {

@@ -14,32 +14,44 @@ extension ClientJudge {
             return fail("the client sent its unacknowledged message once and never again", expected: "a resend after \(Self.text(settings.ackTimeout))",
                         actual: "one DATA frame in \(Self.text((observation.ended ?? first.time) - first.time))")
         }
-        let (original, resent) = (first.frame.header, data[1].frame.header)
+        // The resend EX-7 is about comes once the ACK timeout has run out: a copy sent at once (a
+        // client sending twice under loss) is not it, and judging it would pass a resend it never saw.
+        let earliest = TimingTolerance.bounds(settings.ackTimeout).lowerBound
+        guard let resend = data.dropFirst().first(where: { $0.time - first.time >= earliest }) else {
+            let copies = data.dropFirst().map { $0.time - first.time }
+            return fail("the client sent its message again only \(Self.texts(copies)) after the first send, before its ACK timeout, and never after it",
+                        expected: "a resend after \(Self.text(settings.ackTimeout))", actual: "\(copies.count) early cop\(copies.count == 1 ? "y" : "ies"), no resend")
+        }
+        let copies = data.prefix { $0.time < resend.time }.count - 1
+        let besides = copies > 0 ? " (the \(copies) cop\(copies == 1 ? "y" : "ies") sent before its ACK timeout are not resends)" : ""
+        let (original, resent) = (first.frame.header, resend.frame.header)
+        let after = "the resend \(Self.text(resend.time - first.time)) after the first send\(besides)"
         switch aspect {
         case .sameSequence:
             guard resent.sequence == original.sequence else {
-                return fail("the client sent the message again under a new sequence", expected: "\(original.sequence)", actual: "\(resent.sequence)")
+                return fail("the client sent the message again under a new sequence (\(after))", expected: "\(original.sequence)", actual: "\(resent.sequence)")
             }
-            return pass("the message went out again as \(resent.sequence)")
+            return pass("the message went out again as \(resent.sequence) (\(after))")
         case .sameBody:
-            guard data[1].frame.payload == first.frame.payload else {
-                return fail("the resent DATA frame carries another body", expected: Hex.string(first.frame.payload.prefix(64)), actual: Hex.string(data[1].frame.payload.prefix(64)))
+            guard resend.frame.payload == first.frame.payload else {
+                return fail("the resent DATA frame carries another body (\(after))", expected: Hex.string(first.frame.payload.prefix(64)),
+                            actual: Hex.string(resend.frame.payload.prefix(64)))
             }
-            return pass("the resent DATA frame carries the same body")
+            return pass("the resent DATA frame carries the same body (\(after))")
         case .sameTimestamp:
             guard resent.timestamp == original.timestamp else {
-                return fail("the resent DATA frame carries another timestamp, so a server keeping REPLAY-1 takes it for a new message",
+                return fail("the resent DATA frame carries another timestamp, so a server keeping REPLAY-1 takes it for a new message (\(after))",
                             expected: "\(original.timestamp)", actual: "\(resent.timestamp)")
             }
-            return pass("the resent DATA frame carries the same timestamp")
+            return pass("the resent DATA frame carries the same timestamp (\(after))")
         case .afterTimeout:
-            let wait = data[1].time - first.time
+            let wait = resend.time - first.time
             let allowed = TimingTolerance.bounds(settings.ackTimeout)
             guard allowed.contains(wait) else {
-                return fail("the client sent again after \(Self.text(wait)); its ACK timeout is \(Self.text(settings.ackTimeout))",
+                return fail("the client sent again after \(Self.text(wait)); its ACK timeout is \(Self.text(settings.ackTimeout))\(besides)",
                             expected: "\(Self.text(allowed.lowerBound)) to \(Self.text(allowed.upperBound))", actual: Self.text(wait))
             }
-            return pass("sent again after \(Self.text(wait)), its ACK timeout being \(Self.text(settings.ackTimeout))")
+            return pass("sent again after \(Self.text(wait)), its ACK timeout being \(Self.text(settings.ackTimeout))\(besides)")
         }
     }
 
@@ -191,6 +203,11 @@ extension ClientJudge {
             return fail("the client connected \(attempts) times in a second to a server that closes every connection at once",
                         expected: "at most 10", actual: "\(attempts)")
         }
+        // A client that never came back shows nothing about how fast it comes back.
+        guard observation.connections.count >= 2 else {
+            return Verdict(.unsupported, "the client did not connect again after the server closed its connection, so its pace of attempts cannot be judged",
+                           requirements: testCase.requirements)
+        }
         return pass("\(attempts) connection(s) in the first second")
     }
 
@@ -266,6 +283,10 @@ extension ClientJudge {
         let span = (observation.ended ?? .zero) - (observation.connections[0].answered ?? .zero)
         let gaps = zip(beats, beats.dropFirst()).map { $1.time - $0.time }
         guard beats.count >= 3 else {
+            if let churn = connectionChurn {
+                return fail("the client did not keep its idle connection: \(churn); its heartbeat interval is \(Self.text(interval))",
+                            expected: "at least 3 heartbeats on one connection", actual: "\(beats.count) on the first")
+            }
             return fail("the client sent \(beats.count) heartbeat(s) in \(Self.text(span)) of silence; its interval is \(Self.text(interval))",
                         expected: "at least 3", actual: "\(beats.count)")
         }
@@ -279,7 +300,10 @@ extension ClientJudge {
     func judgeHeartbeatSequences() -> Verdict {
         guard heartbeatInterval != nil else { return noHeartbeats }
         let beats = observation.connections[0].frames(.heartbeat).map(\.frame.header.sequence)
-        guard beats.count >= 2 else { return fail("the client sent \(beats.count) heartbeat(s)", expected: "at least 2", actual: "\(beats.count)") }
+        guard beats.count >= 2 else {
+            let why = connectionChurn.map { "the client did not keep its idle connection: \($0)" } ?? "the client sent \(beats.count) heartbeat(s)"
+            return fail(why, expected: "at least 2 heartbeats on one connection", actual: "\(beats.count) on the first")
+        }
         var notes: [(String, RequirementID)] = []
         if let odd = beats.first(where: { $0.category != .heartbeat }) { notes.append(("heartbeat \(odd) is not in the HEARTBEAT category", .seq2)) }
         if zip(beats, beats.dropFirst()).contains(where: { $1.counter != ($0.counter + 1) & SequenceNumber.maxCounter }) {
@@ -288,12 +312,25 @@ extension ClientJudge {
         return pass("heartbeats \(beats.map(\.description).joined(separator: ", "))", notes: notes)
     }
 
+    /// What the client did instead of keeping one idle connection, when it made several: who
+    /// closed each and after how long, and the heartbeats on each.
+    private var connectionChurn: String? {
+        let connections = observation.connections
+        guard connections.count > 1 else { return nil }
+        let lives = connections.compactMap { connection in connection.closed.map { $0 - connection.opened } }
+        let byClient = connections.count { $0.closedBy == .client }
+        let average = lives.isEmpty ? Duration.zero : lives.reduce(.zero, +) / lives.count
+        let beats = connections.map { String($0.frames(.heartbeat).count) }.joined(separator: ", ")
+        return "it made \(connections.count) connections, \(byClient) of them closed by the client, after \(Self.text(average)) on average, "
+            + "with \(beats) heartbeat(s) on each"
+    }
+
     func judgeDeadServer() -> Verdict {
         guard let interval = heartbeatInterval else { return noHeartbeats }
         let connection = observation.connections[0]
         let silentSince = connection.answered ?? connection.opened
         let allowed = TimingTolerance.bounds(interval * 6)
-        guard let closed = connection.closed, !connection.closedByServer else {
+        guard let closed = connection.closed, closedByClient(connection) else {
             return fail("the client kept a connection whose server stopped answering for \(Self.text((observation.ended ?? silentSince) - silentSince))",
                         expected: "a close within \(Self.text(allowed.upperBound)) (6 heartbeat intervals and the tolerance)", actual: "open")
         }

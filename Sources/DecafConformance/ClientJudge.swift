@@ -49,8 +49,12 @@ public struct ClientJudge {
                                requirements: testCase.requirements)
             }
             if case let .status(status) = exit, status != 0 {
+                // Its death is the failure, whatever the case was about, never the case's own
+                // requirements; one that died of a fatal error (an uncaught exception) crashed.
+                if LastWords.isFatal(observation.lastWords) { return crashed("it exited with status \(status)" + words) }
                 return fail("the client exited with status \(status) before the case was done" + words,
-                            expected: "exit status 0 once its input ends and its messages are settled", actual: "status \(status)")
+                            expected: "exit status 0 once its input ends and its messages are settled", actual: "status \(status)",
+                            requirements: [.ex5])
             }
         }
         if !testCase.needs.isEmpty, let offer, !offer.features.isSuperset(of: testCase.needs) {
@@ -135,9 +139,16 @@ public struct ClientJudge {
         testCase.script.connections.contains { $0.steps.contains(.awaitAck(ClientCaseSteps.sentinel)) }
     }
 
-    /// Why the sentinel's ACK is missing, as a failure of EX-1.
+    /// Why the sentinel's ACK is missing: the script never got as far as sending it (a case
+    /// cut short), the client closed first, or it never acknowledged it (EX-1).
     var sentinelMissing: Verdict {
-        let closed = observation.connections.first.map { $0.closed != nil && !$0.closedByServer } ?? false
+        let sent = observation.connections.contains { connection in connection.writes.contains { $0.headers.contains { $0.sequence == ClientCaseSteps.sentinel } } }
+        guard sent else {
+            let waiting = observation.waitingFor.map { ": the server's script was still waiting for \($0)" } ?? ""
+            return Verdict(.timeout, "the case ended before the server sent the DATA frame that follows the case's frames\(waiting)",
+                           expected: "the script to reach its DATA frame \(ClientCaseSteps.sentinel)", actual: "not sent", requirements: testCase.requirements)
+        }
+        let closed = observation.connections.first.map(closedByClient) ?? false
         return fail(closed ? "the client closed the connection before it acknowledged the DATA frame sent after the case's frames"
                            : "the client never acknowledged the DATA frame sent after the case's frames (EX-1)",
                     expected: "an ACK of \(ClientCaseSteps.sentinel)", actual: "none", requirements: closed ? testCase.requirements : [.ex1])

@@ -4,12 +4,24 @@ import DecafWire
 /// made with the frames it wrote and what the server wrote back, what the testee reported, and how
 /// it ended. The judge decides on this alone, so verdicts are unit-tested without a client.
 public struct ClientObservation: Sendable {
+    /// Who closed a connection.
+    public enum Closer: String, Hashable, Sendable {
+        /// The client: its FIN or its reset, while the case ran.
+        case client
+        /// The server's script (a close or a reset it was told to make).
+        case script
+        /// The suite, at the case's end: never the client's doing.
+        case suite
+    }
+
     /// One connection the client made.
     public struct Connection: Sendable {
         public var opened: Duration
         public var closed: Duration?
+        /// Who closed it, when it closed.
+        public var closedBy: Closer?
         /// Whether the server's script closed or reset it (otherwise the client did, or the case ended).
-        public var closedByServer = false
+        public var closedByServer: Bool { closedBy == .script }
         /// The client's frames, in order.
         public var frames: [Received] = []
         /// What the server wrote, in order.
@@ -98,6 +110,8 @@ public struct ClientObservation: Sendable {
     public var settings: ClientSettings
     /// When the script reached `finish`, or the case's time ran out.
     public var ended: Duration?
+    /// What the server's script was waiting for when the case ended before it finished.
+    public var waitingFor: String?
     /// How far the server's script fell behind its own pauses on any connection, on a loaded
     /// machine: a byte-by-byte answer of 70 one-millisecond pauses can reach the client a second
     /// late although no single timer was more than a few milliseconds late.

@@ -81,3 +81,10 @@ public struct CodecCase: Hashable, Sendable {
         return frame.header.compressType == .none && encoder.encode(frame.header, payload: frame.payload) == vector.bytes ? frame : nil
     }
 }
+
+extension CodecCase {
+    /// The verdict on `response` as the codec suite judges it against this case's vector.
+    public func judge(_ response: TesteeMessage.Response) -> Verdict {
+        CodecJudge(codecCase: self).judge(response)
+    }
+}

@@ -38,6 +38,9 @@ public struct ConformanceRunJSON: Encodable {
         var crc32: String?
         /// For the entry that stands for what a bounded transcript did not keep: its bytes.
         var notKept: Int?
+        /// For a line the testee reported, and what the suite noted (a close, a reset, an exit,
+        /// the end of standard error): the text itself.
+        var text: String?
 
         static let shownWhole = 4096
         static let head = 2048
@@ -49,6 +52,7 @@ public struct ConformanceRunJSON: Encodable {
             label = entry.label
             connection = entry.connection
             notKept = entry.notKept > 0 ? entry.notKept : nil
+            if entry.direction == .reported || entry.direction == .noted { text = String(decoding: entry.bytes, as: UTF8.self) }
             length = entry.bytes.count
             guard length > Self.shownWhole else {
                 hex = Hex.string(entry.bytes)

@@ -20,6 +20,10 @@ public enum Expectation: Hashable, Sendable {
     case fatal(ErrorCode, exactCode: Bool)
     /// Either an ACK of `sequence` or the fatal error `code`, both allowed by the spec (a MAY).
     case ackOrFatal(SequenceNumber, session: SessionID, ErrorCode)
+    /// Either the frame `sequence` taken as a frame that gets no ACK (an ACK, an undefined type)
+    /// and the connection kept, or the fatal error `code`: both allowed by the spec. Taking it
+    /// is silent, so a sentinel tells it from a target that stopped answering.
+    case noAckOrFatal(SequenceNumber, ErrorCode)
     /// The target closes the connection; an ERROR TLV before it should carry one of `codes` (a
     /// frame cut short can be refused for its header, or for being cut short once the stream ends).
     case close([ErrorCode])

@@ -29,7 +29,11 @@ public struct ScriptedServer {
         var behind: Duration = .zero
         /// Writes left of a transmission cut into several, with the pauses between them.
         var queue: [Pending] = []
+        /// Sends of each DATA frame, copies sent within half an ACK timeout of the last send not
+        /// counted: a copy is not a resend, and withholding an ACK for a number of sends must
+        /// bring the client's real resend, after its timeout.
         var dataSends: [UInt32: Int] = [:]
+        var lastDataSend: [UInt32: Duration] = [:]
         var dataOrder: [UInt32] = []
         var dataCount = 0
         var acknowledged: Set<UInt32> = []
@@ -94,11 +98,16 @@ public struct ScriptedServer {
         switch header.messageType {
         case .ack: connections[index].acknowledged.insert(header.sequence.rawValue)
         case .data:
+            let sequence = header.sequence.rawValue
             connections[index].dataCount += 1
-            if connections[index].dataSends[header.sequence.rawValue, default: 0] == 0 {
-                connections[index].dataOrder.append(header.sequence.rawValue)
+            if connections[index].dataSends[sequence, default: 0] == 0 {
+                connections[index].dataOrder.append(sequence)
             }
-            connections[index].dataSends[header.sequence.rawValue, default: 0] += 1
+            let last = connections[index].lastDataSend[sequence]
+            if last.map({ now.elapsed - $0 >= observation.settings.ackTimeout / 2 }) ?? true {
+                connections[index].dataSends[sequence, default: 0] += 1
+            }
+            connections[index].lastDataSend[sequence] = now.elapsed
         default: break
         }
         var actions: [ScriptedServerAction] = []
@@ -129,8 +138,20 @@ public struct ScriptedServer {
     public mutating func closed(_ index: Int, at now: SessionTime) -> [ScriptedServerAction] {
         guard connections.indices.contains(index) else { return [] }
         connections[index].open = false
-        if observation.connections[index].closed == nil { observation.connections[index].closed = now.elapsed }
+        if observation.connections[index].closed == nil {
+            observation.connections[index].closed = now.elapsed
+            observation.connections[index].closedBy = .client
+        }
         return advanceAll(at: now)
+    }
+
+    /// The suite closes every connection still open, at the case's end: their closes are its own.
+    public mutating func closingAll(at now: SessionTime) {
+        for index in connections.indices where observation.connections[index].closed == nil {
+            connections[index].open = false
+            observation.connections[index].closed = now.elapsed
+            observation.connections[index].closedBy = .suite
+        }
     }
 
     /// A timer the server scheduled ran out.
@@ -173,10 +194,23 @@ public struct ScriptedServer {
 
     /// The case ends now; `timedOut` when its time ran out first.
     public mutating func end(at now: SessionTime, timedOut: Bool, lastWords: String) {
-        if observation.ended == nil { observation.ended = now.elapsed }
+        if observation.ended == nil {
+            observation.ended = now.elapsed
+            observation.waitingFor = waitingFor
+        }
         observation.timedOut = observation.timedOut || timedOut
         observation.lastWords = lastWords
         isFinished = true
+    }
+
+    /// What the script was waiting for when the case ended before it finished, in words.
+    private var waitingFor: String? {
+        guard !isFinished else { return nil }
+        guard let index = connections.indices.last(where: { connections[$0].open }) ?? connections.indices.last else { return "the client to connect" }
+        let connection = connections[index]
+        let on = connections.count > 1 ? " on connection \(index + 1)" : ""
+        guard connection.started else { return "the client's VERSION_REQUEST\(on)" }
+        return connection.wait?.awaited.map { $0 + on }
     }
 
     // MARK: - Answers
@@ -390,7 +424,7 @@ public struct ScriptedServer {
     private mutating func close(_ index: Int, reset: Bool, at now: SessionTime) -> [ScriptedServerAction] {
         guard connections[index].open else { return [] }
         connections[index].open = false
-        observation.connections[index].closedByServer = true
+        observation.connections[index].closedBy = .script
         observation.connections[index].closed = now.elapsed
         return [reset ? .reset(connection: index) : .close(connection: index)]
     }

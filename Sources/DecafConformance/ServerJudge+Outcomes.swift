@@ -11,6 +11,12 @@ extension ServerJudge {
             return ack(sequence, session: session, sentinel: sentinel, answered: satisfied).map(Next.verdict) ?? .proceed
         case let .sentinelAck(sentinel, .noAck(sequence)):
             return noAck(sequence, sentinel: sentinel, answered: satisfied).map(Next.verdict) ?? .proceed
+        case let .sentinelAck(sentinel, .noAckOrFatal(sequence, code, mark)):
+            // The close before the sentinel's ACK is the refusal the brief allows; judged as one.
+            if !satisfied, observation.closed {
+                return fatal(code, exactCode: false, since: mark, refused: [sequence.rawValue], ended: true).map(Next.verdict) ?? .proceed
+            }
+            return noAck(sequence, sentinel: sentinel, answered: satisfied).map(Next.verdict) ?? .proceed
         case let .sentinelAck(sentinel, .receipts(sequence, count)):
             return receiptsSettled(sequence, count: count, sentinel: sentinel, answered: satisfied).map(Next.verdict) ?? .proceed
         case let .promptAck(sequence, deadline):

@@ -75,6 +75,8 @@ public struct ServerJudge {
     enum AfterSentinel {
         case ack(SequenceNumber, session: SessionID)
         case noAck(SequenceNumber)
+        /// No ACK of the frame, or the fatal error `code` since frame `mark`.
+        case noAckOrFatal(SequenceNumber, ErrorCode, mark: Int)
         case receipts(SequenceNumber, count: Int)
     }
 
@@ -237,6 +239,8 @@ public struct ServerJudge {
             return begin(.fatal(code, exactCode: exactCode, mark: mark, refused: lastSent), at: now)
         case let .ackOrFatal(sequence, session, code):
             return begin(.ackOrFatal(sequence, session: sent(session), code, mark: mark), at: now)
+        case let .noAckOrFatal(sequence, code):
+            return sendSentinel(then: .noAckOrFatal(sequence, code, mark: mark), at: now)
         case let .close(codes):
             return begin(.close(codes, mark: mark), at: now)
         case let .versionResponse(request, sequence, session):

@@ -23,6 +23,20 @@ extension ServerStep: CustomStringConvertible {
     }
 }
 
+extension ServerStep {
+    /// What a step that waits on the client waits for, in words: "the client's ACK of NORMAL/1".
+    var awaited: String? {
+        switch self {
+        case let .awaitData(count): "\(count) DATA frame(s) from the client"
+        case let .awaitAck(sequence): "the client's ACK of \(sequence)"
+        case let .awaitEvent(name): "the client to report \(name)"
+        case let .awaitConnections(count): "connection \(count) to be made"
+        case .awaitClosed: "the client to close the connection"
+        default: nil
+        }
+    }
+}
+
 extension HandshakeAnswer: CustomStringConvertible {
     public var description: String {
         switch self {

@@ -71,6 +71,7 @@ struct SuiteRunner<Driver: SuiteDriver> {
             if Task.isCancelled { break }
             if attempt.isSuspect {
                 attempt.result.verdict.reason += "; the suite itself was held up \(DurationText.milliseconds(attempt.held, decimals: 0)) in this case, even run alone: run it on a quieter machine"
+                attempt.result.heldUp = attempt.held
             }
             finished(attempt.result, at: index)
         }

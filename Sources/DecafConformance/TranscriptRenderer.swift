@@ -15,8 +15,9 @@ public enum TranscriptRenderer {
         let numbered = Set(transcript.compactMap(\.connection)).count > 1
         for entry in transcript {
             let time = DurationText.milliseconds(entry.time, decimals: 3)
-            if entry.direction == .reported {
-                lines.append("· \(time) reported: \(String(decoding: entry.bytes.prefix(shownBytes), as: UTF8.self))\(entry.bytes.count > shownBytes ? "…" : "")")
+            if entry.direction == .reported || entry.direction == .noted {
+                let limit = entry.direction == .noted ? entry.bytes.count : shownBytes
+                lines.append("· \(time) \(entry.direction.rawValue): \(String(decoding: entry.bytes.prefix(limit), as: UTF8.self))\(entry.bytes.count > limit ? "…" : "")")
                 continue
             }
             let connection = entry.connection ?? 0

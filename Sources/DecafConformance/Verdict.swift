@@ -7,7 +7,10 @@ public struct Verdict: Hashable, Sendable {
     public var reason: String
     public var expected: String
     public var actual: String
-    public var requirements: [RequirementID]
+    /// Each once, in the order first given.
+    public var requirements: [RequirementID] {
+        didSet { if Set(requirements).count != requirements.count { requirements = Self.once(requirements) } }
+    }
     /// A failure that breaks a MUST the case was not written to check (the target's own bytes break
     /// the protocol, or it crashed): it counts as a required failure whatever the case's level.
     public var breaksMust: Bool
@@ -18,7 +21,13 @@ public struct Verdict: Hashable, Sendable {
         self.reason = reason
         self.expected = expected
         self.actual = actual
-        self.requirements = requirements
+        self.requirements = Self.once(requirements)
         self.breaksMust = breaksMust
+    }
+
+    /// `requirements` without repeats, in order.
+    private static func once(_ requirements: [RequirementID]) -> [RequirementID] {
+        var seen: Set<RequirementID> = []
+        return requirements.filter { seen.insert($0).inserted }
     }
 }

@@ -59,14 +59,29 @@ public final class ClientFuzzer: FuzzCampaign {
     }
 
     /// Has the client sent `ProbeFrame` first: one that cannot take it (it cannot be started,
-    /// never connects, prints what is not an event) cannot be fuzzed.
+    /// never connects, prints what is not an event, fails the handshake or a plain DATA frame)
+    /// cannot be fuzzed: every input would fail the same way before its own bytes mattered.
     private func probe() async throws(FuzzError) {
         guard let probe = Self.clientCase(ProbeFrame.bytes, options: settings.options, number: 0, split: [], limit: settings.timeout) else { return }
         let attempt = await runner.attempt(probe, execution: 0)
         if attempt.cannotStart { throw .cannotStart(attempt.result.verdict.reason) }
+        let words = attempt.lastWords.isEmpty ? "" : "; its standard error ended: \(attempt.lastWords)"
         if let unusable = attempt.unusable {
-            throw .cannotStart("the testee, sent a plain DATA frame, \(unusable)" + (attempt.lastWords.isEmpty ? "" : "; its standard error ended: \(attempt.lastWords)"))
+            throw .cannotStart("the testee, sent a plain DATA frame, \(unusable)" + words)
         }
+        let verdict = attempt.result.verdict
+        if verdict.kind.isFailure {
+            let before = Self.inputArrived(attempt, of: probe) ? "" : " before the frame was even sent"
+            throw .cannotStart("every input would fail the same way\(before): sent a plain DATA frame after the handshake, \(verdict.reason)\(words). "
+                + "decaf conform client shows it case by case; fix it, then fuzz")
+        }
+    }
+
+    /// Whether the case's input reached the client: the server's script wrote it (not a client
+    /// that failed the handshake, or closed, before the input's turn).
+    static func inputArrived(_ attempt: CaseAttempt, of clientCase: ClientCase) -> Bool {
+        let label = clientCase.script.connection(0).steps.lazy.compactMap { if case let .send(transmission) = $0 { transmission.label } else { nil } }.first ?? ""
+        return attempt.result.transcript.contains { $0.direction == .sent && ($0.label ?? "").hasPrefix(label) }
     }
 
     /// Each case's testee is stopped when its case ends: nothing is left to stop.
@@ -85,6 +100,7 @@ public final class ClientFuzzer: FuzzCampaign {
     private func classify(_ attempt: CaseAttempt, of clientCase: ClientCase, confirmingHangs: Bool = true) async throws(FuzzError) -> (FuzzOracle, String)? {
         let verdict = attempt.result.verdict
         if attempt.cannotStart { throw .cannotStart(verdict.reason) }
+        guard !Task.isCancelled else { return nil }
         if let unusable = attempt.unusable {
             return unusable.hasPrefix("printed something") ? (.disagreement, "output that is not the client protocol") : nil
         }
@@ -98,7 +114,11 @@ public final class ClientFuzzer: FuzzCampaign {
             var patient = clientCase
             patient.limit = settings.timeout * 2
             let again = await runner.attempt(patient, execution: 0)
-            return again.result.verdict.kind == .timeout ? (.hang, "hang") : nil
+            // A wait the campaign's end or an interruption cut short shows no hang.
+            return again.result.verdict.kind == .timeout && !Task.isCancelled ? (.hang, "hang") : nil
+        case .fail where !Self.inputArrived(attempt, of: clientCase):
+            // The input never reached the client: whatever it was, the failure is one cause.
+            return (.disagreement, "before the input arrived: \(FaultSignature.masked(verdict.reason))")
         case .fail where clientCase.level == .required || verdict.breaksMust:
             return (.disagreement, "\(FaultSignature.masked(verdict.reason)); \(Self.brief(clientCase.check))")
         default:

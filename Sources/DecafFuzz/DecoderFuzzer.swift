@@ -37,7 +37,10 @@ public final class DecoderFuzzer: FuzzCampaign {
                 Self.account(attempt.irregularities, asking: input.number, in: &state)
                 guard !state.isStopped, !Task.isCancelled, let (oracle, signature) = Self.classify(attempt, of: input.testCase),
                       oracle == .crash || !signatures.contains(signature) else { return .undisturbed }
-                guard await confirmed(input.testCase, signature: signature) else {
+                let confirmed = await confirmed(input.testCase, signature: signature)
+                // A confirmation the campaign's end or an interruption cut short confirms nothing.
+                guard !Task.isCancelled else { return .undisturbed }
+                guard confirmed else {
                     // A death the input does not bring about again: the testee exits by itself.
                     if oracle == .crash { Self.account(TesteeIrregularities(exits: [attempt.result.verdict.reason]), asking: input.number, in: &state) }
                     return .undisturbed
@@ -140,9 +143,8 @@ public final class DecoderFuzzer: FuzzCampaign {
                 // How it died and its last words.
                 return (.crash, "crash: \(unusable); \(FaultSignature.masked(attempt.lastWords))")
             }
-            // Only a MUST is a failure: where the brief lets a receiver choose, either answer stands.
-            guard codecCase.vector.result != .acceptable else { return nil }
-            if let response = response(of: attempt), DecoderCase.isOtherReading(response, of: codecCase) { return nil }
+            // Only what no legal receiver answers is a failure: every choice the brief leaves stands.
+            if let response = response(of: attempt), DecoderCase.isLegal(response, of: codecCase) { return nil }
             let brief = codecCase.vector.expectation.refusal.map { "must refuse with \($0.error.name)" } ?? "must accept"
             return (.disagreement, "\(verdict.reason); \(brief)")
         default:

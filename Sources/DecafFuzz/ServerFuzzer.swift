@@ -31,9 +31,11 @@ public final class ServerFuzzer: FuzzCampaign {
         profile.depthLimit = settings.options.tlv.depthLimit
         var run = ServerRunSettings(host: host, port: port, clock: clock)
         run.timeout = settings.timeout
-        runner = ServerConformanceRunner(catalog: ConformanceCatalog(profile: profile), settings: run)
+        // The runners run the fuzzer's own cases: the catalog's would only cost time to build.
+        let catalog = ConformanceCatalog.empty(profile: profile)
+        runner = ServerConformanceRunner(catalog: catalog, settings: run)
         run.timeout = settings.timeout * 2
-        patient = ServerConformanceRunner(catalog: ConformanceCatalog(profile: profile), settings: run)
+        patient = ServerConformanceRunner(catalog: catalog, settings: run)
         self.corpus = corpus
         self.settings = settings
         self.restart = restart
@@ -146,20 +148,25 @@ public final class ServerFuzzer: FuzzCampaign {
     /// gives a plain DATA frame sent the same way (`control`) is not the input's: its signature is
     /// the control's, so a server that closes every connection after its first frame is one
     /// finding, not one per input.
+    /// Nothing is concluded from a wait the campaign's end or an interruption cut short.
     private func classify(_ attempt: CaseAttempt, of serverCase: ConformanceCase, plan: ServerCase.Plan) async -> (FuzzOracle, String)? {
         let verdict = attempt.result.verdict
-        guard !verdict.kind.isPass, verdict.kind != .unsupported else { return nil }
-        if await !alive() { return (.crash, "crash: the server stopped answering a fresh handshake") }
+        guard !verdict.kind.isPass, verdict.kind != .unsupported, !Task.isCancelled else { return nil }
+        let alive = await alive()
+        guard !Task.isCancelled else { return nil }
+        if !alive { return (.crash, "crash: the server stopped answering a fresh handshake") }
+        let fired: (FuzzOracle, String)?
         switch verdict.kind {
         case .timeout:
             let again = await patient.attempt(serverCase, target: current, execution: 0)
-            guard again.result.verdict.kind == .timeout else { return nil }
-            return await control(plan) ?? (.hang, "hang")
+            guard again.result.verdict.kind == .timeout, !Task.isCancelled else { return nil }
+            fired = await control(plan) ?? (.hang, "hang")
         case .fail where serverCase.level == .required:
-            return await control(plan) ?? (.disagreement, "\(FaultSignature.masked(verdict.reason)); \(serverCase.steps.last.map { "\($0)" } ?? "")")
+            fired = await control(plan) ?? (.disagreement, "\(FaultSignature.masked(verdict.reason)); \(serverCase.steps.last.map { "\($0)" } ?? "")")
         default:
-            return nil
+            fired = nil
         }
+        return Task.isCancelled ? nil : fired
     }
 
     /// What the server does with a plain DATA frame (`ProbeFrame`) sent as `plan` sends an input,

@@ -2,6 +2,9 @@ import DecafSession
 import DecafWire
 import NIOCore
 import NIOPosix
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A client on SwiftNIO: a thin shell that carries out what its `ClientSession` decides. It opens
 /// connections, writes frames, runs the session's timers, and feeds back frames, protocol errors,
@@ -189,6 +192,10 @@ final class ClientDriver {
                 timers.removeValue(forKey: timer)?.cancel()
             case let .abort(reason):
                 fatalError("planted fault: \(reason)")
+            case let .exit(status, saying):
+                let line = Array((saying + "\n").utf8)
+                _ = line.withUnsafeBytes { Glibc.write(STDERR_FILENO, $0.baseAddress, $0.count) }
+                Glibc.exit(status)
             case let .report(event):
                 onEvent(event)
                 if event == .finished {
@@ -267,6 +274,10 @@ final class ClientChannelHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         if let error = error as? WireError {
             driver.value.failed(error, generation: generation)
+        } else if case ByteToMessageDecoderError.dataReceivedInErrorState = error {
+            // Bytes after a protocol error: the session already decided what that error means
+            // (an ERROR and a close), and more bytes change nothing.
+            return
         } else {
             driver.value.broke(error, generation: generation)
             context.close(promise: nil)

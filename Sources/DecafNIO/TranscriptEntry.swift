@@ -7,6 +7,9 @@ public struct TranscriptEntry: Hashable, Sendable {
         /// A line the implementation under test reported on a channel of its own (a client
         /// testee's standard output), not on the wire.
         case reported
+        /// What the suite saw happen, in words: who closed or reset a connection, how a testee
+        /// ended, the end of its standard error.
+        case noted
     }
 
     public var direction: Direction

@@ -15,4 +15,7 @@ public enum ClientAction: Hashable, Sendable {
     case report(ClientEvent)
     /// Die at once: a planted fault that imitates a crash.
     case abort(reason: String)
+    /// Exit at once with `status`, having said `saying` on standard error: a planted fault that
+    /// imitates an application dying of an error it did not catch.
+    case exit(status: Int32, saying: String)
 }

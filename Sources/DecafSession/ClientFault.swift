@@ -2,8 +2,9 @@ import DecafWire
 
 /// A way the reference client misbehaves on purpose (`decaf testee client --fault NAME`), so that
 /// `decaf conform client` can be shown to catch it. Each imitates a defect seen in mobile clients
-/// and breaks the requirements in `breaks`; the two backoff faults break no requirement of the
-/// brief, which does not demand a backoff, and are caught by recommended cases only.
+/// and breaks the requirements in `breaks`; the two backoff faults and the dropped idle connection
+/// break no requirement of the brief, which does not demand a backoff nor keeping a connection,
+/// and are caught by recommended cases only.
 public enum ClientFault: String, Hashable, Sendable, CaseIterable {
     case newSequenceOnResend = "new-sequence-on-resend"
     case noResend = "no-resend"
@@ -27,6 +28,10 @@ public enum ClientFault: String, Hashable, Sendable, CaseIterable {
     case crashOnDeepEmptyText = "crash-on-deep-empty-text"
     case hangAtInflateLimit = "hang-at-inflate-limit"
     case refuseEmptyDeepContainer = "refuse-empty-deep-container"
+    case keepsConnectionOnError = "keeps-connection-on-error"
+    case exitsOnError = "exits-on-error"
+    case copyThenNewTimestamp = "copy-then-new-timestamp"
+    case dropsIdleConnection = "drops-idle-connection"
 
     /// Faults only deep, rare inputs set off, which no conformance case sends: the targets that
     /// prove `decaf fuzz client` finds what the fixed cases cannot.
@@ -62,6 +67,10 @@ public enum ClientFault: String, Hashable, Sendable, CaseIterable {
         case .crashOnDeepEmptyText: "crashes when a container nested three deep holds an empty TEXT (found by fuzzing)"
         case .hangAtInflateLimit: "stops handling the connection (no ACK, no close) when a zlib body inflates to exactly the body limit (found by fuzzing)"
         case .refuseEmptyDeepContainer: "refuses an empty container at the depth limit as TLV_TOO_DEEP: an off-by-one in the depth count (found by fuzzing)"
+        case .keepsConnectionOnError: "reports bytes that break the protocol but neither sends an ERROR nor closes: the connection stays open, unread"
+        case .exitsOnError: "dies of bytes that break the protocol: an uncaught exception on standard error, exit status 1"
+        case .copyThenNewTimestamp: "sends every message twice at once, and resends an unacknowledged one with a new timestamp"
+        case .dropsIdleConnection: "closes an idle connection after two and a half heartbeat intervals and connects again"
         }
     }
 
@@ -83,6 +92,9 @@ public enum ClientFault: String, Hashable, Sendable, CaseIterable {
         case .crashOnDeepEmptyText: [.ex5]
         case .hangAtInflateLimit: [.zlib2, .ex1]
         case .refuseEmptyDeepContainer: [.tlv2]
+        case .keepsConnectionOnError, .exitsOnError: [.ex5]
+        case .copyThenNewTimestamp: [.replay1]
+        case .dropsIdleConnection: []
         }
     }
 }

@@ -67,6 +67,8 @@ public struct ClientSession {
     private var readySince: Duration?
     private var lastSent: Duration = .zero
     private var lastHeard: Duration = .zero
+    /// Heartbeats sent on the connection open now (the planted `dropsIdleConnection` counts them).
+    private var heartbeatsOnConnection = 0
     private var replay: ReplayMemory
     /// The round-trip estimate, when the ACK timeout adapts to it.
     private var roundTrip: RoundTripEstimate?
@@ -125,6 +127,7 @@ public struct ClientSession {
         unacknowledgedRequest = control
         agreed = nil
         lastHeard = now.elapsed
+        heartbeatsOnConnection = 0
         if has(.forgetsRepeatsOnReconnect) { replay = Self.replayMemory(configuration) }
         let header = FrameHeader(messageType: .control, sequence: control, timestamp: now.unixSeconds, sessionID: configuration.session)
         var actions = [ClientAction]()
@@ -227,6 +230,10 @@ public struct ClientSession {
     public mutating func failed(_ error: WireError, at now: SessionTime) -> [ClientAction] {
         statistics.protocolErrors.append(error)
         var actions: [ClientAction] = [.report(.protocolError(error))]
+        if has(.keepsConnectionOnError) { return actions }
+        if has(.exitsOnError) {
+            return actions + [.exit(status: 1, saying: "*** Terminating app due to uncaught exception 'NSInvalidArgumentException', reason: 'nil value for key in frame decoder (\(error.code.name))'")]
+        }
         switch link {
         case .open, .ready:
             control = control.next
@@ -418,6 +425,7 @@ public struct ClientSession {
             let frame = OutgoingFrame(header: header, payload: message.payload)
             send(frame, as: .message(id), at: now, into: &actions)
             sendCopies(of: frame, into: &actions)
+            if has(.copyThenNewTimestamp) { actions.append(.send(frame)) }
         }
     }
 
@@ -495,6 +503,11 @@ public struct ClientSession {
                 outstanding[key] = pending
             }
             if case let .message(id) = pending.kind { messages[id]?.sends += 1 }
+            if has(.copyThenNewTimestamp), case .message = pending.kind {
+                // Stamped anew, as a resend built from scratch is, and never the same second again.
+                pending.frame.header.timestamp = max(now.unixSeconds, pending.frame.header.timestamp &+ 1)
+                outstanding[pending.frame.header.sequence.rawValue] = pending
+            }
             statistics.retransmissions += 1
             actions.append(.send(pending.frame))
             if case .message = pending.kind { sendCopies(of: pending.frame, into: &actions) }
@@ -549,7 +562,12 @@ public struct ClientSession {
             actions.append(.close)
             return
         }
+        if case .ready = link, has(.dropsIdleConnection), heartbeatsOnConnection >= 2 {
+            actions.append(.close)
+            return
+        }
         if case .ready = link, now.elapsed - lastSent >= interval - interval / 10 {
+            heartbeatsOnConnection += 1
             heartbeatSequence = heartbeatSequence.next
             statistics.heartbeatsSent += 1
             actions.append(.send(OutgoingFrame(header: FrameHeader(messageType: .heartbeat, sequence: heartbeatSequence, timestamp: now.unixSeconds,

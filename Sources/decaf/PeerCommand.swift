@@ -71,9 +71,7 @@ struct PeerCommand: AsyncParsableCommand {
 
     func run() async throws {
         if listFaults {
-            for fault in PeerFault.named {
-                print("\(fault.name.padding(toLength: 28, withPad: " ", startingAt: 0)) \(fault.summary) (breaks \(fault.breaks.map(\.rawValue).joined(separator: ", ")))")
-            }
+            for line in FaultListing.lines(PeerFault.named.map { ($0.name, $0.breaks, $0.summary) }) { print(line) }
             return
         }
         let level = logLevel ?? (verbose ? .info : .warning)

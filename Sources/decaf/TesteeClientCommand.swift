@@ -35,9 +35,13 @@ struct TesteeClientCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The version the client offers: its major and highest minor. (default: 1.0)", valueName: "version"), transform: WireArgument.version)
     var protocolVersion = ProtocolVersion.v1_0
 
+    @Option(help: ArgumentHelp("The features the client offers: all, none, a number, or names like BASIC,READ_RECEIPT. (default: all but ENCRYPTION)",
+                               valueName: "features"), transform: WireArgument.features)
+    var features = FeatureFlags.known.subtracting(.encryption)
+
     func run() throws {
         if listFaults {
-            for fault in ClientFault.allCases { print(FaultListing.line(name: fault.name, breaks: fault.breaks, summary: fault.summary)) }
+            for line in FaultListing.lines(ClientFault.allCases.map { ($0.name, $0.breaks, $0.summary) }) { print(line) }
             return
         }
         let environment = ProcessInfo.processInfo.environment
@@ -51,7 +55,7 @@ struct TesteeClientCommand: ParsableCommand {
         var settings = ClientSettings(environment: environment, problem: &problem)
         if let problem { throw InputError(problem) }
         var configuration = ClientConfiguration()
-        configuration.features = FeatureFlags.known.subtracting(.encryption)
+        configuration.features = features
         configuration.compress = true
         configuration.ackTimeout = settings.ackTimeout
         configuration.retries = settings.retries

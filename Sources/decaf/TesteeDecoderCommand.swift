@@ -26,7 +26,7 @@ struct TesteeDecoderCommand: ParsableCommand {
 
     func run() throws {
         if listFaults {
-            for fault in CodecFault.allCases { print(FaultListing.line(name: fault.name, breaks: fault.breaks, summary: fault.summary)) }
+            for line in FaultListing.lines(CodecFault.allCases.map { ($0.name, $0.breaks, $0.summary) }) { print(line) }
             return
         }
         let testee = CodecTestee(faults: Set(fault))

@@ -113,8 +113,9 @@ struct SecondZooTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let run = try await DecafProcess.run(["fuzz", "server", address, "--duration", "10s", "--timeout", "2s", "--findings", directory.path], limit: .seconds(120))
         #expect(run.status == 0 || run.status == 1, "\(run.output) \(run.error)")
-        // Cut at --duration and twice --timeout by a timer, whatever the load: a little slack only.
-        #expect(run.lifetime < .seconds(14) + .seconds(10), "took \(run.lifetime)")
+        // The campaign is cut at --duration and twice --timeout by a timer; the slack is for starting
+        // (the catalogs a debug build makes, on a loaded machine), far below the old 30 s overrun.
+        #expect(run.lifetime < .seconds(14) + Self.slack, "took \(run.lifetime): \(run.output.suffix(400)) \(run.error.suffix(400))")
         #expect(run.peakMemory < Self.memoryBound, "held \(run.peakMemory >> 20) MiB")
     }
 

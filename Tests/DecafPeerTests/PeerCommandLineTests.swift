@@ -79,7 +79,7 @@ struct PeerCommandLineTests {
         let run = try await Self.decaf(["peer", "--list-faults"])
         #expect(run.status == 0)
         #expect(run.output.split(separator: "\n").count == 16, "the 13 conform catches and the 3 rare ones the fuzzer finds")
-        #expect(run.output.contains("handshake-ignores-short") && run.output.contains("breaks HS-2"))
+        #expect(run.output.split(separator: "\n").contains { $0.hasPrefix("handshake-ignores-short ") && $0.contains(" HS-2 ") })
         #expect(run.output.contains("refuse-empty-deep-container") && run.output.contains("found by fuzzing"))
     }
 

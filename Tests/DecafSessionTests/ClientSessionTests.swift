@@ -330,11 +330,11 @@ struct ClientTimingTests {
 
 @Suite("Client session: faults")
 struct ClientFaultTests {
-    @Test("every fault has a name, a summary, and breaks a requirement unless it is a backoff fault")
+    @Test("every fault has a name, a summary, and breaks a requirement unless it is a backoff fault or drops its idle connection")
     func catalog() {
         for fault in ClientFault.allCases {
             #expect(!fault.name.isEmpty && !fault.summary.isEmpty)
-            #expect(fault.breaks.isEmpty == [.noBackoff, .noJitter].contains(fault))
+            #expect(fault.breaks.isEmpty == [.noBackoff, .noJitter, .dropsIdleConnection].contains(fault))
         }
         #expect(ClientFault.allCases.filter { !$0.breaks.isEmpty }.count >= 12)
     }

@@ -62,8 +62,8 @@ public func fuzzClientSession(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int3
                 }
             case .schedule, .cancel:
                 continue
-            case .abort:
-                preconditionFailure("the session aborted with no planted crash fault set")
+            case .abort, .exit:
+                preconditionFailure("the session died with no planted fault set")
             }
         }
     }

@@ -1,0 +1,79 @@
+@testable import DecafConformance
+import DecafFuzz
+import DecafSession
+import DecafVectors
+import DecafWire
+import Testing
+
+/// No finding for what a legal receiver may answer: the three findings Decaf once made against
+/// correct implementations, each an answer inside `LegalOutcomes` or an input the testee protocol
+/// never asks.
+@Suite("findings only outside the legal outcomes")
+struct LegalOutcomeTests {
+    static func frame(_ type: MessageType, encrypt: EncryptType = .none, compress: CompressType = .none, payload: [UInt8] = []) -> [UInt8] {
+        var encoder = FrameEncoder()
+        let header = FrameHeader(messageType: type, sequence: SequenceNumber(category: .normal, counter: 5), timestamp: 1_700_000_000,
+                                 sessionID: SessionID(rawValue: 1), encryptType: encrypt, compressType: compress)
+        return encoder.encode(header, payload: payload)
+    }
+
+    @Test("an AES256 frame taken as opaque and then refused for its compress_type is a legal answer, not a finding")
+    func opaqueThenRefused() throws {
+        let bytes = Self.frame(.data, encrypt: .aes256, compress: CompressType(rawValue: 5), payload: TLVEncoder.encode([TLVField(tag: .text, text: "x")]))
+        let legal = LegalOutcomes(of: bytes, options: DecodeOptions())
+        #expect(legal.refusals.map(\.code) == [.unsupportedEncryption, .unsupportedCompression])
+        let codecCase = try #require(DecoderCase.make(bytes, options: DecodeOptions(), number: 1))
+        for (error, offset) in [("UNSUPPORTED_ENCRYPTION", 16), ("UNSUPPORTED_COMPRESSION", 17)] {
+            #expect(DecoderCase.isLegal(TesteeMessage.Response(result: "error", error: error, offset: offset), of: codecCase), "\(error)")
+        }
+        #expect(!DecoderCase.isLegal(TesteeMessage.Response(result: "error", error: "CHECKSUM_MISMATCH", offset: 24), of: codecCase))
+    }
+
+    @Test("a frame with a byte after it under any legal reading is never asked: the testee protocol answers for one frame")
+    func frameAndMore() {
+        // Refused from its header by a receiver that cannot decrypt, but a 28-byte frame and one
+        // more byte to a receiver that can.
+        let bytes = Self.frame(.data, encrypt: .aes256) + [0x00]
+        #expect(DecoderCase.make(bytes, options: DecodeOptions(), number: 1) == nil)
+        #expect(DecoderCase.make(Self.frame(.data, encrypt: .aes256), options: DecodeOptions(), number: 1) != nil)
+    }
+
+    @Test("an ACK marked AES256 that a server taking AES256 bodies accepts in silence passes once the sentinel is answered, and a close passes too")
+    func silentAck() throws {
+        let bytes = Self.frame(.ack, encrypt: .aes256)
+        let plan = ServerCase.Plan()
+        let serverCase = try #require(ServerCase.make(bytes, options: DecodeOptions(), number: 1, plan: plan))
+        guard case let .expect(expectation)? = serverCase.steps.last else { Issue.record("no expectation"); return }
+        #expect(expectation == .noAckOrFatal(SequenceNumber(category: .normal, counter: 5), .unsupportedEncryption))
+
+        let steps: [ConformanceStep] = [.send(Transmission(label: "ACK marked AES256", bytes: bytes)), .expect(expectation)]
+        let target = TargetIdentity(version: .v1_0, features: .known, note: "")
+        func judge() -> ServerJudge {
+            ServerJudge(testCase: ConformanceCase("fuzz.input-1", [.frame5], .optional, "an ACK marked AES256", steps: steps), target: target,
+                        timeout: .seconds(2), idleTimeout: nil, session: SessionID(rawValue: 0x4401), stampsFrames: false)
+        }
+        let time = SessionTime(elapsed: .milliseconds(1), unixSeconds: 1_700_000_000)
+        // Taken in silence: the sentinel's ACK shows the server went on.
+        var silent = judge()
+        _ = silent.start(at: time)
+        let sentinelWrite = silent.wrote(at: time)
+        guard case let .write(sentinelBytes, _, _)? = sentinelWrite.first, let sentinel = FrameHeader(decoding: sentinelBytes[...]) else {
+            Issue.record("no sentinel: \(sentinelWrite)")
+            return
+        }
+        _ = silent.wrote(at: time)
+        var encoder = FrameEncoder()
+        let ack = FrameHeader(messageType: .ack, sequence: sentinel.sequence, timestamp: 1_700_000_000, sessionID: sentinel.sessionID)
+        var decoder = FrameDecoder()
+        decoder.append(encoder.encode(ack, payload: []))
+        let verdict = silent.received(try #require(try decoder.nextFrame()), at: time).compactMap { if case let .finish(verdict) = $0 { verdict } else { nil } }.first
+        #expect(verdict?.kind == .pass, "\(verdict?.reason ?? "no verdict")")
+        // Refused: the close before the sentinel's ACK.
+        var refusing = judge()
+        _ = refusing.start(at: time)
+        _ = refusing.wrote(at: time)
+        _ = refusing.wrote(at: time)
+        let closed = refusing.closed(at: time).compactMap { if case let .finish(verdict) = $0 { verdict } else { nil } }.first
+        #expect(closed?.kind.isPass == true, "\(closed?.reason ?? "no verdict")")
+    }
+}
