@@ -22,6 +22,8 @@ public enum InputFormat: String, Sendable, Hashable {
     /// longer input, which was not read further.
     public static func notFrames(_ input: [UInt8], whole: Bool = true) -> String? {
         if input.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return "it holds only whitespace" }
+        // A frame whose magic is a near miss is a frame a broken implementation wrote.
+        if MagicNearMiss(startOf: input) != nil { return nil }
         // A magic cut off by the end of the input is still the start of a frame.
         guard FrameHeader.resynchronizationPoint(in: input[...]) == input.endIndex else { return nil }
         let what = ForeignProtocol(recognising: input).map(\.description) ?? "bytes that are not frames"

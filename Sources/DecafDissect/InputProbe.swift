@@ -8,8 +8,11 @@ public struct InputProbe {
     public private(set) var isBinary = false
     /// A hex digit came before that.
     public private(set) var sawDigit = false
-    /// A whole magic came.
+    /// A whole magic came, or the input starts with a near miss of one (`MagicNearMiss`): a
+    /// frame a broken implementation wrote, to show with its BAD_MAGIC named.
     public private(set) var sawMagic = false
+    /// Bytes looked at so far, up to the four a near miss is told by.
+    private var start: [UInt8] = []
     private var inComment = false
     /// The last bytes of the chunk before, up to 3: the start of a magic the chunk ended.
     private var tail: [UInt8] = []
@@ -22,6 +25,13 @@ public struct InputProbe {
     public mutating func look(at chunk: some Collection<UInt8>) {
         if !isBinary { scanText(chunk) }
         guard !sawMagic else { return }
+        if start.count < 4 {
+            start += chunk.prefix(4 - start.count)
+            if MagicNearMiss(startOf: start) != nil {
+                sawMagic = true
+                return
+            }
+        }
         let bytes = tail + chunk
         // A magic the chunk cuts short is found at its end, and whole with the next chunk.
         sawMagic = FrameHeader.resynchronizationPoint(in: bytes[...]) <= bytes.count - FrameHeader.magicBytes.count

@@ -51,7 +51,10 @@ public struct FuzzFinding: Sendable {
         var seen = Set<RequirementID>()
         let rule = (verdict.requirements.isEmpty ? outcomeRequirements : verdict.requirements).filter { seen.insert($0).inserted }
         let breaks = rule.isEmpty ? "" : " Breaks \(rule.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: "; "))."
-        let made = mutations.isEmpty ? "" : " Found as: \(mutations.map(\.description).joined(separator: "; "))."
+        // The mutations made the input as first found; the input shown and saved may be its minimized form.
+        let minimized = input == original || original.isEmpty ? "" : ", then minimized from \(original.count) to \(input.count) bytes"
+        let made = mutations.isEmpty ? (minimized.isEmpty ? "" : " Minimized from \(original.count) to \(input.count) bytes.")
+            : " Found as: \(mutations.map(\.description).joined(separator: "; "))\(minimized)."
         return "\(oracle.rawValue.uppercased()): \(sent); \(happened).\(breaks)\(made)"
     }
 

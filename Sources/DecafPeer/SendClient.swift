@@ -74,6 +74,8 @@ final class SendFeeder {
     var problem: String?
     /// Why the connection attempt under way when the feeder gave up had not completed.
     private(set) var givenUpWhileConnecting: String?
+    /// Why the feeder gave up, when it did: what the messages it never sent were lost to.
+    private(set) var stopReason: String?
 
     private init(configuration: SendConfiguration, session: SessionID, wallClock: @escaping @Sendable () -> Double) {
         self.configuration = configuration
@@ -113,10 +115,12 @@ final class SendFeeder {
         feeder.value.connection = connection
         started(feeder)
         let deadline = eventLoop.scheduleTask(in: TimeAmount(configuration.deadline)) {
-            feeder.value.giveUp(reason: "the deadline of \(configuration.deadline) passed")
+            feeder.value.giveUp(reason: "not acknowledged by --deadline (\(Int(configuration.deadline / .milliseconds(1))) ms)")
         }
         let connectDeadline = eventLoop.scheduleTask(in: TimeAmount(configuration.connectDeadline)) {
-            if !feeder.value.handshaked { feeder.value.giveUp(reason: "no handshake within \(configuration.connectDeadline)") }
+            if !feeder.value.handshaked {
+                feeder.value.giveUp(reason: "no handshake completed within --connect-deadline (\(Int(configuration.connectDeadline / .milliseconds(1))) ms)")
+            }
         }
         connection.start()
         if let rate = configuration.rate {
@@ -132,7 +136,9 @@ final class SendFeeder {
             connectDeadline.cancel()
             // Messages never handed to the client, because it stopped first, are lost too.
             var statistics = statistics
-            statistics.failed += configuration.count - feeder.value.submitted
+            let unsent = configuration.count - feeder.value.submitted
+            statistics.failed += unsent
+            if unsent > 0 { statistics.failureReasons["never sent: " + (feeder.value.stopReason ?? "the client stopped first"), default: 0] += unsent }
             feeder.value.done = true
             return (statistics, feeder.value.latencies, feeder.value.givenUpWhileConnecting)
         }
@@ -142,6 +148,7 @@ final class SendFeeder {
     /// too, and none is submitted while the session refuses them one by one.
     func giveUp(reason: String) {
         done = true
+        stopReason = stopReason ?? reason
         connection?.giveUp(reason: reason)
     }
 

@@ -9,6 +9,8 @@ public struct SendReport: Hashable, Sendable {
     public var acknowledged = 0
     /// Messages never acknowledged: out of retries, the deadline passed, or the server incompatible.
     public var lost = 0
+    /// Why they were lost: each reason and how many messages it cost.
+    public var lostBecause: [String: Int] = [:]
     public var retransmissions = 0
     /// Extra copies of DATA frames sent at once under measured loss.
     public var copies = 0
@@ -38,6 +40,7 @@ public struct SendReport: Hashable, Sendable {
         sent += statistics.sent
         acknowledged += statistics.acknowledged
         lost += statistics.failed
+        lostBecause.merge(statistics.failureReasons, uniquingKeysWith: +)
         retransmissions += statistics.retransmissions
         copies += statistics.copies
         duplicateAcks += statistics.duplicateAcks

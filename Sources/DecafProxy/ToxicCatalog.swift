@@ -15,9 +15,10 @@ public enum ToxicCatalog {
     public static let mainAttribute = Dictionary(uniqueKeysWithValues: Toxic.kinds.compactMap { kind in kind.mainAttribute.map { (kind.type, $0) } })
 
     /// The toxic of `type` with `attributes`; every attribute must be one the type has. Durations
-    /// without a unit count `bareUnit` seconds. `lenient` reads them as toxiproxy's API does: a
-    /// missing attribute is zero, an unknown one is ignored.
-    public static func toxic(type: String, attributes: [String: String], bareUnit: Double = 1, lenient: Bool = false) throws(Problem) -> Toxic {
+    /// without a unit count `bareUnit` seconds, or are refused when it is nil (the command line).
+    /// `lenient` reads them as toxiproxy's API does: a missing attribute is zero, an unknown one
+    /// is ignored.
+    public static func toxic(type: String, attributes: [String: String], bareUnit: Double? = nil, lenient: Bool = false) throws(Problem) -> Toxic {
         try Toxic(type: type, ToxicAttributes(type: type, attributes, bareUnit: bareUnit, lenient: lenient))
     }
 

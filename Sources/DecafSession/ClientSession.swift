@@ -523,6 +523,7 @@ public struct ClientSession {
             inFlightMessages -= 1
             if let message = settle(id) {
                 statistics.failed += 1
+                statistics.failureReasons["no ACK after its retries", default: 0] += 1
                 actions.append(.report(.failed(id: id, reason: "no ACK after \(message.sends) sends, \(ackTimeout) apart")))
                 forget(id)
             }
@@ -624,6 +625,7 @@ public struct ClientSession {
     private mutating func stop(reason: String, into actions: inout [ClientAction]) {
         for id in messages.keys.sorted() where settle(id) != nil {
             statistics.failed += 1
+            statistics.failureReasons[reason, default: 0] += 1
             actions.append(.report(.failed(id: id, reason: reason)))
             forget(id)
         }

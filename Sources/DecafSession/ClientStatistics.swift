@@ -7,6 +7,8 @@ public struct ClientStatistics: Hashable, Sendable {
     public var acknowledged = 0
     /// Messages given up: out of retries, the server incompatible, or the client stopped.
     public var failed = 0
+    /// Why they were given up: each reason and how many messages it cost.
+    public var failureReasons: [String: Int] = [:]
     /// Frames sent again: after an ACK timeout (EX-7) or on a new connection.
     public var retransmissions = 0
     /// Extra copies of DATA frames sent at once under measured loss.

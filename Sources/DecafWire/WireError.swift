@@ -88,7 +88,7 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String {
         switch fault {
         case let .badMagic(found):
-            return "magic is \(Hex.word(found)), expected \(Hex.word(FrameHeader.magic))"
+            return "magic is \(Hex.word(found)), expected \(Hex.word(FrameHeader.magic))" + (MagicNearMiss(found).map { " (\($0))" } ?? "")
         case let .majorVersionUnsupported(found, supported):
             return "version \(found) has major \(found.major); this receiver speaks major \(supported.major) only"
         case let .minorVersionUnsupported(found, supported):

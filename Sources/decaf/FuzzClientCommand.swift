@@ -23,7 +23,9 @@ struct FuzzClientCommand: AsyncParsableCommand {
         A campaign ends within --duration and twice --timeout, whatever the client does. Memory: of each client, a line \
         of at most 64 KiB and twice the input's payload, the last 16 KiB of its standard error, and a transcript of \
         the first and last 256 KiB; --jobs clients at once.
-        Exit status: 0 no finding, 1 findings, 2 usage error or a client that cannot be started, 130 interrupted.
+        The progress line counts the distinct answers: how many different kinds of answer the client gave (a frame, each \
+        error, a close, a hang): how much of it the inputs reach.
+        Exit status: 0 no finding, 1 findings, 2 usage error or a client that cannot be started, 3 no input could be sent, 130 interrupted.
         """
     )
 

@@ -22,7 +22,9 @@ struct FuzzDecoderCommand: AsyncParsableCommand {
         request asked for (an answer twice), or keeps exiting by itself (10 times, and in one input of 20), is given up \
         on with exit 2, the findings before kept. Memory: of each answer at most twice --body-limit and 64 KiB, of \
         standard error the last 16 KiB; --jobs testees at once.
-        Exit status: 0 no finding, 1 findings, 2 usage error, a testee that cannot be started or is given up on, 130 interrupted.
+        The progress line counts the distinct answers: how many different kinds of answer the testee gave (a frame, each \
+        error, a close, a hang): how much of it the inputs reach.
+        Exit status: 0 no finding, 1 findings, 2 usage error, a testee that cannot be started or is given up on, 3 no input could be sent, 130 interrupted.
         """
     )
 

@@ -22,7 +22,9 @@ struct FuzzServerCommand: AsyncParsableCommand {
         is given up). Memory: of each connection at most 4 MiB of frames not yet judged and a transcript of the first \
         and last 256 KiB, whatever the server sends. A failure that a plain DATA frame sent the same way shows too is \
         not laid at the input's door: it is one finding, "not caused by the input".
-        Exit status: 0 no finding, 1 findings, 2 usage error or a server that cannot be reached, 130 interrupted.
+        The progress line counts the distinct answers: how many different kinds of answer the server gave (a frame, each \
+        error, a close, a hang): how much of it the inputs reach.
+        Exit status: 0 no finding, 1 findings, 2 usage error or a server that cannot be reached, 3 no input could be sent, 130 interrupted.
         """
     )
 

@@ -39,7 +39,7 @@ struct ProxyCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The server to forward to, HOST:PORT.", valueName: "host:port"), transform: Endpoint.server)
     var upstream: Endpoint
 
-    @Option(help: ArgumentHelp("A toxic (repeatable): TYPE=VALUE or TYPE:ATTRIBUTE=VALUE,..., optionally @upstream or @downstream. Types: \(ToxicCatalog.typeList).",
+    @Option(help: ArgumentHelp("A toxic (repeatable): TYPE=VALUE or TYPE:ATTRIBUTE=VALUE,..., optionally @upstream or @downstream; a time says its unit (latency=50ms, not latency=50: toxiproxy's API counts milliseconds, Decaf's options seconds). Types: \(ToxicCatalog.typeList).",
                                valueName: "toxic"), transform: ToxicArgument.parse)
     var toxic: [ToxicArgument] = []
 

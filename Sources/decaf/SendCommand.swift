@@ -73,9 +73,9 @@ struct SendCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Count anything not acknowledged by then as lost. (default: 120s)", valueName: "duration"), transform: DurationArgument.positive)
     var deadline = SendConfiguration().deadline
 
-    @Option(help: ArgumentHelp("Give up when no handshake has completed by then (the server refuses, is not there, or answers in another protocol): exit 2 with the reasons seen. (default: 10s)",
+    @Option(help: ArgumentHelp("Give up when no handshake has completed by then (the server refuses, is not there, or answers in another protocol): exit 2 with the reasons seen. (default: 10s; with --policy reliable, --deadline: a reliable sender keeps trying until its messages are due)",
                                valueName: "duration"), transform: DurationArgument.positive)
-    var connectDeadline = SendConfiguration().connectDeadline
+    var connectDeadline: Duration?
 
     @Flag(help: "Print the report as JSON.")
     var json = false
@@ -94,7 +94,7 @@ struct SendCommand: AsyncParsableCommand {
         configuration.fields = [TLVField(tag: .text, text: text)] + tlv
         configuration.rate = rate
         configuration.deadline = deadline
-        configuration.connectDeadline = min(connectDeadline, deadline)
+        configuration.connectDeadline = min(connectDeadline ?? (policy == .reliable ? deadline : SendConfiguration().connectDeadline), deadline)
         configuration.client = policy.configuration
         configuration.client.compress = compress
         configuration.client.window = window

@@ -18,6 +18,8 @@ struct SendReportJSON: Encodable {
     var negotiatedVersion: String?
     var negotiatedFeatures: UInt16?
     var serverErrors: [String]
+    /// Each reason messages were lost for, and how many.
+    var lostBecause: [String: Int]
 
     init(_ report: SendReport) {
         ok = report.succeeded
@@ -26,6 +28,7 @@ struct SendReportJSON: Encodable {
         sent = report.sent
         acknowledged = report.acknowledged
         lost = report.lost
+        lostBecause = report.lostBecause
         retransmissions = report.retransmissions
         copies = report.copies
         duplicateAcks = report.duplicateAcks

@@ -14,6 +14,10 @@ struct SendReportText {
                 : "\(report.sent) messages on \(connections) in \(String(format: "%.2f", seconds)) s: \(report.acknowledged) acknowledged, \(report.lost) lost",
             "  \(String(format: "%.0f", report.messagesPerSecond)) acknowledged messages per second",
         ]
+        // Every lost message's reason, the costliest first.
+        for (reason, count) in report.lostBecause.sorted(by: { ($1.value, $0.key) < ($0.value, $1.key) }) {
+            lines.append("  lost \(count): \(reason)")
+        }
         if let latency = report.latency {
             lines.append("  ACK latency: min \(Milliseconds.text(latency.minimum)), median \(Milliseconds.text(latency.median)), "
                 + "p99 \(Milliseconds.text(latency.p99)), max \(Milliseconds.text(latency.maximum))")

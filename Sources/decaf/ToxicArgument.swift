@@ -4,7 +4,8 @@ import DecafWire
 
 /// A toxic on the command line, with toxiproxy's type and attribute names:
 /// `TYPE[=VALUE]` or `TYPE:ATTRIBUTE=VALUE,...`, then `@upstream` or `@downstream` for one
-/// direction only (both without). Durations take a unit; bandwidth `rate` is KB/s, as in toxiproxy.
+/// direction only (both without). Durations must say their unit (`latency=50` is refused: 50 ms
+/// in toxiproxy's API, 50 s in an option); bandwidth `rate` is KB/s, as in toxiproxy.
 struct ToxicArgument: Sendable {
     var toxic: Toxic
     var streams: [ProxyStream]

@@ -105,6 +105,7 @@ struct DocumentedCommandTests {
             return Array(lines.reversed().drop(while: \.isEmpty).reversed()) == shown ? nil : "printed\n\(output)"
         }
         let checked = shown.filter { $0.hasPrefix("decaf-conform ") || $0.hasPrefix("FAIL ") || $0.contains(" cases: ") }
-        return checked.first { !lines.contains($0) }.map { "did not print \($0)" }
+        let printed = lines.filter { $0.hasPrefix("FAIL ") || $0.hasPrefix("TIMEOUT ") || $0.hasPrefix("UNSUPPORTED ") || $0.contains(" cases: ") }
+        return checked.first { !lines.contains($0) }.map { "did not print \($0); it printed \(printed.prefix(6))" }
     }
 }

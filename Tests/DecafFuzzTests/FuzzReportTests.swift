@@ -38,4 +38,14 @@ struct FuzzReportTests {
         #expect(run.exitStatus == 1)
         #expect(Self.run(inputs: 10, findings: [Self.hang], interrupted: true).exitStatus == 130)
     }
+
+    @Test("'Found as' says how the input was first made, and that what is shown and saved was then minimized")
+    func foundAsThenMinimized() {
+        let minimized = ServerCaseTests.frame(.data)
+        let finding = FuzzFinding(oracle: .crash, signature: "crash", input: minimized, original: minimized + Array(repeating: 0, count: 12),
+                                  mutations: [.flippedBit(at: 30)], outcome: .accepted(frames: 1), verdict: Verdict(.fail, "it died"), lastWords: "",
+                                  inputsBefore: 3, elapsed: .seconds(1))
+        #expect(finding.paragraph.contains("Found as: ") && finding.paragraph.contains(", then minimized from \(minimized.count + 12) to \(minimized.count) bytes."),
+                "\(finding.paragraph)")
+    }
 }

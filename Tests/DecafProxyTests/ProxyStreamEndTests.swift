@@ -93,6 +93,6 @@ struct ProxyStreamEndTests {
     static func example(of type: String) -> Toxic {
         if let listed = lossless.compactMap({ $0 }).first(where: { ToxicCatalog.type(of: $0) == type }) { return listed }
         let attributes = ToxicCatalog.mainAttribute[type].map { [$0: "1"] } ?? [:]
-        return try! ToxicCatalog.toxic(type: type, attributes: attributes)
+        return try! ToxicCatalog.toxic(type: type, attributes: attributes, bareUnit: 1)
     }
 }

@@ -25,9 +25,10 @@ final class RawClient: Sendable {
     func close() { channel.close(promise: nil) }
 
     /// The first `count` bytes received, once they have come (or all there were, if the
-    /// connection closed first).
-    func received(count: Int) async -> [UInt8] {
-        await collector.first(count)
+    /// connection closed first, or after `limit`: a test then fails on what came, instead of
+    /// holding up the run).
+    func received(count: Int, within limit: Duration = .seconds(30)) async -> [UInt8] {
+        await collector.first(count, within: limit)
     }
 
     /// Everything received once the connection closed.
@@ -49,13 +50,20 @@ final class RawClient: Sendable {
             var bytes: [UInt8] = []
             var closed = false
             var reset = false
-            var waiters: [(count: Int, continuation: CheckedContinuation<[UInt8], Never>)] = []
+            var waiters: [(id: Int, count: Int, continuation: CheckedContinuation<[UInt8], Never>)] = []
+            var lastID = 0
 
             /// Takes out the waiters whose bytes have come, with what each gets.
             mutating func satisfied() -> [(CheckedContinuation<[UInt8], Never>, [UInt8])] {
                 let (ready, waiting) = (waiters.filter { closed || bytes.count >= $0.count }, waiters.filter { !closed && bytes.count < $0.count })
                 waiters = waiting
                 return ready.map { ($0.continuation, Array(bytes.prefix($0.count))) }
+            }
+
+            /// Takes out waiter `id`, if it still waits, with what has come.
+            mutating func expired(_ id: Int) -> (CheckedContinuation<[UInt8], Never>, [UInt8])? {
+                guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return (waiters.remove(at: index).continuation, bytes)
             }
         }
 
@@ -70,14 +78,20 @@ final class RawClient: Sendable {
             context.close(promise: nil)
         }
 
-        /// The first `count` bytes, once they have come or the connection has closed.
-        func first(_ count: Int) async -> [UInt8] {
+        /// The first `count` bytes, once they have come or the connection has closed; what has
+        /// come after `limit`.
+        func first(_ count: Int, within limit: Duration) async -> [UInt8] {
             await withCheckedContinuation { continuation in
-                let ready = state.withLockedValue { state in
-                    state.waiters.append((count, continuation))
-                    return state.satisfied()
+                let (id, ready) = state.withLockedValue { state in
+                    state.lastID += 1
+                    state.waiters.append((state.lastID, count, continuation))
+                    return (state.lastID, state.satisfied())
                 }
                 for (waiter, bytes) in ready { waiter.resume(returning: bytes) }
+                Task { [state] in
+                    try? await Task.sleep(for: limit)
+                    if let (waiter, bytes) = state.withLockedValue({ $0.expired(id) }) { waiter.resume(returning: bytes) }
+                }
             }
         }
 

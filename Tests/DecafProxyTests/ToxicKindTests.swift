@@ -34,10 +34,10 @@ struct ToxicKindTests {
     func unknownAttributes() throws {
         for kind in Toxic.kinds {
             let attributes = (kind.mainAttribute.map { [$0: "1"] } ?? [:]).merging(["colour": "blue"]) { first, _ in first }
-            #expect(throws: ToxicProblem.self) { try ToxicCatalog.toxic(type: kind.type, attributes: attributes) }
-            #expect(throws: Never.self) { try ToxicCatalog.toxic(type: kind.type, attributes: attributes, lenient: true) }
+            #expect(throws: ToxicProblem.self) { try ToxicCatalog.toxic(type: kind.type, attributes: attributes, bareUnit: 1) }
+            #expect(throws: Never.self) { try ToxicCatalog.toxic(type: kind.type, attributes: attributes, bareUnit: 1, lenient: true) }
         }
-        let refusal = #expect(throws: ToxicProblem.self) { try ToxicCatalog.toxic(type: "latency", attributes: ["latency": "1", "colour": "blue"]) }
+        let refusal = #expect(throws: ToxicProblem.self) { try ToxicCatalog.toxic(type: "latency", attributes: ["latency": "1s", "colour": "blue"]) }
         #expect(refusal?.description == "latency has no attribute 'colour'")
     }
 }

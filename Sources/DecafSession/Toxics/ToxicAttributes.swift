@@ -2,17 +2,17 @@ import DecafWire
 
 /// A toxic's attributes as text (from the command line, a timeline file or the control API),
 /// taken one by one by the toxic that reads them, each with the refusal a person can act on.
-/// Durations without a unit count `bareUnit` seconds (seconds on the command line, milliseconds in
-/// a timeline file, as in toxiproxy's API). `lenient` reads them as toxiproxy's API does: a
+/// Durations without a unit count `bareUnit` seconds (milliseconds in a timeline file and the
+/// control API, as in toxiproxy's), or are refused when it is nil (the command line). `lenient` reads them as toxiproxy's API does: a
 /// missing attribute is zero, an unknown one is ignored.
 public struct ToxicAttributes {
     /// The toxic's type, for messages.
     public let type: String
     private var given: [String: String]
-    public let bareUnit: Double
+    public let bareUnit: Double?
     public let lenient: Bool
 
-    public init(type: String, _ given: [String: String], bareUnit: Double = 1, lenient: Bool = false) {
+    public init(type: String, _ given: [String: String], bareUnit: Double? = nil, lenient: Bool = false) {
         self.type = type
         self.given = given
         self.bareUnit = bareUnit
