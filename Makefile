@@ -26,14 +26,23 @@ test: deps
 build:
 	$(SWIFT) build --product decaf
 
-## install: build decaf (release) and put it in $(PREFIX)/bin, so the README's `decaf ...` commands run as written.
+## install: build decaf (release; CONFIGURATION=debug for the debug build) into $(PREFIX)/bin, its man page into $(PREFIX)/share/man/man1 and its bash, zsh and fish completions where those shells look under $(PREFIX)/share, and say where.
 PREFIX ?= $(HOME)/.local
+CONFIGURATION ?= release
 install: deps
-	$(SWIFT) build -c release --product decaf
-	install -d "$(PREFIX)/bin"
-	install -m 755 "$$($(SWIFT) build -c release --show-bin-path)/decaf" "$(PREFIX)/bin/decaf"
-	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) echo "decaf is in $(PREFIX)/bin, on your PATH" ;; \
-		*) echo "decaf is in $(PREFIX)/bin, which is not on your PATH: add it (export PATH=\"$(PREFIX)/bin:\$$PATH\") or run $(PREFIX)/bin/decaf" ;; esac
+	$(SWIFT) build -c $(CONFIGURATION) --product decaf
+	install -d "$(PREFIX)/bin" "$(PREFIX)/share/man/man1" "$(PREFIX)/share/bash-completion/completions" \
+		"$(PREFIX)/share/zsh/site-functions" "$(PREFIX)/share/fish/vendor_completions.d"
+	install -m 755 "$$($(SWIFT) build -c $(CONFIGURATION) --show-bin-path)/decaf" "$(PREFIX)/bin/decaf"
+	$(SWIFT) package plugin generate-manual --configuration $(CONFIGURATION) >/dev/null
+	install -m 644 .build/plugins/GenerateManual/outputs/decaf/decaf.1 "$(PREFIX)/share/man/man1/decaf.1"
+	"$(PREFIX)/bin/decaf" --generate-completion-script bash > "$(PREFIX)/share/bash-completion/completions/decaf"
+	"$(PREFIX)/bin/decaf" --generate-completion-script zsh > "$(PREFIX)/share/zsh/site-functions/_decaf"
+	"$(PREFIX)/bin/decaf" --generate-completion-script fish > "$(PREFIX)/share/fish/vendor_completions.d/decaf.fish"
+	@echo "decaf: $(PREFIX)/bin/decaf; its man page: $(PREFIX)/share/man/man1/decaf.1 (man decaf, with $(PREFIX)/share/man on MANPATH)"
+	@echo "completions: $(PREFIX)/share/bash-completion/completions/decaf, $(PREFIX)/share/zsh/site-functions/_decaf, $(PREFIX)/share/fish/vendor_completions.d/decaf.fish"
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) echo "decaf is on your PATH" ;; \
+		*) echo "$(PREFIX)/bin is not on your PATH: add it (export PATH=\"$(PREFIX)/bin:\$$PATH\") or run $(PREFIX)/bin/decaf" ;; esac
 
 ## deps: install what the build, the tests and the demo need, when it is missing (needs root).
 deps:
@@ -73,30 +82,30 @@ sanitize: deps
 fuzz: deps
 	tools/fuzz/run.sh $${FUZZ_SECONDS:-30}
 
-## bench: run the codec benchmarks and report ratios against the C baseline and zlib.
+## bench: run the codec benchmarks and report ratios against the C baseline and zlib; the table goes into docs/performance.md.
 bench: deps
-	tools/bench/report.py
+	tools/bench/record.py 'make bench' tools/bench/report.py
 
 ## bench-dissect: decaf dissect (release) on 256 MiB and 1 GiB captures beside tshark with the plugin and cat; the table and the goals.
 bench-dissect: deps
 	$(SWIFT) build -c release --product decaf
-	tools/bench/dissect.py
+	tools/bench/record.py 'make bench-dissect' tools/bench/dissect.py
 
 ## bench-proxy: bulk bytes and 64-byte round trips direct, through decaf proxy (release, no toxics), a plain forwarder and a splice forwarder, in one run; the table and the goals.
 bench-proxy: deps
-	tools/bench/proxy.py
+	tools/bench/record.py 'make bench-proxy' tools/bench/proxy.py
 
 ## bench-fuzz: decaf fuzz (release) against codec testees, decaf peer and client testees, inputs a second beside the conformance suite's cases a second.
 bench-fuzz: deps
-	tools/bench/fuzz.py
+	tools/bench/record.py 'make bench-fuzz' tools/bench/fuzz.py
 
 ## load: decaf send against decaf peer, 100 connections; messages/s, latency, peer memory.
 load: deps
-	tools/bench/load.py
+	tools/bench/record.py 'make load' tools/bench/load.py
 
 ## weak: peer, proxy and client on loopback for each weak-network profile and silent outages of 5, 30 and 120 s, both client policies; the tables and the goals.
 weak: deps
-	tools/weak/weak.py
+	tools/bench/record.py 'make weak' tools/weak/weak.py
 
 clean:
 	rm -rf .build tools/fuzz/.build tools/bench/.build tools/sanitize/.build

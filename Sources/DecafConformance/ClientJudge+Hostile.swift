@@ -6,13 +6,21 @@ import DecafWire
 extension ClientJudge {
     func judgeRefusal(_ code: ErrorCode, sequence: SequenceNumber?) -> Verdict {
         let connection = observation.connections[0]
-        let label = testCase.script.connection(0).steps.lazy.compactMap { if case let .send(transmission) = $0 { transmission.label } else { nil } }.first ?? ""
-        let sentAt = connection.writes.first { $0.label.hasSuffix(label) }?.time ?? connection.answered ?? connection.opened
         if let payload = observation.delivered.first {
             return fail("the client delivered a frame it must refuse (\(code.name))", expected: "nothing delivered", actual: Self.describe(payload: payload))
         }
         if let sequence, !connection.acks(of: sequence).isEmpty {
             return fail("the client acknowledged a frame it must refuse (\(code.name))", expected: "no ACK, a close", actual: "an ACK of \(sequence)")
+        }
+        // A close proves a refusal only once the frame to refuse was sent: the frame the script
+        // sends last before it waits for the close.
+        let steps = testCase.script.connection(0).steps
+        let label = steps.prefix { $0 != .awaitClosed }.compactMap { if case let .send(transmission) = $0 { transmission.label } else { nil } }.last ?? ""
+        guard let sentAt = connection.written(label) else {
+            let before = connection.closed.map { "the connection was \(closer(connection)) at \(Self.text($0)), before it" }
+                ?? observation.waitingFor.map { "the server's script was still waiting for \($0)" } ?? "the case ended before it"
+            return Verdict(.unsupported, "the case never sent the frame the client must refuse (\(code.name)): \(before), so nothing could be judged",
+                           requirements: testCase.requirements)
         }
         // The close may come once the client has handled what it refuses: a second more for each
         // MiB of it, as a case's time limit allows (a zlib bomb is inflated to the body limit first).
@@ -49,6 +57,16 @@ extension ClientJudge {
         connection.closedBy == .client && (connection.closed ?? .zero) <= (observation.ended ?? .seconds(1 << 40))
     }
 
+    /// Who closed `connection`, in a verdict's words: `closed by the server's script`.
+    func closer(_ connection: ClientObservation.Connection) -> String {
+        switch connection.closedBy {
+        case .suite: "closed by the suite at the case's end"
+        case .script: "closed by the server's script"
+        case .client: closedByClient(connection) ? "closed by the client" : "closed by the client after the case ended"
+        case nil: "open"
+        }
+    }
+
     func judgeAcceptOrRefusal(_ sequence: SequenceNumber, _ code: ErrorCode) -> Verdict {
         let connection = observation.connections[0]
         if !connection.acks(of: sequence).isEmpty {
@@ -60,8 +78,7 @@ extension ClientJudge {
             return pass("refused the frame (\(errors.first ?? "no error reported")) and closed after \(Self.text(closed - connection.opened)), as the brief allows")
         }
         // Only the client's own close is a refusal: not the suite's at the case's end, nor the script's.
-        let state = connection.closedBy.map { "closed by \($0 == .suite ? "the suite at the case's end" : $0 == .script ? "the server's script" : "the client after the case ended")" }
-            ?? "still open"
+        let state = connection.closedBy == nil ? "still open" : closer(connection)
         return fail("the client neither acknowledged the frame nor refused it", expected: "an ACK of \(sequence), or \(code.name) and a close",
                     actual: "neither: no ACK, and the connection \(state)")
     }

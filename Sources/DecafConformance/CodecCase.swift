@@ -53,13 +53,12 @@ public struct CodecCase: Hashable, Sendable {
 
     /// Every codec case: a decode case per vector, and an encode case per valid vector whose bytes
     /// an encoder must reproduce (uncompressed: exactly; zlib: a body that inflates to the payload).
-    public static var all: [CodecCase] {
-        FrameVectorFile.all.flatMap(\.groups).flatMap { group in
-            group.tests.flatMap { vector -> [CodecCase] in
-                var cases = [CodecCase(task: .decode, vector: vector, options: group.options, group: group.name)]
-                if let frame = encodable(vector) { cases.append(CodecCase(task: .encode(frame), vector: vector, options: group.options, group: group.name)) }
-                return cases
-            }
+    /// Made once, as the vectors are.
+    public static let all: [CodecCase] = FrameVectorFile.all.flatMap(\.groups).flatMap { group in
+        group.tests.flatMap { vector -> [CodecCase] in
+            var cases = [CodecCase(task: .decode, vector: vector, options: group.options, group: group.name)]
+            if let frame = encodable(vector) { cases.append(CodecCase(task: .encode(frame), vector: vector, options: group.options, group: group.name)) }
+            return cases
         }
     }
 

@@ -219,6 +219,39 @@ extension ServerJudge {
                        expected: "the close after \(idle)", actual: "the close after \(DurationText.milliseconds(now, decimals: 0))", requirements: [.ex6])
     }
 
+    /// What the target did that met `awaiting`, said with its time: the evidence a pass names.
+    func evidence(of awaiting: Awaiting, at now: Duration) -> String? {
+        func at(_ time: Duration?) -> String { time.map { " at \(DurationText.milliseconds($0, decimals: 0))" } ?? "" }
+        switch awaiting {
+        case let .sentinelAck(sentinel, .ack(sequence, _)):
+            return "one ACK of \(sequence)\(at(observation.ackTimes[sequence.rawValue])), then the sentinel's\(at(observation.ackTimes[sentinel.rawValue]))"
+        case let .sentinelAck(sentinel, .noAck(sequence)):
+            return "no ACK of \(sequence), and the sentinel acknowledged\(at(observation.ackTimes[sentinel.rawValue])) on the same connection"
+        case let .sentinelAck(sentinel, .noAckOrFatal(sequence, _, _)):
+            if observation.closed { return "the close by the target\(at(now)), a refusal the brief allows" }
+            return "no ACK of \(sequence), the frame taken, and the sentinel acknowledged\(at(observation.ackTimes[sentinel.rawValue]))"
+        case let .sentinelAck(_, .receipts(sequence, count)):
+            return "\(count) READ_RECEIPT(s) for \(sequence)"
+        case let .promptAck(sequence, _):
+            return "the ACK of \(sequence)\(at(observation.ackTimes[sequence.rawValue]))"
+        case let .fatal(_, _, mark, _), let .close(_, mark):
+            let error = observation.errorReport(since: mark).map { "ERROR \($0.code) \(ErrorCode(rawValue: $0.code)?.name ?? ""), then " } ?? ""
+            return "\(error)the close by the target\(at(now))"
+        case let .ackOrFatal(sequence, _, _, mark):
+            if let report = observation.errorReport(since: mark) { return "ERROR \(report.code) \(ErrorCode(rawValue: report.code)?.name ?? "") (a refusal the brief allows)" }
+            return "an ACK of \(sequence)\(at(observation.ackTimes[sequence.rawValue]))"
+        case let .versionResponse(_, sequence, _, mark):
+            guard let (_, response) = observation.response(since: mark) else { return nil }
+            return "VERSION_RESPONSE \(response.version), features \(response.features), and the ACK of \(sequence)\(at(observation.ackTimes[sequence.rawValue]))"
+        case .closeAfterResponse:
+            return "the close after the response\(at(now))"
+        case .receipts:
+            return nil
+        case .idleClose:
+            return "the idle close by the target\(at(now))"
+        }
+    }
+
     private func closedVerdict(expected: String) -> Verdict {
         let error = observation.errorReport(since: 0).map { " after ERROR \($0.code) \(ErrorCode(rawValue: $0.code)?.name ?? ""): \($0.reason)" } ?? ""
         // Without an ERROR, the last frame it answered tells where the close came.

@@ -31,13 +31,17 @@ public struct ServerJudge {
     private var awaiting: Awaiting?
     private var deadline: Duration = .zero
     private var finished = false
-    /// The clock each transmission was stamped with when first sent, by its catalog bytes.
-    private var stampsSent: [[UInt8]: UInt32] = [:]
+    /// The clock each transmission was stamped with when first sent, by its catalog bytes. A list,
+    /// not a dictionary: a case sends a few, and comparing a copy with its original is a check of
+    /// their shared storage, where hashing reads every byte (of a 10 MiB frame, say).
+    private var stampsSent: [(bytes: [UInt8], stamp: UInt32?)] = []
     private var sentinelCounter = CaseFrames.sentinelCounter
     /// The sequences of the last transmission's whole frames: what a fatal error refuses.
     private(set) var lastSent: [UInt32] = []
     /// What passes only non-strictly, with the requirements concerned.
     var notes: [(String, [RequirementID])] = []
+    /// What earned each expectation that was met, in order: what a pass names.
+    private var evidence: [String] = []
 
     public init(testCase: ConformanceCase, target: TargetIdentity, timeout: Duration, idleTimeout: Duration?, session: SessionID, stampsFrames: Bool) {
         self.testCase = testCase
@@ -174,7 +178,9 @@ public struct ServerJudge {
     private mutating func advance(at now: SessionTime) -> [ServerCaseAction] {
         if let verdict = violation() { return finish(verdict) }
         guard step < testCase.steps.count else {
-            if notes.isEmpty { return finish(Verdict(.pass, "the target did everything the case checks", requirements: testCase.requirements)) }
+            // A pass names what earned it: each expectation's evidence, in order.
+            let earned = evidence.isEmpty ? "" : ": " + evidence.joined(separator: "; ")
+            if notes.isEmpty { return finish(Verdict(.pass, "the target did everything the case checks\(earned)", requirements: testCase.requirements)) }
             return finish(Verdict(.passNonStrict, notes.map(\.0).joined(separator: "; "), requirements: Array(notes.flatMap(\.1))))
         }
         step += 1
@@ -191,8 +197,13 @@ public struct ServerJudge {
 
     private mutating func send(_ transmission: Transmission, at now: SessionTime) -> [ServerCaseAction] {
         // A transmission sent again is a repeat: the same sequence and the same timestamp (REPLAY-1).
-        let stamp = stampsSent[transmission.bytes] ?? (stampsFrames ? now.unixSeconds : nil)
-        stampsSent[transmission.bytes] = stamp
+        let stamp: UInt32?
+        if let first = stampsSent.first(where: { $0.bytes == transmission.bytes }) {
+            stamp = first.stamp
+        } else {
+            stamp = stampsFrames ? now.unixSeconds : nil
+            stampsSent.append((transmission.bytes, stamp))
+        }
         let bytes = transmission.bytes(at: stamp, replacing: (CaseFrames.session, session))
         lastSent = Transmission.headers(in: bytes).map(\.sequence.rawValue)
         observation.sent(lastSent, at: now.elapsed)
@@ -293,7 +304,9 @@ public struct ServerJudge {
         if let verdict = violation() { return finish(verdict) }
         switch outcome(of: concluded, satisfied: satisfied, at: now.elapsed) {
         case let .verdict(verdict): return finish(verdict)
-        case .proceed: return advance(at: now)
+        case .proceed:
+            if let seen = evidence(of: concluded, at: now.elapsed) { evidence.append(seen) }
+            return advance(at: now)
         case let .await(next): return begin(next, at: now)
         case let .sentinel(after): return sendSentinel(then: after, at: now)
         }

@@ -13,20 +13,19 @@ public struct FrameVectorFile: Hashable, Sendable {
 
     public var tests: [FrameVector] { groups.flatMap(\.tests) }
 
-    /// Every frame vector file, in a fixed order. tcIds are unique across all of them.
-    public static var all: [FrameVectorFile] {
-        [
-            FrameVectorFile(
-                name: "frame-header",
-                description: ["Frame header rules: magic, version, msg_type, encryption and compression flags, body limit, truncation, timestamp window, sequence and session."],
-                groups: HeaderVectors.groups + VersionVectors.groups + LimitVectors.groups + TimestampVectors.groups + SequenceVectors.groups
-            ),
-            FrameVectorFile(name: "frame-checksum", description: ["The body checksum: CRC-32/ISO-HDLC, big-endian, checked before the body is read."],
-                            groups: ChecksumVectors.groups),
-            FrameVectorFile(name: "frame-tlv", description: ["TLV bodies: framing, nesting depth, duplicate tags and unknown tags."],
-                            groups: TLVVectors.groups),
-            FrameVectorFile(name: "frame-zlib", description: ["zlib bodies: valid streams from two encoders, malformed streams, and the inflated-size limit."],
-                            groups: ZlibVectors.groups),
-        ]
-    }
+    /// Every frame vector file, in a fixed order. tcIds are unique across all of them. Made once
+    /// (a constant: the zlib bombs take a moment to compress) and shared by every reader.
+    public static let all: [FrameVectorFile] = [
+        FrameVectorFile(
+            name: "frame-header",
+            description: ["Frame header rules: magic, version, msg_type, encryption and compression flags, body limit, truncation, timestamp window, sequence and session."],
+            groups: HeaderVectors.groups + VersionVectors.groups + LimitVectors.groups + TimestampVectors.groups + SequenceVectors.groups
+        ),
+        FrameVectorFile(name: "frame-checksum", description: ["The body checksum: CRC-32/ISO-HDLC, big-endian, checked before the body is read."],
+                        groups: ChecksumVectors.groups),
+        FrameVectorFile(name: "frame-tlv", description: ["TLV bodies: framing, nesting depth, duplicate tags and unknown tags."],
+                        groups: TLVVectors.groups),
+        FrameVectorFile(name: "frame-zlib", description: ["zlib bodies: valid streams from two encoders, malformed streams, and the inflated-size limit."],
+                        groups: ZlibVectors.groups),
+    ]
 }

@@ -8,8 +8,16 @@ import Testing
 /// each the README shows with its output runs, as written, and ends as shown.
 @Suite("commands the documentation shows", .timeLimit(.minutes(8)))
 struct DocumentedCommandTests {
-    static let readme = DocumentedCommand.markdown((try? String(contentsOf: FixturePaths.root.appending(path: "README.md"), encoding: .utf8)) ?? "",
-                                                   name: "README.md")
+    /// The README and every guide in `docs/`, each with the commands it shows.
+    static let documents: [(name: String, commands: [DocumentedCommand])] = {
+        let docs = (try? FileManager.default.contentsOfDirectory(atPath: FixturePaths.root.appending(path: "docs").path)) ?? []
+        return (["README.md"] + docs.filter { $0.hasSuffix(".md") }.sorted().map { "docs/" + $0 }).map { name in
+            (name, DocumentedCommand.markdown((try? String(contentsOf: FixturePaths.root.appending(path: name), encoding: .utf8)) ?? "", name: name))
+        }
+    }()
+
+    /// Every command the documents show.
+    static var shown: [DocumentedCommand] { documents.flatMap(\.commands) }
 
     static func helpExamples() async throws -> [DocumentedCommand] {
         let help = try await DecafProcess.run(["--experimental-dump-help"])
@@ -17,16 +25,17 @@ struct DocumentedCommandTests {
         return root.all.flatMap { DocumentedCommand.helpExamples(of: $0, named: $0.commandName) }
     }
 
-    @Test("the README and the help show Decaf's commands: the reading finds them")
+    @Test("the README, the guides and the help show Decaf's commands: the reading finds them")
     func found() async throws {
-        #expect(Self.readme.filter(\.isTranscript).count >= 15, "\(Self.readme.count) commands found in the README")
-        #expect(Self.readme.contains { $0.text.hasPrefix("decaf conform server 10.1.2.3:7447 --baseline") })
+        #expect(Self.shown.filter(\.isTranscript).count >= 25, "\(Self.shown.count) commands found in the README and docs/")
+        #expect(Self.documents.first?.commands.filter(\.isTranscript).count ?? 0 >= 5, "the README's tour")
+        #expect(Self.shown.contains { $0.text.hasPrefix("decaf conform server 10.1.2.3:7447 --baseline") })
         #expect(try await Self.helpExamples().count >= 4)
     }
 
     @Test("every Decaf command the README and the help show parses as the tool parses it (unless shown refused)")
     func parses() async throws {
-        let documented = Self.readme + (try await Self.helpExamples())
+        let documented = Self.shown + (try await Self.helpExamples())
         for command in documented where command.status != 2 {
             for words in command.line.pipeline where DocumentedCommand.isDecaf(words) {
                 do { _ = try Decaf.parseAsRoot(Array(words.dropFirst())) } catch { Issue.record("\(command): \(Decaf.fullMessage(for: error))") }
@@ -54,15 +63,25 @@ struct DocumentedCommandTests {
         return directory
     }
 
-    @Test("every command the README shows with its output runs as written and ends as shown",
+    @Test("every command the README and the guides show with their output runs as written and ends as shown",
           .enabled(if: ExternalTool.python3.isInstalled, Comment(rawValue: ExternalTool.python3.skipReason)))
     func runsAsShown() async throws {
         let directory = try Self.workspace()
         defer { try? FileManager.default.removeItem(at: directory) }
+        var started = 0
+        for (_, commands) in Self.documents {
+            started += try await Self.run(commands, in: directory)
+        }
+        #expect(started >= 3, "the documents' peers and proxies: \(started)")
+    }
+
+    /// Runs the transcripts of one document, with the peers and proxies it starts in the background
+    /// (stopped at its end); returns how many it started.
+    static func run(_ commands: [DocumentedCommand], in directory: URL) async throws -> Int {
         var peers: [RunningChild] = []
-        // The addresses the README shows its peers at, and where this run's peers listen.
+        // The addresses the document shows its peers at, and where this run's peers listen.
         var addresses: [String: String] = [:]
-        for command in Self.readme where command.isTranscript {
+        for command in commands where command.isTranscript {
             guard let words = command.line.pipeline.first, DocumentedCommand.isDecaf(words) else { continue }
             let arguments = words.dropFirst().map { addresses[$0] ?? $0 }
             if command.line.background {
@@ -85,7 +104,7 @@ struct DocumentedCommandTests {
             if let difference { Issue.record("\(command): \(difference)") }
         }
         for peer in peers { _ = try await peer.stop() }
-        #expect(addresses.count >= 3, "the README's peers: \(addresses)")
+        return peers.count
     }
 
     /// How `run` differs from what the README shows of `command`, or nil: the exit status; the

@@ -131,7 +131,7 @@ struct ClientFaultTests {
         let naming = failing.filter { failure in
             failure.testCase.level == level && (shownIn.map(failure.testCase.id.hasPrefix) ?? !Set(fault.breaks).isDisjoint(with: failure.verdict.requirements + failure.testCase.requirements))
         }
-        #expect(!naming.isEmpty, "no \(level.rawValue) case showing \(fault.rawValue) failed; failures: \(failing.map(\.testCase.id))")
+        #expect(!naming.isEmpty, "no \(level.rawValue) case showing \(fault.rawValue) failed; verdicts: \(run.results.map { "\($0.testCase.id) \($0.verdict.kind.rawValue): \($0.verdict.reason)" })")
         #expect(run.exitStatus == (shownIn == nil ? 1 : 0))
     }
 }

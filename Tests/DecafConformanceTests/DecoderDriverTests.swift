@@ -44,7 +44,7 @@ struct DecoderDriverTests {
         let script = try Self.wrapper(hangingOn: cases[1].id)
         var runner = DecoderConformanceRunner(command: ["python3", script])
         // Generous: the timeout also covers starting the testee again, on a loaded 2-core machine.
-        runner.timeout = .seconds(4)
+        runner.timeout = .seconds(10)
         let run = try await Self.run(runner, cases)
         #expect(run.results.map(\.verdict.kind) == [.pass, .timeout, .pass])
     }
