@@ -18,37 +18,27 @@ public struct CodecTestee: Sendable {
     }
 
     public let faults: Set<CodecFault>
+    /// The mistakes it makes on every input (the codec suite's targets).
+    public let model: CodecModel
 
-    public init(faults: Set<CodecFault> = []) {
+    public init(faults: Set<CodecFault> = [], mistakes: Set<CodecMistake> = []) {
         self.faults = faults
+        model = CodecModel(mistakes)
     }
 
     public func reply(to request: TesteeMessage.Request) -> Reply {
-        switch request.op {
-        case .decode:
-            let bytes = request.hex.flatMap(Hex.bytes) ?? []
-            return decode(bytes, options: request.options?.decodeOptions ?? DecodeOptions())
-        case .encode:
-            guard let header = request.header?.frameHeader, let payload = request.payload.flatMap(Hex.bytes) else {
-                return .answer(TesteeMessage.Response(result: "skipped", reason: "an encode request needs a header and a payload"))
-            }
-            var encoder = FrameEncoder()
-            return .answer(TesteeMessage.Response(result: "bytes", hex: Hex.string(encoder.encode(header, payload: payload))))
-        }
+        guard request.op == .decode else { return .answer(model.answer(request)) }
+        let bytes = request.hex.flatMap(Hex.bytes) ?? []
+        return decode(bytes, options: request.options?.decodeOptions ?? DecodeOptions())
     }
 
     /// The stream decoded as one receiver decodes it, then ended: its one frame, or its first error.
     private func decode(_ bytes: [UInt8], options: DecodeOptions) -> Reply {
         if faults.contains(.acceptsShortZlibBody), let frame = Self.shortZlibFrame(bytes, options: options) {
-            return .answer(Self.frameResponse(frame))
+            return .answer(model.response(.frame(frame)))
         }
-        var decoder = FrameDecoder(options: options)
-        decoder.append(bytes)
-        do {
-            guard let frame = try decoder.nextFrame() else {
-                try decoder.finish()
-                return .answer(TesteeMessage.Response(result: "error", error: ErrorCode.truncatedFrame.name, offset: 0))
-            }
+        let decoded = model.decode(bytes, options: options)
+        if case let .frame(frame) = decoded {
             if faults.contains(.crashOnDeepEmptyText), DeepInput.holdsEmptyText(TLVSequence(frame.payload), deeperThan: 3) {
                 return .crash("a container nested four deep holds an empty TEXT")
             }
@@ -56,15 +46,8 @@ public struct CodecTestee: Sendable {
                frame.header.messageType != .data {
                 return .hang
             }
-            try decoder.finish()
-            return .answer(Self.frameResponse(frame))
-        } catch {
-            return .answer(TesteeMessage.Response(result: "error", error: error.code.name, offset: error.offset))
         }
-    }
-
-    private static func frameResponse(_ frame: Frame) -> TesteeMessage.Response {
-        TesteeMessage.Response(result: "frame", header: FrameHeaderJSON(frame.header), payload: Hex.string(frame.payload))
+        return .answer(model.response(decoded))
     }
 
     /// The fault's misreading: a zlib frame one byte short of its body_length, taken as if the

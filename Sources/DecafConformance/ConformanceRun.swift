@@ -28,6 +28,8 @@ public struct ConformanceRun: Sendable {
     public var planned: Int
     /// Why the run stopped before every case selected ran; nil when it ran them all.
     public var stop: Stop?
+    /// The defects that explain the failures, where the suite has a catalog of mistakes (the codec suite).
+    public var diagnosis: Diagnosis?
 
     /// Why a run stopped early. Its results are those reached before.
     public enum Stop: Hashable, Sendable, CustomStringConvertible {

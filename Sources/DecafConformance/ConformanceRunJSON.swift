@@ -22,6 +22,46 @@ public struct ConformanceRunJSON: Encodable {
         var durationMilliseconds: Double
         var runs: [String]
         var transcript: [Entry]
+        /// The defect that explains the failure, by its mistake's name.
+        var explainedBy: String?
+    }
+
+    /// The diagnosis: the defects, each once, and the failures none explains.
+    struct DiagnosisJSON: Encodable {
+        struct DefectJSON: Encodable {
+            var name: String
+            var cause: String
+            var requirements: [String]
+            var fix: String
+            var explains: [String]
+            var evidence: EvidenceJSON
+        }
+
+        struct EvidenceJSON: Encodable {
+            var caseId: String
+            var bytes: Int
+            var expected: String
+            var actual: String
+        }
+
+        var headline: String
+        var failures: Int
+        var explained: Int
+        var defects: [DefectJSON]
+        var unexplained: [String]
+
+        init(_ diagnosis: Diagnosis) {
+            headline = diagnosis.headline
+            failures = diagnosis.failures
+            explained = diagnosis.explained
+            unexplained = diagnosis.unexplained
+            defects = diagnosis.defects.map { defect in
+                DefectJSON(name: defect.name, cause: defect.cause, requirements: defect.requirements.map(\.rawValue), fix: defect.fix,
+                           explains: defect.explains,
+                           evidence: EvidenceJSON(caseId: defect.evidence.caseID, bytes: defect.evidence.bytes,
+                                                  expected: defect.evidence.expected, actual: defect.evidence.actual))
+            }
+        }
     }
 
     /// Bytes sent or received. Up to 4 KiB they are all in `hex`; a bigger write is summarised, so
@@ -83,6 +123,7 @@ public struct ConformanceRunJSON: Encodable {
     var baselineNowPassing: [String]?
     var baselineUnknown: [String]?
     var flaky: [String]
+    var diagnosis: DiagnosisJSON?
     var cases: [Case]
 
     public init(_ run: ConformanceRun) {
@@ -104,6 +145,7 @@ public struct ConformanceRunJSON: Encodable {
         baselineNowPassing = run.baseline?.nowPassing
         baselineUnknown = run.baseline?.unknown
         flaky = run.flakyResults.map(\.testCase.id)
+        diagnosis = run.diagnosis.map(DiagnosisJSON.init)
         cases = run.results.map { result in
             Case(
                 id: result.testCase.id, level: result.testCase.level.rawValue, section: result.testCase.section.title,
@@ -112,7 +154,7 @@ public struct ConformanceRunJSON: Encodable {
                 actual: result.verdict.actual, brokenRequirements: result.verdict.kind.isFailure ? result.verdict.requirements.map(\.rawValue) : [],
                 countsAsRequired: result.countsAsRequired,
                 durationMilliseconds: Self.milliseconds(result.duration), runs: result.runs.map(\.rawValue),
-                transcript: result.transcript.map(Entry.init)
+                transcript: result.transcript.map(Entry.init), explainedBy: run.diagnosis?.defect(explaining: result.testCase.id)?.name
             )
         }
     }

@@ -37,9 +37,13 @@ public struct DecoderConformanceRunner: Sendable {
                 results[index] = await withTaskExecutorPreference(Self.executor) { await driver.attempt(codecCase, waiting: timeout, alone: true) }.result
             }
         }
+        let judged = results
+        let diagnosis = await withTaskExecutorPreference(Self.executor) { CodecDiagnosis.diagnose(cases: cases, results: judged) }
         if !irregularities.isEmpty { results.append(Self.testeeProtocol(irregularities)) }
-        return ConformanceRun(kind: .decoder, target: command.joined(separator: " "), identity: nil, catalogChecksum: CodecCase.checksum,
-                              results: results, duration: ContinuousClock.now - started, planned: cases.count + (irregularities.isEmpty ? 0 : 1), stop: outcome.stop)
+        var run = ConformanceRun(kind: .decoder, target: command.joined(separator: " "), identity: nil, catalogChecksum: CodecCase.checksum,
+                                 results: results, duration: ContinuousClock.now - started, planned: cases.count + (irregularities.isEmpty ? 0 : 1), stop: outcome.stop)
+        run.diagnosis = diagnosis
+        return run
     }
 
     /// The failure, of its own, of a testee that wrote what no request asked for or exited between

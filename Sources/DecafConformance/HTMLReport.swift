@@ -1,5 +1,6 @@
-/// The run as one self-contained HTML page (`--html FILE`): the summary, a table of cases per spec
-/// section, and each case's verdict with its reason, the requirements' text and the bytes both ways.
+/// The run as one self-contained HTML page (`--html FILE`): the summary, the diagnosis's defects
+/// (when the suite has one), a table of cases per spec section, and each case's verdict with its
+/// reason, the requirements' text and the bytes both ways.
 public enum HTMLReport {
     public static func render(_ run: ConformanceRun) -> String {
         let escape = MarkupEscaping.escape
@@ -26,6 +27,17 @@ public enum HTMLReport {
             html += "<div class=\"tile \(kind.rawValue)\"><b>\(counts[kind] ?? 0)</b>\(kind.rawValue)</div>"
         }
         html += "</div>\n"
+        if let diagnosis = run.diagnosis, !diagnosis.defects.isEmpty {
+            html += "<h2 id=\"diagnosis\">\(escape(diagnosis.headline))</h2>\n<ol>\n"
+            for defect in diagnosis.defects {
+                let evidence = defect.evidence
+                html += "<li><b>\(escape(defect.name))</b>: \(escape(defect.cause)) (\(defect.requirements.map(\.rawValue).joined(separator: ", ")))<br>"
+                html += "explains \(defect.explains.count) failures; evidence: <a href=\"#\(escape(evidence.caseID))\">\(escape(evidence.caseID))</a> "
+                html += "(\(evidence.bytes) bytes): expected \(escape(evidence.expected)), got \(escape(evidence.actual))<br>fix: \(escape(defect.fix))</li>\n"
+            }
+            html += "</ol>\n"
+            if !diagnosis.unexplained.isEmpty { html += "<p>Unexplained: \(diagnosis.unexplained.map { "<a href=\"#\(escape($0))\">\(escape($0))</a>" }.joined(separator: ", "))</p>\n" }
+        }
         let sections = Dictionary(grouping: run.results, by: \.testCase.section).sorted { $0.key < $1.key }
         for (section, results) in sections {
             html += "<h2>\(escape(section.title))</h2>\n<table><tr><th>verdict</th><th>case</th><th>level</th><th>requirements</th><th>what it checks</th></tr>\n"

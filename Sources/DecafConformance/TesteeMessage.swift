@@ -41,6 +41,14 @@ public enum TesteeMessage {
             self.hex = hex
             self.reason = reason
         }
+
+        /// Whether `other` is the same answer: the same result, error and offset, the same header
+        /// fields (by number: names and the time are for people), the same payload and bytes.
+        public func answers(like other: Response) -> Bool {
+            result == other.result && error == other.error && offset == other.offset && payload?.lowercased() == other.payload?.lowercased()
+                && hex?.lowercased() == other.hex?.lowercased() && header?.frameHeader == other.header?.frameHeader
+                && header?.sequenceCategory == other.header?.sequenceCategory && header?.sequenceCounter == other.header?.sequenceCounter
+        }
     }
 
     static func request(for codecCase: CodecCase) -> Request {

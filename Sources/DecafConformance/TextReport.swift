@@ -9,7 +9,13 @@ public enum TextReport {
         if let identity = run.identity {
             out += "target version \(identity.version), features \(identity.features) (\(identity.note))\n"
         }
-        let shown = run.results.filter { verbose || !$0.verdict.kind.isPass || $0.verdict.kind == .passNonStrict || $0.isFlaky }
+        var explained: Set<String> = []
+        if let diagnosis = run.diagnosis, !diagnosis.defects.isEmpty {
+            out += "\n" + Self.diagnosis(diagnosis)
+            // Each explained failure is its defect's; the case list gives them only verbosely.
+            if !verbose { explained = Set(diagnosis.defects.flatMap(\.explains)) }
+        }
+        let shown = run.results.filter { (verbose || !$0.verdict.kind.isPass || $0.verdict.kind == .passNonStrict || $0.isFlaky) && !explained.contains($0.testCase.id) }
         let causes = verbose ? [:] : Dictionary(grouping: shown.filter { !$0.isFlaky }, by: \.verdict).filter { $0.value.count >= sharedCause }
         var said = Set<Verdict>()
         for result in shown {
@@ -20,6 +26,27 @@ public enum TextReport {
             }
         }
         out += "\n" + footer(run)
+        return out
+    }
+
+    /// The diagnosis: how many failures its defects explain, then each defect once, with the
+    /// requirements, the failures it explains, the shortest as evidence, and the fix; then how
+    /// many failures are left unexplained (listed below it as cases).
+    static func diagnosis(_ diagnosis: Diagnosis) -> String {
+        var out = diagnosis.headline + "\n"
+        for defect in diagnosis.defects {
+            out += "DEFECT \(defect.name): \(defect.cause)\n"
+            for requirement in defect.requirements { out += "    \(requirement.rawValue): \(requirement.summary)\n" }
+            let shown = defect.explains.prefix(3).joined(separator: ", ")
+            let more = defect.explains.count > 3 ? " and \(defect.explains.count - 3) more" : ""
+            out += "    explains \(defect.explains.count) failure\(defect.explains.count == 1 ? "" : "s"): \(shown)\(more)\n"
+            let evidence = defect.evidence
+            out += "    evidence: \(evidence.caseID) (\(evidence.bytes) bytes): expected \(evidence.expected.isEmpty ? "a pass" : evidence.expected); got \(evidence.actual)\n"
+            out += "    fix: \(defect.fix)\n"
+        }
+        if !diagnosis.unexplained.isEmpty {
+            out += "UNEXPLAINED \(diagnosis.unexplained.count) failure\(diagnosis.unexplained.count == 1 ? "" : "s"): no catalogued mistake gives \(diagnosis.unexplained.count == 1 ? "its verdict" : "their verdicts"); below\n"
+        }
         return out
     }
 
@@ -59,7 +86,12 @@ public enum TextReport {
         var out = run.summaryLine + "\n"
         if case let .targetLost(reason) = run.stop { out += "    \(reason)\n" }
         let unexpected = run.unexpectedFailures
-        if !unexpected.isEmpty {
+        let explained = Set(run.diagnosis?.defects.flatMap(\.explains) ?? [])
+        let others = unexpected.filter { !explained.contains($0.testCase.id) }
+        if others.count < unexpected.count {
+            out += "required cases failing: \(unexpected.count), \(unexpected.count - others.count) of them explained by the defects above"
+            out += (others.isEmpty ? "" : "; the others: " + others.map(\.testCase.id).joined(separator: ", ")) + "\n"
+        } else if !unexpected.isEmpty {
             out += "required cases failing: " + unexpected.map(\.testCase.id).joined(separator: ", ") + "\n"
         }
         if let baseline = run.baseline {

@@ -49,13 +49,24 @@ public struct FuzzFinding: Sendable {
         case (.disagreement, _): happened = verdict.reason
         }
         var seen = Set<RequirementID>()
-        let rule = (verdict.requirements.isEmpty ? outcomeRequirements : verdict.requirements).filter { seen.insert($0).inserted }
+        // A defect breaks its own rules, whatever rule the input was about.
+        let rule = (defect?.breaks ?? (verdict.requirements.isEmpty ? outcomeRequirements : verdict.requirements)).filter { seen.insert($0).inserted }
         let breaks = rule.isEmpty ? "" : " Breaks \(rule.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: "; "))."
         // The mutations made the input as first found; the input shown and saved may be its minimized form.
         let minimized = input == original || original.isEmpty ? "" : ", then minimized from \(original.count) to \(input.count) bytes"
         let made = mutations.isEmpty ? (minimized.isEmpty ? "" : " Minimized from \(original.count) to \(input.count) bytes.")
             : " Found as: \(mutations.map(\.description).joined(separator: "; "))\(minimized)."
-        return "\(oracle.rawValue.uppercased()): \(sent); \(happened).\(breaks)\(made)"
+        return "\(oracle.rawValue.uppercased()): \(sent); \(happened).\(breaks)\(made)\(defectSentence)"
+    }
+
+    /// The catalogued mistake the signature names, when one gives the testee's answer.
+    public var defect: CodecMistake? {
+        signature.hasPrefix("defect ") ? CodecMistake(rawValue: String(signature.dropFirst("defect ".count))) : nil
+    }
+
+    /// " Defect: reads ... (name); fix: ...", or nothing.
+    private var defectSentence: String {
+        defect.map { " Defect \($0.name): the testee \($0.cause); fix: \($0.fix)." } ?? ""
     }
 
     private var outcomeRequirements: [RequirementID] {

@@ -17,6 +17,9 @@ struct ConformDecoderCommand: AsyncParsableCommand {
         for (an answer twice) and its exits between requests are one failure of their own (codec.testee-protocol). \
         Memory: of each answer at most twice the body limit and 64 KiB (a frame at the limit, in hex), of its standard \
         error the last 16 KiB; unrequested output is counted, not kept.
+        The report opens with a diagnosis: the smallest set of catalogued mistakes (decaf testee decoder --list-mistakes) \
+        whose codec gets the very verdicts the testee got, each named once as a defect with the failures it explains, \
+        the shortest as evidence, and the fix; failures none explains follow as cases (--verbose: every case).
         Exit status: 0 every required case passed, 1 failures, 2 usage or harness error, or a testee that cannot be \
         tested, 3 nothing ran, 130 interrupted.
         """

@@ -14,22 +14,30 @@ struct TesteeDecoderCommand: ParsableCommand {
         discussion: """
             It answers each request on standard input with one line on standard output, as Specs/conform-testee.md says. \
             With --fault it misbehaves on purpose, only on the rare inputs the fault names: what decaf fuzz decoder must find \
-            and no conformance case meets.
+            and no conformance case meets. With --mistake it makes one of the mistakes codecs of this protocol make, on every \
+            input: the targets the codec suite must fail, and the defects its diagnosis names (--list-mistakes shows them).
             """
     )
 
     @Option(help: ArgumentHelp("Misbehave on purpose (--list-faults shows them); repeatable.", valueName: "name"))
     var fault: [CodecFault] = []
 
+    @Option(help: ArgumentHelp("Make this mistake on every input (--list-mistakes shows them); repeatable.", valueName: "name"))
+    var mistake: [CodecMistake] = []
+
     @Flag(help: "List the faults, what each does and the requirements it breaks.")
     var listFaults = false
 
+    @Flag(help: "List the mistakes, the defect each is and the requirements it breaks.")
+    var listMistakes = false
+
     func run() throws {
-        if listFaults {
-            for line in FaultListing.lines(CodecFault.allCases.map { ($0.name, $0.breaks, $0.summary) }) { print(line) }
+        if listFaults || listMistakes {
+            let listed = listFaults ? CodecFault.allCases.map { ($0.name, $0.breaks, $0.summary) } : CodecMistake.allCases.map { ($0.name, $0.breaks, $0.cause) }
+            for line in FaultListing.lines(listed) { print(line) }
             return
         }
-        let testee = CodecTestee(faults: Set(fault))
+        let testee = CodecTestee(faults: Set(fault), mistakes: Set(mistake))
         let output = FileHandleOutput.standardOutput
         while let line = readLine() {
             guard let request = try? JSONDecoder().decode(TesteeMessage.Request.self, from: Data(line.utf8)) else {
@@ -52,6 +60,12 @@ struct TesteeDecoderCommand: ParsableCommand {
 }
 
 extension CodecFault: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument) }
+
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}
+
+extension CodecMistake: ExpressibleByArgument {
     public init?(argument: String) { self.init(rawValue: argument) }
 
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }

@@ -109,7 +109,7 @@ struct DocumentedCommandTests {
 
     /// How `run` differs from what the README shows of `command`, or nil: the exit status; the
     /// whole error of a refused command; the whole output of the dissector; for the others, the
-    /// header, the failures and the summary line shown. Shown addresses are read as this run's.
+    /// header, the diagnosis's headline and defects, the failures and the summary line shown. Shown addresses are read as this run's.
     static func difference(_ run: ChildProcess.Run, from command: DocumentedCommand, addresses: [String: String]) -> String? {
         let output = String(decoding: run.output, as: UTF8.self), error = String(decoding: run.error, as: UTF8.self)
         let shown = command.shown.map { line in addresses.reduce(line) { $0.replacingOccurrences(of: $1.key, with: $1.value) } }
@@ -123,7 +123,10 @@ struct DocumentedCommandTests {
         if command.line.pipeline.first?.dropFirst().first == "dissect" {
             return Array(lines.reversed().drop(while: \.isEmpty).reversed()) == shown ? nil : "printed\n\(output)"
         }
-        let checked = shown.filter { $0.hasPrefix("decaf-conform ") || $0.hasPrefix("FAIL ") || $0.contains(" cases: ") }
+        let checked = shown.filter {
+            $0.hasPrefix("decaf-conform ") || $0.hasPrefix("FAIL ") || $0.contains(" cases: ") || $0.hasPrefix("DEFECT ") || $0.contains(" explain")
+                && !$0.hasPrefix(" ")
+        }
         let printed = lines.filter { $0.hasPrefix("FAIL ") || $0.hasPrefix("TIMEOUT ") || $0.hasPrefix("UNSUPPORTED ") || $0.contains(" cases: ") }
         return checked.first { !lines.contains($0) }.map { "did not print \($0); it printed \(printed.prefix(6))" }
     }

@@ -66,6 +66,21 @@ struct FuzzCommandTests {
         #expect(shown.output.contains("Frame 1"))
     }
 
+    /// The host-order checksum shows on nearly every input (each valid checksum is refused, each
+    /// byte-swapped one taken) with many judge's reasons: one defect, one finding.
+    @Test("a codec with one catalogued defect gives one finding, named by the defect, whatever inputs show it")
+    func oneFindingPerDefect() async throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try await DecafProcess.run(["fuzz", "decoder", "--runs", "1500", "--body-limit", "65536", "--findings", directory.path, "--"]
+                                             + Self.testee + ["--mistake", "checksum-little-endian"], limit: .seconds(300))
+        #expect(run.status == 1, "\(run.output)\(run.error)")
+        let saved = try Self.findings(in: directory)
+        #expect(saved.map { $0["signature"] as? String } == ["defect checksum-little-endian"], "\(saved.map { $0["signature"] ?? "" })")
+        #expect(run.output.contains("Defect checksum-little-endian: the testee reads and writes the checksum in host byte order (little-endian)"))
+        #expect(run.output.contains("Breaks CRC-1"))
+    }
+
     /// With a 64 KiB body limit, so a bomb is cheap and a loaded machine does not make the debug
     /// testee slower than the timeout.
     @Test("the faultless testee gives no finding, and the reference Python testee none either")

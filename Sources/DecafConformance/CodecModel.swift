@@ -1,0 +1,229 @@
+import DecafJSON
+import DecafWire
+
+/// The reference codec with mistakes planted: the answer a codec that makes exactly these
+/// mistakes gives to a testee request. With none it is DecafWire's answer, the brief's. Each
+/// mistake is a change of the input before the reference decodes it (a field read another way),
+/// of the receiver's options (a check left out), or of the answer after (an offset counted from
+/// elsewhere), so mistakes compose as a codec's defects do. Pure: the diagnosis runs it on every
+/// case, `decaf testee decoder --mistake` answers with it.
+public struct CodecModel: Sendable {
+    public let mistakes: Set<CodecMistake>
+
+    public init(_ mistakes: Set<CodecMistake> = []) {
+        self.mistakes = mistakes
+    }
+
+    /// Largest body a codec with no limit is modelled to take (it would take more, memory allowing).
+    static let unlimitedBody = 64 << 20
+
+    /// The answer to `request`.
+    public func answer(_ request: TesteeMessage.Request) -> TesteeMessage.Response {
+        switch request.op {
+        case .decode:
+            let bytes = request.hex.flatMap(Hex.bytes) ?? []
+            return response(decode(bytes, options: request.options?.decodeOptions ?? DecodeOptions()))
+        case .encode:
+            guard let header = request.header?.frameHeader, let payload = request.payload.flatMap(Hex.bytes) else {
+                return TesteeMessage.Response(result: "skipped", reason: "an encode request needs a header and a payload")
+            }
+            return TesteeMessage.Response(result: "bytes", hex: Hex.string(encode(header, payload: payload)))
+        }
+    }
+
+    /// The answer to `codecCase`'s request.
+    func answer(to codecCase: CodecCase) -> TesteeMessage.Response {
+        answer(TesteeMessage.request(for: codecCase))
+    }
+
+    /// What decoding gave: the stream's one frame, or its first error.
+    public enum Decoded: Sendable {
+        case frame(Frame)
+        case error(ErrorCode, offset: Int)
+    }
+
+    /// The testee protocol's answer for `decoded`, as this codec reports a header.
+    func response(_ decoded: Decoded) -> TesteeMessage.Response {
+        switch decoded {
+        case let .frame(frame):
+            var header = FrameHeaderJSON(frame.header)
+            if mistakes.contains(.sequenceNotSplit) {
+                header.sequenceCategory = 0
+                header.sequenceCounter = header.sequence
+            }
+            return TesteeMessage.Response(result: "frame", header: header, payload: Hex.string(frame.payload))
+        case let .error(code, offset):
+            return TesteeMessage.Response(result: "error", error: code.name, offset: offset)
+        }
+    }
+
+    // MARK: - Decoding
+
+    /// The stream decoded as one receiver with these mistakes decodes it, then ended.
+    public func decode(_ input: [UInt8], options given: DecodeOptions) -> Decoded {
+        var bytes = input
+        var options = given
+        var header = HeaderReading()
+        if bytes.count >= FrameHeader.size { misread(&bytes, &header, options: &options) }
+        if mistakes.contains(.checksumNotVerified) { options.verifiesChecksum = false }
+        if mistakes.contains(.depthLimitOffByOne) { options.tlv.depthLimit += 1 }
+        if mistakes.contains(.duplicateTagsAccepted) { options.tlv.allowsDuplicateTags = true }
+        if mistakes.contains(.timestampNotChecked) { options.timestampWindow = nil }
+        if mistakes.contains(.versionMinorNotChecked) || mistakes.contains(.versionNotChecked) { options.version.minor = .max }
+        if mistakes.contains(.bodyLimitOffByOne) { options.bodyLimit = max(0, options.bodyLimit - 1) }
+        let limit = options.bodyLimit
+        if mistakes.contains(.typesCheckedBeforeBodyLength), bytes.count >= FrameHeader.size {
+            var unlimited = options
+            unlimited.bodyLimit = Int(UInt32.max)
+            if case let .error(code, offset) = reference(bytes, options: unlimited, header: header),
+               code == .unsupportedEncryption || code == .unsupportedCompression {
+                return .error(code, offset: offset)
+            }
+        }
+        // The reference's one limit covers both the header's body_length and the inflated body; a
+        // mistake leaves out one check. Without the header's check left out, a body_length above
+        // the limit is refused where section 8's order puts it, as the reference refuses it.
+        if mistakes.contains(.inflateNotLimited), !mistakes.contains(.bodyLengthNotLimited),
+           case .error(.bodyTooLarge, let offset) = reference(bytes, options: options, header: header) {
+            return .error(.bodyTooLarge, offset: offset)
+        }
+        if mistakes.contains(.inflateNotLimited) { options.bodyLimit = max(options.bodyLimit, Self.unlimitedBody) }
+        if mistakes.contains(.bodyLengthNotLimited), bytes.count >= FrameHeader.size {
+            // Only as far as this frame's own body_length: a body that never arrives reserves nothing.
+            options.bodyLimit = max(options.bodyLimit, Int(FrameHeader.Field.bodyLength.value(in: bytes)))
+        }
+        let decoded = reference(bytes, options: options, header: header)
+        guard case let .frame(frame) = decoded, frame.header.compressType == .zlib else { return decoded }
+        if !mistakes.contains(.inflateNotLimited), frame.payload.count > limit {
+            return .error(.decompressionFailed, offset: FrameHeader.size)
+        }
+        if mistakes.contains(.emptyZlibBodyInflated), !mistakes.contains(.zlibBodyNotInflated), frame.header.bodyLength == 0 {
+            return .error(.decompressionFailed, offset: FrameHeader.size)
+        }
+        return decoded
+    }
+
+    /// The reference decoder's answer to the misread bytes, with the header put back as sent and
+    /// a TLV error's offset as this codec counts it.
+    private func reference(_ bytes: [UInt8], options: DecodeOptions, header: HeaderReading) -> Decoded {
+        var decoder = FrameDecoder(options: options)
+        decoder.append(bytes)
+        do {
+            guard var frame = try decoder.nextFrame() else {
+                try decoder.finish()
+                return .error(.truncatedFrame, offset: 0)
+            }
+            try decoder.finish()
+            header.restore(&frame.header)
+            return .frame(frame)
+        } catch {
+            if error.code == .truncatedFrame, mistakes.contains(.truncationOffsetAtEnd) { return .error(.truncatedFrame, offset: bytes.count) }
+            let offset = error.code.countsOffsetFromBody && mistakes.contains(.tlvOffsetFromFrameStart) ? error.offset + FrameHeader.size : error.offset
+            return .error(error.code, offset: offset)
+        }
+    }
+
+    /// The header fields a mistake reads another way than they were sent, put back into the
+    /// decoded header: the codec reports what it was sent, only read wrong.
+    struct HeaderReading {
+        private(set) var restored: [(FrameHeader.Field, UInt32)] = []
+
+        /// Notes that `field` was sent as `value`, unless an earlier rewrite noted it first.
+        mutating func keep(_ field: FrameHeader.Field, sent value: UInt32) {
+            if !restored.contains(where: { $0.0 == field }) { restored.append((field, value)) }
+        }
+
+        func restore(_ header: inout FrameHeader) {
+            guard !restored.isEmpty else { return }
+            var bytes: [UInt8] = []
+            header.append(to: &bytes)
+            for (field, value) in restored { field.set(value, in: &bytes) }
+            header = FrameHeader(decoding: bytes) ?? header
+        }
+    }
+
+    /// Changes the frame's bytes as the mistakes read them, noting the header fields to put back.
+    private func misread(_ bytes: inout [UInt8], _ header: inout HeaderReading, options: inout DecodeOptions) {
+        func rewrite(_ field: FrameHeader.Field, to value: UInt32) {
+            let sent = field.value(in: bytes)
+            guard sent != value else { return }
+            header.keep(field, sent: sent)
+            field.set(value, in: &bytes)
+        }
+        if mistakes.contains(.magicNotChecked) { rewrite(.magic, to: FrameHeader.magic) }
+        if mistakes.contains(.versionMajorNotChecked) || mistakes.contains(.versionNotChecked) { rewrite(.versionMajor, to: UInt32(options.version.major)) }
+        if mistakes.contains(.encryptTypeNotChecked), FrameHeader.Field.encryptType.value(in: bytes) > 1 { rewrite(.encryptType, to: 0) }
+        if mistakes.contains(.compressTypeNotChecked), FrameHeader.Field.compressType.value(in: bytes) > 1 { rewrite(.compressType, to: 0) }
+        if mistakes.contains(.zlibBodyNotInflated), FrameHeader.Field.compressType.value(in: bytes) == 1 { rewrite(.compressType, to: 0) }
+        if mistakes.contains(.bodyLengthCountsHeader) {
+            let length = FrameHeader.Field.bodyLength.value(in: bytes)
+            rewrite(.bodyLength, to: length >= UInt32(FrameHeader.size) ? length - UInt32(FrameHeader.size) : 0)
+        }
+        if mistakes.contains(.checksumLittleEndian) {
+            // Read little-endian: the reference then sees the value this codec computes against.
+            bytes[FrameHeader.Field.checksum.offset..<FrameHeader.size].reverse()
+        }
+        // Computed without the final XOR, the CRC this codec compares is the complement of the brief's.
+        if mistakes.contains(.checksumWithoutFinalXOR) { rewrite(.checksum, to: ~FrameHeader.Field.checksum.value(in: bytes)) }
+        let end = FrameHeader.size + Int(FrameHeader.Field.bodyLength.value(in: bytes))
+        guard end <= bytes.count, end > FrameHeader.size else { return }
+        if mistakes.contains(.tlvLengthLittleEndian) || mistakes.contains(.checksumOfInflatedBody) {
+            misreadBody(&bytes, end: end, header: &header, options: &options)
+        }
+    }
+
+    /// The body-level mistakes: TLV lengths read little-endian, and a zlib body's checksum taken
+    /// after inflating. The body is rewritten as the reference would have to be sent it to read
+    /// what this codec reads.
+    private func misreadBody(_ bytes: inout [UInt8], end: Int, header: inout HeaderReading, options: inout DecodeOptions) {
+        let body = Array(bytes[FrameHeader.size..<end])
+        let zlib = FrameHeader.Field.compressType.value(in: bytes) == 1
+        let stored = FrameHeader.Field.checksum.value(in: bytes)
+        var checksumHolds = CRC32.checksum(body) == stored
+        var payload = body
+        if zlib {
+            guard let inflated = try? ZlibInflater().inflate(body, limit: max(options.bodyLimit, 1)) else {
+                // This codec inflates before it checks: the inflation's failure comes first.
+                if mistakes.contains(.checksumOfInflatedBody) { options.verifiesChecksum = false }
+                return
+            }
+            payload = inflated
+            if mistakes.contains(.checksumOfInflatedBody) { checksumHolds = CRC32.checksum(inflated) == stored }
+        }
+        if mistakes.contains(.tlvLengthLittleEndian) { payload = TLVLengthOrder.swapped(payload, readingLittleEndian: true) }
+        let newBody = zlib ? ZlibCompressor().compress(payload) : payload
+        let checksum = CRC32.checksum(newBody)
+        bytes.replaceSubrange(FrameHeader.size..<end, with: newBody)
+        header.keep(.checksum, sent: stored)
+        header.keep(.bodyLength, sent: UInt32(body.count))
+        FrameHeader.Field.bodyLength.set(UInt32(newBody.count), in: &bytes)
+        FrameHeader.Field.checksum.set(checksumHolds ? checksum : ~checksum, in: &bytes)
+    }
+
+    // MARK: - Encoding
+
+    /// The frame this codec writes for `header`'s fields and `payload`.
+    public func encode(_ header: FrameHeader, payload given: [UInt8]) -> [UInt8] {
+        var payload = given
+        if mistakes.contains(.tlvLengthLittleEndian) { payload = TLVLengthOrder.swapped(payload, readingLittleEndian: false) }
+        var sent = header
+        let zlib = header.compressType == .zlib && header.encryptType != .aes256
+        let withoutCompressing = mistakes.contains(.zlibFlagWithoutCompressing) && zlib
+        let emptyStream = mistakes.contains(.emptyZlibBodyInflated) && zlib && payload.isEmpty && !withoutCompressing
+        if withoutCompressing || emptyStream { sent.compressType = .none }
+        var encoder = FrameEncoder()
+        var bytes = encoder.encode(sent, payload: emptyStream ? ZlibCompressor().compress(payload) : payload)
+        if withoutCompressing || emptyStream { FrameHeader.Field.compressType.set(UInt32(CompressType.zlib.rawValue), in: &bytes) }
+        if mistakes.contains(.checksumOfInflatedBody), zlib, !payload.isEmpty {
+            FrameHeader.Field.checksum.set(CRC32.checksum(payload), in: &bytes)
+        }
+        if mistakes.contains(.checksumWithoutFinalXOR) {
+            FrameHeader.Field.checksum.set(~FrameHeader.Field.checksum.value(in: bytes), in: &bytes)
+        }
+        if mistakes.contains(.bodyLengthCountsHeader) {
+            FrameHeader.Field.bodyLength.set(FrameHeader.Field.bodyLength.value(in: bytes) + UInt32(FrameHeader.size), in: &bytes)
+        }
+        if mistakes.contains(.checksumLittleEndian) { bytes[FrameHeader.Field.checksum.offset..<FrameHeader.size].reverse() }
+        return bytes
+    }
+}

@@ -1,0 +1,33 @@
+import DecafWire
+
+/// A TLV sequence with every field's length written in the other byte order, containers'
+/// values included: what a codec that reads or writes TLV lengths little-endian means by the same
+/// bytes (`CodecMistake.tlvLengthLittleEndian`). Where a field runs past its sequence, the rest is
+/// left as it is, so the reference reports the same field as the mistaken codec.
+enum TLVLengthOrder {
+    /// `bytes` with each length swapped, the lengths read little-endian when
+    /// `readingLittleEndian` (a misreading decoder's input) or big-endian (a miswriting encoder's
+    /// output). Containers deeper than any depth limit are left as they are.
+    static func swapped(_ bytes: [UInt8], readingLittleEndian: Bool) -> [UInt8] {
+        var out = bytes
+        swap(&out, in: 0..<out.count, readingLittleEndian: readingLittleEndian, depth: 0)
+        return out
+    }
+
+    private static func swap(_ bytes: inout [UInt8], in range: Range<Int>, readingLittleEndian: Bool, depth: Int) {
+        guard depth <= TLVOptions.maximumDepthLimit else { return }
+        var position = range.lowerBound
+        while range.upperBound - position >= TLVEncoder.fieldHeaderSize {
+            let lengthBytes = position + 2..<position + TLVEncoder.fieldHeaderSize
+            let length = bytes[lengthBytes].reduce(0) { $0 << 8 | Int($1) }
+            let readLength = readingLittleEndian ? bytes[lengthBytes].reversed().reduce(0) { $0 << 8 | Int($1) } : length
+            bytes[lengthBytes].reverse()
+            let valueStart = lengthBytes.upperBound
+            guard readLength <= range.upperBound - valueStart else { return }
+            if bytes[position] == 0xFF, bytes[position + 1] == 0xFF {
+                swap(&bytes, in: valueStart..<valueStart + readLength, readingLittleEndian: readingLittleEndian, depth: depth + 1)
+            }
+            position = valueStart + readLength
+        }
+    }
+}
