@@ -12,7 +12,7 @@ TOOLS := tshark:tshark xmllint:libxml2-utils python3:python3
 # driving `decaf proxy --control` in a test.
 PYTHON_PACKAGES := toxiproxy:toxiproxy-python
 
-.PHONY: demo test build install deps fixtures fixtures-check fuzz sanitize bench bench-dissect bench-proxy bench-fuzz load weak clean
+.PHONY: demo test build install docs deps fixtures fixtures-check fuzz sanitize bench bench-dissect bench-proxy bench-fuzz load weak clean
 
 ## demo: install what is missing (as root), build, and show what Decaf does on golden frames.
 demo: deps build
@@ -73,6 +73,10 @@ fixtures: build
 ## fixtures-check: fail if regenerating the fixtures would change anything committed.
 fixtures-check: build
 	$(DECAF) fixtures verify Fixtures
+
+## docs: DocC for DecafWire, DecafSession and DecafNIO into .build/docs, refused on any warning or any public symbol without documentation.
+docs: deps
+	tools/docs-check.sh
 
 ## sanitize: the listing engine's tests under ThreadSanitizer and AddressSanitizer (a few minutes).
 sanitize: deps

@@ -3,7 +3,9 @@
 /// so a target that writes without end costs a fixed amount of memory however long it goes on.
 /// Pure: the caller appends what it read.
 public struct BoundedOutput: Sendable, Hashable {
+    /// How many of the first bytes are kept.
     public let headLimit: Int
+    /// How many of the last bytes are kept.
     public let tailLimit: Int
     /// The first bytes, up to `headLimit`.
     public private(set) var head: [UInt8] = []
@@ -13,12 +15,14 @@ public struct BoundedOutput: Sendable, Hashable {
     /// Every byte appended.
     public private(set) var total = 0
 
+    /// An empty output keeping at most `head` first bytes and `tail` last ones.
     public init(head: Int, tail: Int) {
         precondition(head >= 0 && tail >= 0)
         headLimit = head
         tailLimit = tail
     }
 
+    /// Adds what was read: counted, and kept as far as the limits allow.
     public mutating func append(_ bytes: some Collection<UInt8>) {
         total += bytes.count
         var rest = bytes[...]

@@ -4,8 +4,11 @@
 /// not kept (`TranscriptEntry.notKept`). An entry's bytes beyond `entryLimit` are cut, its label
 /// saying how many there were. Pure: the caller appends as the bytes cross.
 public struct BoundedTranscript: Sendable {
+    /// Bytes of the entries kept from the start.
     public let headLimit: Int
+    /// Bytes of the entries kept from the end.
     public let tailLimit: Int
+    /// Bytes kept of any one entry.
     public let entryLimit: Int
     private var head: [TranscriptEntry] = []
     private var headBytes = 0
@@ -29,6 +32,7 @@ public struct BoundedTranscript: Sendable {
     /// Entries kept at most in the head, and in the tail.
     static let entriesLimit = 1000
 
+    /// Adds what crossed next: kept in the head while it has room, then in the tail, whose oldest entries are counted and dropped.
     public mutating func append(_ entry: TranscriptEntry) {
         var entry = entry
         if entry.bytes.count > entryLimit {

@@ -11,6 +11,7 @@ import Glibc
 /// closes and failed connection attempts, with the time and the randomness the session needs.
 /// Everything happens on one event loop; the methods may be called from anywhere.
 public final class ClientConnection: Sendable {
+    /// The loop the connection runs on.
     public let eventLoop: EventLoop
     private let driver: NIOLoopBoundBox<ClientDriver>
 

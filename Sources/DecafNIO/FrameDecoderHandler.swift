@@ -10,6 +10,7 @@ import NIOCore
 /// pipeline, a frame left unfinished because this side closed is passed on as `UnfinishedFrame`
 /// (a user inbound event), not as TRUNCATED_FRAME: the peer's stream did not end.
 public struct FrameDecoderHandler: ByteToMessageDecoder {
+    /// Each frame decoded, in order.
     public typealias InboundOut = Frame
 
     private var decoder: FrameDecoder
@@ -56,6 +57,7 @@ public struct FrameDecoderHandler: ByteToMessageDecoder {
         return .needMoreData
     }
 
+    /// Decodes what is left when the channel ends: a frame cut short is TRUNCATED_FRAME if the peer ended the stream, an `UnfinishedFrame` event if this side closed.
     public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
         _ = try decode(context: context, buffer: &buffer)
         if seenEOF {

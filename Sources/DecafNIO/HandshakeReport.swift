@@ -2,6 +2,7 @@ import DecafWire
 
 /// What a version handshake (HS-1, HS-2) came to.
 public struct HandshakeReport: Hashable, Sendable {
+    /// The version and features the request offered.
     public var offered: VersionRequest
     /// The server's answer, if one came.
     public var response: VersionResponse?
@@ -15,6 +16,7 @@ public struct HandshakeReport: Hashable, Sendable {
     public var protocolError: WireError?
     /// Whether the server closed the connection.
     public var closedByServer = false
+    /// Whether no whole answer came within the timeout.
     public var timedOut = false
     /// The first bytes the server sent (its first read, up to 256 bytes).
     public var firstBytes: [UInt8] = []
@@ -26,6 +28,7 @@ public struct HandshakeReport: Hashable, Sendable {
     /// What the server sent instead of frames, when its first bytes are not Decaf's.
     public var foreign: ForeignProtocol? { ForeignProtocol(recognising: firstBytes) }
 
+    /// A report of a handshake offering `offered`, before anything came back.
     public init(offered: VersionRequest) {
         self.offered = offered
     }

@@ -1,8 +1,11 @@
 /// A host and port as people write them: `127.0.0.1:7447`, or `[::1]:7447` for an IPv6 address.
 public struct HostAndPort: Hashable, Sendable, CustomStringConvertible {
+    /// The host: a name, an IPv4 address, or an IPv6 address without brackets.
     public var host: String
+    /// The TCP port.
     public var port: Int
 
+    /// `host` at `port`.
     public init(host: String, port: Int) {
         self.host = host
         self.port = port
@@ -10,6 +13,7 @@ public struct HostAndPort: Hashable, Sendable, CustomStringConvertible {
 
     /// Why written text is not a host and port, in the user's words.
     public struct Problem: Error, CustomStringConvertible {
+        /// What is wrong, and what to write instead.
         public let description: String
     }
 
@@ -33,5 +37,6 @@ public struct HostAndPort: Hashable, Sendable, CustomStringConvertible {
         self.init(host: host.isEmpty ? "127.0.0.1" : host, port: port)
     }
 
+    /// `127.0.0.1:7447`, or `[::1]:7447` for an IPv6 address.
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }

@@ -8,9 +8,12 @@ import Glibc
 public enum PcapFile {
     /// Why a pcap file cannot be written, in the user's words.
     public struct Problem: Error, CustomStringConvertible {
+        /// The file asked for.
         public let path: String
+        /// Why it cannot be written, as the system says it.
         public let reason: String
 
+        /// "cannot write the pcap file PATH: REASON".
         public var description: String { "cannot write the pcap file \(path): \(reason)" }
     }
 

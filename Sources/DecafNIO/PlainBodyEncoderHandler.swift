@@ -6,13 +6,16 @@ import NIOCore
 /// the ZLIB-1 defect of a client that sets the flag and forgets to compress. Frames without ZLIB
 /// are written as `FrameEncoderHandler` writes them.
 public final class PlainBodyEncoderHandler: MessageToByteEncoder {
+    /// A frame to send.
     public typealias OutboundIn = OutgoingFrame
 
     private var encoder = FrameEncoder()
     private var scratch: [UInt8] = []
 
+    /// A handler for one channel.
     public init() {}
 
+    /// Writes the frame, a ZLIB body left uncompressed and marked ZLIB all the same.
     public func encode(data: OutgoingFrame, out: inout ByteBuffer) throws {
         var header = data.header
         let marked = header.compressType == .zlib && !data.payload.isEmpty

@@ -31,16 +31,22 @@ public final class SpawnedProcess: Sendable {
     /// input to write, its output and error to read; nil for a stream given otherwise. They close
     /// on exec, so no other child gets them; the caller owns them and closes them.
     public struct Pipes: Sendable {
+        /// The write end of the child's standard input.
         public var input: Int32?
+        /// The read end of its standard output.
         public var output: Int32?
+        /// The read end of its standard error.
         public var error: Int32?
     }
 
     /// How the child ended.
     public enum Termination: Sendable, Hashable, CustomStringConvertible {
+        /// It exited with `status`.
         case exited(status: Int32)
+        /// A signal ended it.
         case signalled(Int32)
 
+        /// `exited with status 1`, `was killed by signal 9`.
         public var description: String {
             switch self {
             case let .exited(status): "exited with status \(status)"
@@ -51,10 +57,13 @@ public final class SpawnedProcess: Sendable {
 
     /// The child could not be started.
     public struct Failure: Error, CustomStringConvertible {
+        /// Why, in the user's words.
         public let description: String
     }
 
+    /// The child's process ID, and its process group's.
     public let processIdentifier: pid_t
+    /// This process's ends of the child's pipes.
     public let pipes: Pipes
     private let termination = Mutex<Termination?>(nil)
     /// Left once the child has ended and been reaped.
@@ -140,6 +149,7 @@ public final class SpawnedProcess: Sendable {
     /// How the child ended; nil while it runs.
     public var ended: Termination? { termination.withLock { $0 } }
 
+    /// Whether the child has not ended yet.
     public var isRunning: Bool { ended == nil }
 
     /// Waits until the child has ended, at most `limit`; nil if it still runs.

@@ -5,6 +5,7 @@ public struct UnfinishedFrame: Hashable, Sendable {
     /// Bytes of the frame that came, and its length as its header gives it (nil before the header
     /// was all in).
     public var received: Int
+    /// The whole frame's bytes as its header gives them; nil if the header was not all in.
     public var expected: Int?
 
     /// "began a frame of 10485788 bytes and had sent 30 of them".

@@ -166,9 +166,12 @@ public final class WireClient: Sendable {
 public struct WriteStalled: Error, CustomStringConvertible {
     /// Bytes of the write the server took, and the write's size.
     public let taken: Int
+    /// The bytes of the write.
     public let total: Int
+    /// How long the write waited.
     public let waited: Duration
 
+    /// What the server did not take, and how long Decaf waited for it.
     public var description: String {
         total == 0 ? "the server did not read to the end of the stream within \(waited)"
             : "the server stopped reading: it took \(taken) of \(total) bytes in \(waited)"

@@ -10,6 +10,7 @@ public enum ClientAction: Hashable, Sendable {
     case close
     /// Run `timer` after this long, replacing it if it runs already.
     case schedule(ClientTimer, after: Duration)
+    /// Stop `timer` if it runs.
     case cancel(ClientTimer)
     /// Tell the application.
     case report(ClientEvent)

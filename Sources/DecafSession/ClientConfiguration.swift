@@ -18,6 +18,7 @@ public struct ClientConfiguration: Hashable, Sendable {
     public var retries = 3
     /// Whether DATA bodies are compressed when the handshake agreed on COMPRESSION.
     public var compress = false
+    /// How the wait before reconnecting grows (RECONNECT-1).
     public var reconnect: ReconnectPolicy = .exponential
     /// The first wait before reconnecting; later waits grow from it.
     public var reconnectBase: Duration = .milliseconds(100)
@@ -57,6 +58,7 @@ public struct ClientConfiguration: Hashable, Sendable {
     /// Misbehave on purpose, for testing conformance tools.
     public var faults: Set<ClientFault> = []
 
+    /// The brief's defaults: no faults, nothing compressed.
     public init() {}
 
     /// The decoder settings: the client's own version, and the faults that change what it accepts.

@@ -8,7 +8,9 @@ import DecafWire
 /// drawn); actions go out for a shell to carry out: frames to write, timers to run, things to tell
 /// the application. Nothing here touches a socket, reads a clock or draws a random number itself.
 public struct ClientSession {
+    /// How the client behaves: timeouts, retries, backoff, faults.
     public let configuration: ClientConfiguration
+    /// What the session counted so far.
     public private(set) var statistics = ClientStatistics()
 
     /// A frame sent and owed an ACK, resent until it gets one or runs out of retries (EX-7).
@@ -75,6 +77,7 @@ public struct ClientSession {
     /// The share of messages acknowledged without a resend, smoothed: what copies are sent on.
     private var firstTimeShare = 1.0
 
+    /// A session that has not connected yet.
     public init(configuration: ClientConfiguration) {
         self.configuration = configuration
         replay = Self.replayMemory(configuration)
@@ -273,6 +276,7 @@ public struct ClientSession {
         return actions
     }
 
+    /// A timer the shell ran went off at `now`: an ACK timeout, a heartbeat, a reconnect; `random` draws a backoff's jitter.
     public mutating func timerFired(_ timer: ClientTimer, at now: SessionTime, random: inout some RandomNumberGenerator) -> [ClientAction] {
         guard !stopped else { return [] }
         var actions: [ClientAction] = []

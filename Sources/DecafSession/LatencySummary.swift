@@ -1,9 +1,14 @@
 /// Minimum, median, 99th percentile and maximum of a set of latencies.
 public struct LatencySummary: Hashable, Sendable {
+    /// How many samples.
     public var count: Int
+    /// The smallest.
     public var minimum: Duration
+    /// The middle one.
     public var median: Duration
+    /// The 99th percentile.
     public var p99: Duration
+    /// The largest.
     public var maximum: Duration
 
     /// The summary of `samples`, or nil if there are none.

@@ -6,7 +6,9 @@ public struct PeerConfiguration: Sendable {
     public var version: ProtocolVersion = .v1_0
     /// The features the peer supports.
     public var features: FeatureFlags = .known
+    /// The largest body taken, before and after inflating (FRAME-2, ZLIB-2).
     public var bodyLimit: Int = DecodeOptions.defaultBodyLimit
+    /// The deepest container nesting taken (TLV-2).
     public var depthLimit: Int = 4
     /// When set, frames whose timestamp is farther than this from the peer's clock are refused
     /// (TS-1). Off by default.
@@ -29,8 +31,10 @@ public struct PeerConfiguration: Sendable {
     /// Whether a frame whose header breaks a rule is refused from its header, or only once its
     /// body is in or the stream ends; the brief allows both, except for a body too large (FRAME-2).
     public var refusesFromHeader = true
+    /// Ways to misbehave on purpose; none by default.
     public var faults: [PeerFault] = []
 
+    /// The brief's defaults, no faults.
     public init() {}
 
     /// An empty replay memory with this window and limit (REPLAY-1).

@@ -4,21 +4,37 @@ import DecafWire
 /// conformance tools can be tested against a known-broken server. Each imitates a defect seen in
 /// real implementations and breaks the requirements in `breaks`.
 public enum PeerFault: Hashable, Sendable {
+    /// The peer writes the checksum of every frame it sends in little-endian.
     case crcLittleEndian
+    /// The peer never answers a HEARTBEAT.
     case noHeartbeatAck
+    /// The peer acknowledges every CONTROL frame twice.
     case doubleControlAck
+    /// The peer acknowledges with the sequence counter plus one.
     case ackWrongSequence
+    /// The peer ignores version requests whose body is shorter than 12 bytes, so the normal 10-byte one goes unanswered.
     case handshakeIgnoresShort
+    /// The peer answers a version request with features 0x000F instead of the intersection.
     case fixedFeatures
+    /// The peer treats a repeated frame as a replay attack and closes the connection.
     case replayReject
+    /// The peer delivers a repeated frame again (and sends its read receipt again)
     case replayRedeliver
+    /// The peer does not verify checksums.
     case acceptBadCRC
+    /// The peer sends an ERROR on a bad magic but keeps the connection open.
     case keepOpenOnBadMagic
+    /// The peer acknowledges frames of undefined message types.
     case ackUnknownTypes
+    /// The peer closes without an ERROR on TLV nesting deeper than 2.
     case dropOnDeepTLV
+    /// The peer delays every ACK by `delay` (1 s by default).
     case slowAck(delay: Duration)
+    /// The peer aborts the whole server when a container nested four deep holds an empty TEXT (found by fuzzing).
     case crashOnDeepEmptyText
+    /// The peer stops answering a connection (nothing more, not even the close) when a zlib body inflates to exactly the body limit (found by fuzzing).
     case hangAtInflateLimit
+    /// The peer refuses with TLV_TOO_DEEP a frame whose empty container sits three containers down, counting it a level deeper (found by fuzzing).
     case refuseEmptyDeepContainer
 
     /// Every fault, `slow-ack` with its default delay.
@@ -35,6 +51,7 @@ public enum PeerFault: Hashable, Sendable {
     /// Every fault `--fault` takes.
     public static let named: [PeerFault] = all + rare
 
+    /// The delay of `slow-ack` when none is given.
     public static let defaultSlowAckDelay = Duration.seconds(1)
 
     /// The name `--fault` takes.

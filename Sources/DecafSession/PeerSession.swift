@@ -4,7 +4,9 @@ import DecafWire
 /// when: section 7 of the brief, plus the faults it was told to have. The NIO handler carries out
 /// the actions it returns; nothing here touches a socket or reads a clock.
 public struct PeerSession {
+    /// What the peer supports and how it behaves.
     public let configuration: PeerConfiguration
+    /// What happened on the connection so far.
     public private(set) var summary = ConnectionSummary()
 
     private let negotiator: VersionNegotiator

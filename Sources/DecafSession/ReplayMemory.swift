@@ -6,11 +6,16 @@ import DecafWire
 /// older than the window are forgotten, and so are the oldest ones beyond the limit: memory stays
 /// bounded whatever clients send.
 public struct ReplayMemory: Sendable {
+    /// What makes two frames the same: session, sequence and timestamp.
     public struct Key: Hashable, Sendable {
+        /// The session_id.
         public var session: UInt16
+        /// The sequence, category and counter.
         public var sequence: UInt32
+        /// The timestamp.
         public var timestamp: UInt32
 
+        /// The key of the frame with `header`.
         public init(_ header: FrameHeader) {
             session = header.sessionID.rawValue
             sequence = header.sequence.rawValue
@@ -18,18 +23,22 @@ public struct ReplayMemory: Sendable {
         }
     }
 
+    /// How long a frame is remembered, in seconds.
     public let window: UInt32
+    /// How many frames are remembered at most.
     public let limit: Int
     private var seen: Set<Key> = []
     /// Keys with the time they were first seen, oldest first, from `head` on.
     private var order: [(key: Key, seenAt: UInt32)] = []
     private var head = 0
 
+    /// An empty memory of `window` seconds and at most `limit` frames.
     public init(window: UInt32, limit: Int) {
         self.window = window
         self.limit = max(1, limit)
     }
 
+    /// How many frames are remembered.
     public var count: Int { seen.count }
 
     /// Records `key` at `now`; false if it was already remembered (a repeat).

@@ -2,10 +2,14 @@
 /// and from them the time after which a frame without an ACK is taken for lost: the mean plus four
 /// deviations, within `bounds`. Samples come only from frames sent once (Karn's rule).
 public struct RoundTripEstimate: Hashable, Sendable {
+    /// The least and the most the timeout may be.
     public let bounds: ClosedRange<Duration>
+    /// The smoothed round trip; nil before the first sample.
     public private(set) var smoothed: Duration?
+    /// The smoothed deviation of the samples.
     public private(set) var deviation: Duration = .zero
 
+    /// An estimate without samples, its timeout kept within `bounds`.
     public init(bounds: ClosedRange<Duration>) {
         self.bounds = bounds
     }

@@ -3,8 +3,10 @@
 /// people know from toxiproxy holds here; `blackhole`, `down`, `packet_loss` and the toxics on
 /// frames are Decaf's own.
 public struct Toxic: Hashable, Sendable, CustomStringConvertible {
+    /// What the toxic is, with its attributes.
     public let kind: any ToxicKind
 
+    /// The toxic `kind`.
     public init(_ kind: some ToxicKind) {
         self.kind = kind
     }
@@ -42,9 +44,12 @@ public struct Toxic: Hashable, Sendable, CustomStringConvertible {
     /// See `ToxicKind.deliversEveryByte`.
     public var deliversEveryByte: Bool { kind.deliversEveryByte }
 
+    /// `latency jitter=50,latency=100`: the type, then the attributes in toxiproxy's units.
     public var description: String { "\(type) \(kind.attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","))" }
 
+    /// Two toxics are equal when they are the same kind with the same attributes.
     public static func == (left: Toxic, right: Toxic) -> Bool { AnyHashable(left.kind) == AnyHashable(right.kind) }
 
+    /// Hashes the kind and its attributes.
     public func hash(into hasher: inout Hasher) { AnyHashable(kind).hash(into: &hasher) }
 }

@@ -6,6 +6,7 @@ import DecafWire
 public struct ToxicPipe: Sendable {
     /// Something to do to the receiving side, `at` a time since the connection opened.
     public enum Passage: Hashable, Sendable {
+        /// Write these bytes.
         case bytes([UInt8], at: Duration)
         /// The sender ended its stream (a FIN): the receiver's stream ends after every byte before
         /// it, and the other direction goes on (a half-close, as TCP and toxiproxy pass it).
@@ -15,6 +16,7 @@ public struct ToxicPipe: Sendable {
         /// A toxic resets the connection (TCP RST).
         case reset(at: Duration)
 
+        /// When to do it, from the connection's opening.
         public var at: Duration {
             switch self {
             case let .bytes(_, at), let .end(at), let .close(at), let .reset(at): at
@@ -46,12 +48,18 @@ public struct ToxicPipe: Sendable {
 
     /// What the toxics on frames did, so far.
     public struct FrameCounts: Hashable, Sendable, Encodable {
+        /// Frames the toxics on frames saw.
         public var seen = 0
+        /// Frames dropped.
         public var dropped = 0
+        /// Frames sent twice.
         public var duplicated = 0
+        /// Frames corrupted.
         public var corrupted = 0
+        /// Frames cut short.
         public var cut = 0
 
+        /// Nothing counted yet.
         public init() {}
 
         /// What happened after `earlier`, a count these grew from.
@@ -80,11 +88,13 @@ public struct ToxicPipe: Sendable {
     private var context: ToxicContext
     /// Cuts the stream into frames when a toxic acts on frames.
     private var cutter: FrameCutter?
+    /// What the toxics on frames did so far.
     public var frames: FrameCounts { context.frames }
     /// The latest time anything was let out: a stream is never reordered, also when its toxics
     /// change.
     private var latest: Duration = .zero
 
+    /// A pipe applying `toxics` in order, each always, drawing from `seed`.
     public init(toxics: [Toxic], seed: UInt64) {
         self.init(applying: toxics.map { ActiveToxic($0) }, seed: seed)
     }

@@ -8,6 +8,7 @@
 public enum WrittenDuration {
     /// Why a text is not a duration, in the user's words.
     public struct Problem: Error, CustomStringConvertible {
+        /// What is wrong, and what to write instead.
         public let description: String
     }
 

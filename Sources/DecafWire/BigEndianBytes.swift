@@ -2,11 +2,13 @@
 /// multi-byte fields, and how its users read fields of frames they see in place. Callers check
 /// bounds first.
 extension UnsafeRawBufferPointer {
+    /// The big-endian u16 at `offset`; the caller has checked that two bytes are there.
     @inlinable
     public func bigEndianUInt16(at offset: Int) -> UInt16 {
         UInt16(bigEndian: loadUnaligned(fromByteOffset: offset, as: UInt16.self))
     }
 
+    /// The big-endian u32 at `offset`; the caller has checked that four bytes are there.
     @inlinable
     public func bigEndianUInt32(at offset: Int) -> UInt32 {
         UInt32(bigEndian: loadUnaligned(fromByteOffset: offset, as: UInt32.self))

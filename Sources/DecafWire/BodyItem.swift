@@ -1,6 +1,7 @@
 /// A frame's body as the frame model yields it: the bytes of it that arrived, how it is encoded,
 /// and its TLV bytes when they can be read.
 public struct BodyItem {
+    /// How the body travels: as its TLV bytes, inflated from zlib, or opaque (encrypted).
     public enum Encoding: Hashable, Sendable {
         /// TLV fields as they are.
         case plain
@@ -14,6 +15,7 @@ public struct BodyItem {
     public let range: Range<Int>
     /// The length the header gives.
     public let declaredLength: UInt32
+    /// How this body travels, and so how its bytes are read.
     public let encoding: Encoding
     /// The TLV bytes (inflated, for a zlib body), when they can be read.
     public let payload: UnsafeRawBufferPointer?

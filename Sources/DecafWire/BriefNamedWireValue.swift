@@ -7,6 +7,7 @@ public protocol BriefNamedWireValue: NamedWireValue {
 }
 
 extension BriefNamedWireValue {
+    /// The brief's name for the value, or nil for a value the brief does not define.
     public var name: String? { briefName.map(\.description) }
 
     /// Whether the brief defines the value, read from the static name without making a `String`

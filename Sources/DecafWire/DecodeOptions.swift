@@ -8,6 +8,7 @@ public struct DecodeOptions: Hashable, Sendable {
     public var bodyLimit: Int
     /// The receiver's own version: frames must have its major and at most its minor (VER-1, VER-2).
     public var version: ProtocolVersion
+    /// How bodies are parsed: the depth limit and whether a tag may repeat (TLV-2, TLV-3).
     public var tlv: TLVOptions
     /// When set, frames outside the window are rejected (TS-1); nil accepts any timestamp.
     public var timestampWindow: TimestampWindow?
@@ -23,6 +24,7 @@ public struct DecodeOptions: Hashable, Sendable {
     /// cannot know in advance), and encrypted bodies kept opaque rather than refused.
     public static let observer = DecodeOptions(version: ProtocolVersion(major: 1, minor: .max), acceptsEncryptedBodies: true)
 
+    /// A receiver's options; every default is the brief's.
     public init(
         bodyLimit: Int = DecodeOptions.defaultBodyLimit,
         version: ProtocolVersion = .v1_0,

@@ -3,8 +3,10 @@
 public struct ErrorReport: Hashable, Sendable {
     /// The code as sent; `ErrorCode(rawValue:)` names it when the brief defines it.
     public var code: UInt16
+    /// The UTF-8 reason after the code: for a person, never parsed.
     public var reason: String
 
+    /// A report of error `code` (section 8) with `reason`.
     public init(code: UInt16, reason: String) {
         self.code = code
         self.reason = reason
@@ -23,6 +25,7 @@ public struct ErrorReport: Hashable, Sendable {
         self.init(code: UInt16(bytes[0]) << 8 | UInt16(bytes[1]), reason: reason)
     }
 
+    /// The ERROR TLV's value: the code as a big-endian u16, then the reason's UTF-8 bytes.
     public var value: [UInt8] {
         var out: [UInt8] = []
         out.appendBigEndian(code)
@@ -30,5 +33,6 @@ public struct ErrorReport: Hashable, Sendable {
         return out
     }
 
+    /// The report as an ERROR field, ready for a body.
     public var field: TLVField { TLVField(tag: .error, bytes: value) }
 }

@@ -1,13 +1,20 @@
 /// The feature bits exchanged in the version handshake. Bits the brief does not define are never
 /// echoed back (HS-2).
 public struct FeatureFlags: OptionSet, Hashable, Sendable, CustomStringConvertible {
+    /// The flags as the u16 of a version request or response.
     public var rawValue: UInt16
+    /// The flags of this u16, unknown bits included.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
+    /// 0x0001 BASIC: every implementation has it.
     public static let basic = FeatureFlags(rawValue: 0x0001)
+    /// 0x0002 ENCRYPTION.
     public static let encryption = FeatureFlags(rawValue: 0x0002)
+    /// 0x0004 COMPRESSION: zlib bodies may be sent once it is agreed.
     public static let compression = FeatureFlags(rawValue: 0x0004)
+    /// 0x0008 READ_RECEIPT: READ_RECEIPT frames may be sent once it is agreed.
     public static let readReceipt = FeatureFlags(rawValue: 0x0008)
+    /// 0x0010 GROUP_CHAT.
     public static let groupChat = FeatureFlags(rawValue: 0x0010)
 
     /// Every flag the brief defines, with its name, in bit order.
@@ -27,6 +34,7 @@ public struct FeatureFlags: OptionSet, Hashable, Sendable, CustomStringConvertib
         return names
     }
 
+    /// `0x000F [BASIC, ENCRYPTION, COMPRESSION, READ_RECEIPT]`: the number, then the known flags by name.
     public var description: String {
         "\(Hex.format(rawValue, width: 4)) [\(names.joined(separator: ", "))]"
     }

@@ -50,12 +50,18 @@ public struct FieldRegistry: Hashable, Sendable {
 
     /// Why a tag cannot be registered.
     public enum Refusal: Error, Hashable, Sendable, CustomStringConvertible {
+        /// The tag already has a name: this definition.
         case alreadyNamed(TLVTagDefinition)
+        /// Another tag has the name: this definition.
         case nameTaken(TLVTagDefinition)
+        /// The layout is one only the brief's own tags have.
         case layoutNotRegistrable(TLVValueLayout)
+        /// The name is empty or not letters, digits and underscores.
         case badName(String)
+        /// The registry holds as many tags as it can.
         case full
 
+        /// The registry's tags by name, for a person.
         public var description: String {
             switch self {
             case let .alreadyNamed(existing): "tag \(Hex.format(existing.tag.rawValue, width: 4)) is already \(existing.name)"
@@ -112,6 +118,7 @@ public struct FieldRegistry: Hashable, Sendable {
         return bytes.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "_") }
     }
 
+    /// The definition of `tag`, or nil for a tag the registry does not know (its value is raw bytes, TLV-4).
     @inlinable
     public func definition(of tag: TLVTag) -> TLVTagDefinition? {
         let slot = slot(of: tag)
@@ -148,6 +155,8 @@ public struct FieldRegistry: Hashable, Sendable {
         return name.map { "\(hex) \($0)" } ?? hex
     }
 
+    /// Two registries are equal when they define the same tags alike.
     public static func == (lhs: FieldRegistry, rhs: FieldRegistry) -> Bool { lhs.tags == rhs.tags }
+    /// Hashes the tags the registry defines.
     public func hash(into hasher: inout Hasher) { hasher.combine(tags) }
 }

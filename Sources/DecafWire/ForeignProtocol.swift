@@ -39,6 +39,7 @@ public enum ForeignProtocol: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The protocol's name, as a refusal of input says it: `HTTP`, `TLS`.
     public var description: String {
         switch self {
         case let .http(line): "an HTTP message (\(Self.quote(line)))"

@@ -3,6 +3,7 @@
 /// `body` shares storage with the bytes the decoder was given, so taking a frame out of a stream
 /// copies nothing; only a compressed body has storage of its own for its inflated bytes.
 public struct Frame: Hashable, Sendable {
+    /// The frame's header as it arrived.
     public var header: FrameHeader
     /// The body exactly as sent: compressed or opaque bytes included.
     public var body: ArraySlice<UInt8>

@@ -15,6 +15,7 @@
 /// After an error the decoder keeps throwing it: a receiver closes the connection (EX-5). Tools
 /// that want to read on call `resynchronize()`, which skips to the next magic.
 public struct FrameDecoder {
+    /// What the receiver accepts: limits, version, strictness.
     public var options: DecodeOptions
 
     /// Stream offset of the next frame to decode: bytes consumed so far.
@@ -56,6 +57,7 @@ public struct FrameDecoder {
         case body(WireError, length: Int)
     }
 
+    /// A decoder of a stream that has not begun, accepting what `options` allow.
     public init(options: DecodeOptions = DecodeOptions()) {
         self.options = options
     }

@@ -2,9 +2,11 @@
 /// says ZLIB (ZLIB-1), and carries the encrypt flag as given. It keeps one compressor across
 /// frames; copies of an encoder get their own compressor when they first need one.
 public struct FrameEncoder {
+    /// The zlib level of the bodies it compresses (1-9).
     public let compressionLevel: Int
     private var compressor: ZlibCompressor?
 
+    /// An encoder compressing at `compressionLevel`.
     public init(compressionLevel: Int = ZlibCompressor.defaultLevel) {
         self.compressionLevel = compressionLevel
     }

@@ -23,13 +23,22 @@ public protocol FrameFieldVisitor {
 }
 
 extension FrameFieldVisitor {
+    /// By default a walk enters containers.
     public var descendsIntoContainers: Bool { true }
+    /// By default, bytes that are not a frame are passed over.
     public mutating func visitNotAFrame(_ range: Range<Int>) {}
+    /// By default, a header field is passed over.
     public mutating func visitHeaderField(_ field: HeaderFieldItem) {}
+    /// By default, a header cut short is passed over.
     public mutating func visitIncompleteHeader(_ range: Range<Int>) {}
+    /// By default, the body as a whole is passed over.
     public mutating func visitBody(_ body: BodyItem) {}
+    /// By default, entering a field does nothing.
     public mutating func enterTLVField(_ field: TLVFieldItem) {}
+    /// By default, leaving a field does nothing.
     public mutating func exitTLVField(_ field: TLVFieldItem) {}
+    /// By default, bytes left unparsed are passed over.
     public mutating func visitUnparsed(_ unparsed: UnparsedItem) {}
+    /// By default, bytes after the frame are passed over.
     public mutating func visitTrailing(_ range: Range<Int>) {}
 }

@@ -15,6 +15,7 @@ public struct FrameFields {
     /// The body offset of the TLV error that stopped the parse: no field after it is shown.
     public let fieldLimit: Int?
 
+    /// The fields of one frame's bytes as decoded: its header and payload when it has them, whether the bytes are no frame at all or hold an error, for a walk over them.
     @inlinable
     public init(bytes: UnsafeRawBufferPointer, header: FrameHeader?, payload: UnsafeRawBufferPointer?, isNotAFrame: Bool, hasError: Bool,
                 fieldLimit: Int?) {

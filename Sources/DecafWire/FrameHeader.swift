@@ -33,18 +33,30 @@ public struct FrameHeader: Hashable, Sendable {
     /// The header's fields in wire order, each at its byte offset (the raw value), which is also the
     /// offset header errors report.
     public enum Field: Int, CaseIterable, Sendable {
+        /// The magic, bytes 0-3.
         case magic = 0
+        /// version_major, byte 4.
         case versionMajor = 4
+        /// version_minor, byte 5.
         case versionMinor = 5
+        /// msg_type, bytes 6-7.
         case messageType = 6
+        /// The sequence, bytes 8-11.
         case sequence = 8
+        /// The timestamp, bytes 12-15.
         case timestamp = 12
+        /// encrypt_type, byte 16.
         case encryptType = 16
+        /// compress_type, byte 17.
         case compressType = 17
+        /// session_id, bytes 18-19.
         case sessionID = 18
+        /// body_length, bytes 20-23.
         case bodyLength = 20
+        /// The checksum, bytes 24-27.
         case checksum = 24
 
+        /// The field's first byte, counted from the frame's start.
         public var offset: Int { rawValue }
 
         /// Every field in the order of the header's bytes, held once (`allCases` builds an array
@@ -114,8 +126,11 @@ public struct FrameHeader: Hashable, Sendable {
             }
         }
 
+        /// How outputs show a field's value: a number, hex, the brief's name, or a time.
         public enum Display: Hashable, Sendable {
+            /// A number in decimal.
             case decimal
+            /// A number in hex, with as many digits as the field has bytes.
             case hex
             /// The brief names the values (`valueName`).
             case named
@@ -140,18 +155,28 @@ public struct FrameHeader: Hashable, Sendable {
         }
     }
 
+    /// The first four bytes; 0xDECAFBAD in every frame of this protocol (FRAME-1).
     public var magic: UInt32
+    /// The sender's version: major and minor (VER-1, VER-2).
     public var version: ProtocolVersion
+    /// DATA, HEARTBEAT, ACK, CONTROL or READ_RECEIPT; any other is skipped, not an error (FRAME-4).
     public var messageType: MessageType
+    /// The category and counter (SEQ-1); an ACK carries the acknowledged frame's.
     public var sequence: SequenceNumber
     /// Sender's UNIX time in seconds.
     public var timestamp: UInt32
+    /// How the body is protected (FRAME-5).
     public var encryptType: EncryptType
+    /// Whether the body is a zlib stream (FRAME-6, ZLIB-1).
     public var compressType: CompressType
+    /// The logical session the frame belongs to (SESSION-1).
     public var sessionID: SessionID
+    /// The bytes of body after the header, as sent: compressed when the body is (FRAME-2, FRAME-3).
     public var bodyLength: UInt32
+    /// The CRC-32 of the body as sent, big-endian (CRC-1).
     public var checksum: UInt32
 
+    /// A header with these fields; the encoder computes body_length and checksum when it writes the frame.
     public init(
         messageType: MessageType,
         sequence: SequenceNumber,

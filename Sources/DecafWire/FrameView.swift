@@ -20,6 +20,7 @@ public struct FrameView {
 
     /// The header, read from the frame's bytes.
     @inlinable @inline(__always)
+    /// The frame's header, read from its first 28 bytes.
     public var header: FrameHeader { FrameHeader(unchecked: bytes) }
 
     /// The body exactly as sent. Valid only during the call that received the view.

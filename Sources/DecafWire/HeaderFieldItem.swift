@@ -1,7 +1,9 @@
 /// A header field of a frame as the frame model yields it: which field, its value as it arrived,
 /// and what the value means.
 public struct HeaderFieldItem {
+    /// Which header field this is.
     public let field: FrameHeader.Field
+    /// Its value as it arrived.
     public let value: UInt32
     /// The body, for the checksum field, when all of it arrived.
     @usableFromInline let body: UnsafeRawBufferPointer?

@@ -17,6 +17,7 @@ public struct LegalOutcomes: Sendable {
     public enum Outcome: Hashable, Sendable {
         /// Its first frame (`wireLength` tells whether bytes come after it).
         case frame(Frame)
+        /// A refusal, with its error.
         case refused(WireError)
     }
 
@@ -24,6 +25,7 @@ public struct LegalOutcomes: Sendable {
     /// empty for a stream that holds nothing at all.
     public let outcomes: [Outcome]
 
+    /// Every outcome a legal receiver with `options` (and each choice the brief leaves it) gives `bytes`, the strict one first.
     public init(of bytes: [UInt8], options: DecodeOptions) {
         var outcomes: [Outcome] = []
         var tried: Set<DecodeOptions> = [options]

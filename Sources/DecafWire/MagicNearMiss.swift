@@ -32,6 +32,7 @@ public enum MagicNearMiss: Hashable, Sendable, CustomStringConvertible {
         self.init(bytes.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
     }
 
+    /// How the magic misses, as a report says it: `one bit off`, `byte-swapped`.
     public var description: String {
         switch self {
         case let .oneBit(bit): "one bit off 0xDECAFBAD (bit \(bit)): a damaged or mistyped magic"

@@ -2,17 +2,29 @@
 /// Decaf's own for what the brief leaves open), so every
 /// verdict, vector and conformance case can say which rule it checks.
 public enum RequirementID: String, CaseIterable, Sendable, Hashable, Codable {
+    /// Frames: the magic, the body limit, completeness.
     case frame1 = "FRAME-1", frame2 = "FRAME-2", frame3 = "FRAME-3"
+    /// Frames: undefined types, encrypt_type and compress_type.
     case frame4 = "FRAME-4", frame5 = "FRAME-5", frame6 = "FRAME-6"
+    /// The checksum: what it covers, that a mismatch is fatal, the little-endian report.
     case crc1 = "CRC-1", crc2 = "CRC-2", crc3 = "CRC-3"
+    /// The version: major, minor, and what a client sends before the handshake.
     case ver1 = "VER-1", ver2 = "VER-2", ver3 = "VER-3"
+    /// Sequences and their categories.
     case seq1 = "SEQ-1", seq2 = "SEQ-2"
+    /// The timestamp window.
     case ts1 = "TS-1"
+    /// The session id.
     case session1 = "SESSION-1"
+    /// Repeats: acknowledged again, delivered once.
     case replay1 = "REPLAY-1"
+    /// The TLV body: framing, depth, repeated tags, unknown tags.
     case tlv1 = "TLV-1", tlv2 = "TLV-2", tlv3 = "TLV-3", tlv4 = "TLV-4"
+    /// zlib bodies: the stream, the inflate limit, the empty body.
     case zlib1 = "ZLIB-1", zlib2 = "ZLIB-2", zlib3 = "ZLIB-3"
+    /// The handshake: the client's request, the server's answer.
     case hs1 = "HS-1", hs2 = "HS-2"
+    /// The exchange: ACKs, heartbeats, undefined types, read receipts, errors and closes, idle timeouts, retransmission.
     case ex1 = "EX-1", ex2 = "EX-2", ex3 = "EX-3", ex4 = "EX-4", ex5 = "EX-5", ex6 = "EX-6", ex7 = "EX-7"
     /// Decaf's own, for what the brief leaves open: how a client reconnects.
     case reconnect1 = "RECONNECT-1"

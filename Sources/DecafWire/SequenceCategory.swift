@@ -1,14 +1,22 @@
 /// The high 8 bits of a sequence number (SEQ-1). Each sender keeps one counter per category.
 public struct SequenceCategory: BriefNamedWireValue {
+    /// The category: the sequence's high 8 bits.
     public var rawValue: UInt8
+    /// The category of this value, defined by the brief or not.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
+    /// 0, NORMAL: DATA and READ_RECEIPT frames.
     @inlinable public static var normal: SequenceCategory { SequenceCategory(rawValue: 0) }
+    /// 1, HEARTBEAT.
     @inlinable public static var heartbeat: SequenceCategory { SequenceCategory(rawValue: 1) }
+    /// 2, CONTROL.
     @inlinable public static var control: SequenceCategory { SequenceCategory(rawValue: 2) }
+    /// 3, MEDIA.
     @inlinable public static var media: SequenceCategory { SequenceCategory(rawValue: 3) }
+    /// 4, BROADCAST.
     @inlinable public static var broadcast: SequenceCategory { SequenceCategory(rawValue: 4) }
 
+    /// The brief's name, or nil for a category it does not define.
     @inlinable
     public var briefName: StaticString? {
         switch rawValue {

@@ -1,6 +1,8 @@
 /// The header's session_id: a logical session on the connection (SESSION-1). Replies echo it.
 public struct SessionID: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The session_id as it travels.
     public var rawValue: UInt16
+    /// The session of this u16.
     public init(rawValue: UInt16) { self.rawValue = rawValue }
 
     /// The session id derived from a session UUID: with the dashes removed, the first 8 hex digits
@@ -14,6 +16,7 @@ public struct SessionID: RawRepresentable, Hashable, Sendable, CustomStringConve
         rawValue = UInt16(v >> 16) ^ UInt16(truncatingIfNeeded: v)
     }
 
+    /// `0x444C`: four hex digits.
     public var description: String { Hex.format(rawValue, width: 4) }
 }
 

@@ -1,7 +1,9 @@
 /// Decodes a TLV body into fields after checking it against the brief's rules.
 public struct TLVDecoder: Sendable {
+    /// The depth limit and whether a tag may repeat.
     public var options: TLVOptions
 
+    /// A decoder parsing as `options` allow; the defaults are the brief's.
     public init(options: TLVOptions = TLVOptions()) {
         self.options = options
     }

@@ -4,15 +4,19 @@
 public struct TLVField: Hashable, Sendable {
     /// A field's value.
     public enum Content: Hashable, Sendable {
+        /// The value's bytes.
         case bytes([UInt8])
+        /// A container's fields.
         case fields([TLVField])
     }
 
+    /// The field's tag.
     public var tag: TLVTag
     /// What the value holds. A decoded container always has `.fields`; `.bytes` under the
     /// container tag writes those bytes verbatim, for crafting malformed nesting on purpose.
     public var content: Content
 
+    /// A field of `tag` whose value is `bytes`, or the fields `bytes` parse to for a container.
     public init(tag: TLVTag, bytes: [UInt8]) {
         self.tag = tag
         content = .bytes(bytes)
@@ -28,6 +32,7 @@ public struct TLVField: Hashable, Sendable {
         TLVField(tag: .container, content: .fields(fields))
     }
 
+    /// A field of `tag` with `content`.
     public init(tag: TLVTag, content: Content) {
         self.tag = tag
         self.content = content

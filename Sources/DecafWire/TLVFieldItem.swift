@@ -7,6 +7,7 @@ public struct TLVFieldItem {
     @usableFromInline let names: FieldRegistry.Table
     /// The tag's place in `names` plus one, or 0 for a tag the registry does not name.
     @usableFromInline let slot: Int
+    /// The bytes the field lies in: the frame, or the inflated body.
     public let region: FieldRegion
     /// 0 for the body's own fields, 1 inside a container, and so on.
     public let depth: Int
@@ -24,11 +25,15 @@ public struct TLVFieldItem {
         self.base = base
     }
 
+    /// The field's tag.
     public var tag: TLVTag { element.tag }
+    /// The value's bytes, in place.
     public var value: UnsafeRawBufferPointer { element.value }
+    /// Whether the field is a container, whose fields the walk enters next.
     public var isContainer: Bool { element.isContainer }
     /// The registry's entry for the tag, nil for a tag it does not name.
     public var definition: TLVTagDefinition? { slot == 0 ? nil : names.tags[slot - 1] }
+    /// The registry's name for the tag (`TEXT`), nil for a tag it does not name.
     public var name: String? { definition?.name }
     /// The UTF-8 bytes of the name, nil for a tag the registry does not name: what an output that
     /// writes bytes copies, without making a `String`. Valid as long as the item is.
@@ -36,6 +41,7 @@ public struct TLVFieldItem {
     public var nameBytes: UnsafeRawBufferPointer? { slot == 0 ? nil : names.name(inSlot: slot) }
     /// The name, or the tag's four hex digits.
     public var label: String { name ?? Hex.format(element.tag.rawValue, width: 4) }
+    /// How the value is read: the registry's layout for the tag, raw bytes for one it does not name.
     @inlinable
     public var layout: TLVValueLayout { slot == 0 ? .bytes : names.tags[slot - 1].layout }
     /// `0x1001 TEXT`, or just the hex for a tag without a name, as `TLVTag` describes itself.

@@ -11,6 +11,7 @@ public struct TLVOptions: Hashable, Sendable {
     /// bounded stack.
     public static let maximumDepthLimit = 255
 
+    /// Options with the brief's defaults: four levels of containers, no tag twice in one sequence.
     public init(depthLimit: Int = 4, allowsDuplicateTags: Bool = false) {
         self.depthLimit = depthLimit
         self.allowsDuplicateTags = allowsDuplicateTags

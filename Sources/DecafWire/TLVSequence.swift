@@ -2,22 +2,27 @@
 /// the first field that does not fit, so it is for walking bodies that `TLVValidator` accepted (or
 /// for showing what precedes an error), never for judging them.
 public struct TLVSequence: Sequence, Sendable {
+    /// The sequence's bytes.
     public let bytes: ArraySlice<UInt8>
     /// Offset of `bytes` from the start of the body, so elements report body offsets.
     public let baseOffset: Int
 
+    /// The sequence in `bytes`, whose first byte lies at `baseOffset` of the body (for offsets in errors).
     public init(_ bytes: ArraySlice<UInt8>, baseOffset: Int = 0) {
         self.bytes = bytes
         self.baseOffset = baseOffset
     }
 
+    /// The sequence in `bytes`, a whole body.
     public init(_ bytes: [UInt8]) { self.init(bytes[...]) }
 
+    /// Walks the fields in order, stopping at the first that does not fit.
     public struct Iterator: IteratorProtocol {
         let bytes: ArraySlice<UInt8>
         let baseOffset: Int
         var index: Int
 
+        /// The next field, or nil at the end or where the bytes stop making a field.
         public mutating func next() -> TLVElement? {
             let header = TLVEncoder.fieldHeaderSize
             guard bytes.endIndex - index >= header else { return nil }
@@ -35,6 +40,7 @@ public struct TLVSequence: Sequence, Sendable {
         }
     }
 
+    /// An iterator over the fields from the first.
     public func makeIterator() -> Iterator {
         Iterator(bytes: bytes, baseOffset: baseOffset, index: bytes.startIndex)
     }

@@ -1,12 +1,19 @@
 /// A field's value read with its tag's known layout (TLV-4), for showing and for acting on it.
 /// A value that does not fit its tag's layout is `.malformed`, which is not a protocol error.
 public enum TLVValue: Hashable, Sendable {
+    /// A VERSION_REQUEST's version and features.
     case versionRequest(VersionRequest)
+    /// A VERSION_RESPONSE's version and features.
     case versionResponse(VersionResponse)
+    /// A READ_RECEIPT's sequence.
     case readReceipt(ReadReceipt)
+    /// An ERROR's code and reason.
     case error(ErrorReport)
+    /// A TEXT's string.
     case text(String)
+    /// A container: its value is fields, walked on their own.
     case container
+    /// Bytes the layout does not read further (an unknown tag's, an IMAGE's).
     case bytes
     /// The tag's layout does not fit the value; says why.
     case malformed(String)

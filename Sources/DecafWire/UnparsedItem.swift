@@ -1,7 +1,9 @@
 /// Bytes at the end of a TLV sequence that no field explains: left over, or after the error that
 /// stopped the parse.
 public struct UnparsedItem {
+    /// The bytes they lie in: the frame, or the inflated body.
     public let region: FieldRegion
+    /// Where they lie in the region.
     public let range: Range<Int>
     /// The depth of the sequence they end.
     public let depth: Int

@@ -5,6 +5,7 @@ public struct VersionNegotiator: Hashable, Sendable {
     /// The features the server supports.
     public var features: FeatureFlags
 
+    /// A server of `version` with `features` (by default 1.0 and every flag the brief knows).
     public init(version: ProtocolVersion = .v1_0, features: FeatureFlags = .known) {
         self.version = version
         self.features = features

@@ -1,7 +1,10 @@
 /// The value both version TLVs share: u16 version (major << 8 | minor), u16 feature flags.
 public protocol VersionOffer: Hashable, Sendable {
+    /// The version offered or agreed.
     var version: ProtocolVersion { get }
+    /// The features offered or agreed.
     var features: FeatureFlags { get }
+    /// An offer of `version` and `features`.
     init(version: ProtocolVersion, features: FeatureFlags)
     /// The tag this offer travels under.
     static var tag: TLVTag { get }
@@ -21,6 +24,7 @@ extension VersionOffer {
         )
     }
 
+    /// The TLV's value: the packed version and the features, each a big-endian u16.
     public var value: [UInt8] {
         var out: [UInt8] = []
         out.appendBigEndian(version.packed)

@@ -7,37 +7,57 @@
 public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What was wrong, with the values that show it.
     public enum Fault: Hashable, Sendable {
+        /// The first four bytes are not 0xDECAFBAD.
         case badMagic(found: UInt32)
+        /// version_major is not the receiver's.
         case majorVersionUnsupported(found: ProtocolVersion, supported: ProtocolVersion)
+        /// version_minor is above the receiver's highest.
         case minorVersionUnsupported(found: ProtocolVersion, supported: ProtocolVersion)
+        /// body_length is above the receiver's limit.
         case bodyTooLarge(length: UInt32, limit: Int)
+        /// encrypt_type is outside 0-2.
         case unknownEncryption(EncryptType)
+        /// encrypt_type is AES256 and the receiver cannot decrypt.
         case undecryptableBody
+        /// compress_type is outside 0-1.
         case unknownCompression(CompressType)
+        /// The timestamp is further from the receiver's clock than its window.
         case timestampOutOfWindow(timestamp: UInt32, now: UInt32, window: UInt32)
+        /// The stream ended inside a frame: `expected` is nil while the header was incomplete.
         case truncatedFrame(received: Int, expected: Int?)
+        /// The stored checksum is not the body's CRC-32.
         case checksumMismatch(stored: UInt32, computed: UInt32)
+        /// The body is not a valid zlib stream (a bad header, a bad Adler-32, a preset dictionary, a stream cut short).
         case malformedZlibStream
+        /// Bytes follow the end of the zlib stream.
         case bytesAfterZlibStream(count: Int)
+        /// The body inflates past the limit (a decompression bomb).
         case inflatedBodyTooLarge(limit: Int)
+        /// Fewer than 6 bytes are left where a field should start.
         case tlvTruncated(remaining: Int)
+        /// A field's length runs past the end of its sequence.
         case tlvLengthOverflow(tag: TLVTag, length: UInt32, available: Int)
+        /// Containers nest deeper than the limit.
         case tlvTooDeep(depth: Int, limit: Int)
+        /// A tag repeats within one sequence.
         case tlvDuplicateTag(tag: TLVTag, firstOffset: Int)
     }
 
+    /// What is wrong, with the values that show it.
     public var fault: Fault
     /// Byte offset of the offending field (see the type's documentation for the reference point).
     public var offset: Int
     /// Where the frame that failed starts in the stream; 0 when a single frame was decoded.
     public var frameOffset: Int
 
+    /// The error `fault` at `offset`, in the frame that starts at `frameOffset` of the stream.
     public init(_ fault: Fault, offset: Int, frameOffset: Int = 0) {
         self.fault = fault
         self.offset = offset
         self.frameOffset = frameOffset
     }
 
+    /// The section 8 code the fault is reported with.
     public var code: ErrorCode {
         switch fault {
         case .badMagic: .badMagic
@@ -56,6 +76,7 @@ public struct WireError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The requirement the input breaks.
     public var requirement: RequirementID {
         switch fault {
         case .badMagic: .frame1

@@ -6,6 +6,7 @@ public final class ZlibCompressor {
     /// libdeflate's default level, a good balance for chat-sized bodies.
     public static let defaultLevel = 6
 
+    /// The zlib level, 1 (fastest) to 9 (smallest).
     public let level: Int
     private let handle: OpaquePointer
 

@@ -9,6 +9,7 @@ public final class ZlibInflater {
     /// largest limit it was given.
     public private(set) var peakOutputCapacity = 0
 
+    /// An inflater; its buffers are made on first use and kept for the next body.
     public init() {
         guard let handle = libdeflate_alloc_decompressor() else {
             fatalError("libdeflate_alloc_decompressor: out of memory")

@@ -1,9 +1,12 @@
 /// The value of a toxic's attribute as JSON carries it: toxiproxy's attributes are numbers, the
 /// frame toxics' message types a text.
 public enum ToxicAttributeValue: Hashable, Sendable, Codable {
+    /// A number: a probability, milliseconds, KB/s.
     case number(Double)
+    /// A text: the frame toxics' message types.
     case text(String)
 
+    /// Reads a JSON number, or else a string.
     public init(from decoder: Decoder) throws {
         let container = try decoder.singleValueContainer()
         if let number = try? container.decode(Double.self) {
@@ -13,6 +16,7 @@ public enum ToxicAttributeValue: Hashable, Sendable, Codable {
         }
     }
 
+    /// Writes a JSON number or string.
     public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {

@@ -9,9 +9,12 @@ public struct ToxicAttributes {
     /// The toxic's type, for messages.
     public let type: String
     private var given: [String: String]
+    /// Seconds a number without a unit counts; nil refuses it (the command line).
     public let bareUnit: Double?
+    /// Whether a missing attribute is zero and an unknown one ignored, as toxiproxy's API reads them.
     public let lenient: Bool
 
+    /// The attributes `given` to a toxic of `type`, read as `bareUnit` and `lenient` say.
     public init(type: String, _ given: [String: String], bareUnit: Double? = nil, lenient: Bool = false) {
         self.type = type
         self.given = given
@@ -28,6 +31,7 @@ public struct ToxicAttributes {
     /// A number's text, "0" when it is missing and the reading is lenient.
     private mutating func number(_ name: String) -> String? { take(name) ?? (lenient ? "0" : nil) }
 
+    /// Takes duration `name`: `200ms`, `2s`, or a bare number in `bareUnit`; zero when missing and not `required`.
     public mutating func duration(_ name: String, required: Bool = true) throws(ToxicProblem) -> Duration {
         guard let text = number(name) else {
             if required { throw ToxicProblem("\(type) needs \(name), such as \(type):\(name)=200ms") }

@@ -1,9 +1,12 @@
 /// What a pipe shares among its toxics while they act: its seeded generator, so a run replays
 /// from its seed, and the counts of what the toxics on frames did.
 public struct ToxicContext: Sendable {
+    /// The generator every toxic of the pipe draws from.
     public var random: SeededRandom
+    /// What the toxics on frames did, counted.
     public var frames = ToxicPipe.FrameCounts()
 
+    /// A context drawing from `seed`.
     public init(seed: UInt64) {
         random = SeededRandom(seed: seed)
     }

@@ -30,11 +30,18 @@ public protocol ToxicKind: Hashable, Sendable {
 }
 
 extension ToxicKind {
+    /// By default none: a toxic without attributes.
     public static var mainAttribute: String? { nil }
+    /// By default a toxic acts on chunks as they come, not on frames.
     public static var isOnFrames: Bool { false }
+    /// By default no attributes.
     public var attributes: [String: ToxicAttributeValue] { [:] }
+    /// By default a toxic only delays, slices or holds back: every byte gets through.
     public var deliversEveryByte: Bool { true }
+    /// By default the end of a stream is not held back.
     public var closeDelay: Duration { .zero }
+    /// By default no cut is scheduled.
     public func cut(openedAt now: Duration) -> ToxicPipe.Passage? { nil }
+    /// By default taking the toxic away leaves its connections open.
     public var closesWhenRemoved: Bool { false }
 }
