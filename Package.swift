@@ -42,6 +42,7 @@ let package = Package(
         .target(name: "DecafCapture", dependencies: ["DecafWire"]),
         .target(name: "DecafJSON", dependencies: ["DecafWire"]),
         .target(name: "DecafSession", dependencies: ["DecafWire"]),
+        .target(name: "DecafDiagnosis", dependencies: ["DecafWire"]),
         .target(
             name: "DecafDissect",
             dependencies: ["DecafWire", "DecafCapture", "DecafJSON", .product(name: "Histogram", package: "hdrhistogram-swift")]
@@ -70,7 +71,7 @@ let package = Package(
         .target(
             name: "DecafProxy",
             dependencies: [
-                "DecafWire", "DecafSession", "DecafNIO", "DecafJSON",
+                "DecafSession", "DecafNIO", "DecafJSON",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -78,12 +79,12 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .target(name: "DecafFuzz", dependencies: ["DecafWire", "DecafSession", "DecafNIO", "DecafVectors", "DecafConformance"]),
+        .target(name: "DecafFuzz", dependencies: ["DecafWire", "DecafSession", "DecafNIO", "DecafVectors", "DecafConformance", "DecafDiagnosis"]),
         .target(name: "DecafVectors", dependencies: ["DecafWire", "DecafCapture", "DecafJSON"]),
         .target(
             name: "DecafConformance",
             dependencies: [
-                "DecafWire", "DecafSession", "DecafNIO", "DecafVectors", "DecafJSON",
+                "DecafWire", "DecafSession", "DecafNIO", "DecafVectors", "DecafJSON", "DecafDiagnosis",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -92,9 +93,12 @@ let package = Package(
         .executableTarget(
             name: "decaf",
             dependencies: [
-                "DecafWire", "DecafJSON", "DecafDissect", "DecafVectors", "DecafSession", "DecafNIO", "DecafPeer", "DecafConformance", "DecafProxy", "DecafFuzz",
+                "DecafWire", "DecafJSON", "DecafCapture", "DecafDissect", "DecafVectors", "DecafSession", "DecafNIO", "DecafPeer", "DecafConformance",
+                "DecafProxy", "DecafFuzz", "DecafDiagnosis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
@@ -104,27 +108,36 @@ let package = Package(
                 "DecafWire", "DecafSession", "DecafNIO", "CZlib",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             path: "Tests/DecafTestSupport"
         ),
         .testTarget(name: "DecafCaptureTests", dependencies: ["DecafCapture", "DecafDissect", "DecafJSON", "DecafVectors", "DecafWire", "DecafTestSupport"]),
         .testTarget(name: "DecafWireTests", dependencies: ["DecafWire", "DecafTestSupport"]),
         .testTarget(name: "DecafJSONTests", dependencies: ["DecafJSON", "DecafWire"]),
-        .testTarget(name: "DecafFuzzTests", dependencies: ["DecafFuzz", "DecafWire", "DecafVectors", "DecafConformance"]),
+        .testTarget(name: "DecafFuzzTests", dependencies: ["DecafFuzz", "DecafWire", "DecafVectors", "DecafConformance", "DecafSession"]),
         .testTarget(
             name: "DecafNIOTests",
-            dependencies: ["DecafNIO", "DecafWire", .product(name: "NIOEmbedded", package: "swift-nio")]
+            dependencies: ["DecafNIO", "DecafWire", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]
         ),
-        .testTarget(name: "DecafPeerTests", dependencies: ["DecafPeer", "DecafNIO", "DecafWire", "DecafDissect", "DecafTestSupport"]),
-        .testTarget(name: "DecafDissectTests", dependencies: ["DecafDissect", "DecafCapture", "DecafWire", "DecafTestSupport"]),
+        .testTarget(
+            name: "DecafPeerTests",
+            dependencies: ["DecafPeer", "DecafNIO", "DecafSession", "DecafWire", "DecafDissect", "DecafTestSupport", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(name: "DecafDissectTests", dependencies: ["DecafDissect", "DecafCapture", "DecafJSON", "DecafVectors", "DecafWire", "DecafTestSupport"]),
         .testTarget(
             name: "DecafConformanceTests",
-            dependencies: ["DecafConformance", "DecafPeer", "DecafNIO", "DecafVectors", "DecafWire", "DecafTestSupport"]
+            dependencies: [
+                "DecafConformance", "DecafDiagnosis", "DecafPeer", "DecafNIO", "DecafSession", "DecafVectors", "DecafWire", "DecafTestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
         ),
         .testTarget(
             name: "DecafCommandLineTests",
             dependencies: [
-                "decaf", "DecafPeer", "DecafWire", "DecafTestSupport",
+                "decaf", "DecafPeer", "DecafSession", "DecafWire", "DecafTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -132,7 +145,12 @@ let package = Package(
         ),
         .testTarget(
             name: "DecafProxyTests",
-            dependencies: ["DecafProxy", "DecafSession", "DecafNIO", "DecafTestSupport", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]
+            dependencies: [
+                "DecafProxy", "DecafSession", "DecafNIO",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
         ),
         .testTarget(name: "DecafSessionTests", dependencies: ["DecafSession", "DecafWire", "DecafTestSupport"]),
         .testTarget(name: "DecafVectorsTests", dependencies: ["DecafVectors", "DecafDissect", "DecafJSON", "DecafWire", "DecafTestSupport"]),

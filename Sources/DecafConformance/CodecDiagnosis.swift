@@ -1,3 +1,4 @@
+import DecafDiagnosis
 import DecafWire
 
 /// The diagnosis of a codec run: which catalogued mistakes (`CodecMistake`), planted together in

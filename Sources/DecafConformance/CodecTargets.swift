@@ -1,3 +1,4 @@
+import DecafDiagnosis
 /// The codec suite's own mutation coverage: for each case, the catalogued mistakes
 /// (`CodecMistake`) whose codec fails it, each a target that breaks what the case checks. A
 /// required case no mistake fails would pass a codec that gets its rule wrong: a case that proves

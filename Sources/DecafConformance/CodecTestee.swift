@@ -1,3 +1,4 @@
+import DecafDiagnosis
 import DecafSession
 import DecafJSON
 import DecafVectors

@@ -1,3 +1,4 @@
+import DecafDiagnosis
 import DecafWire
 
 /// A whole run: what was tested, with which catalog, and every case's result. Every report is a

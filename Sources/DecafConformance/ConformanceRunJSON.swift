@@ -1,3 +1,4 @@
+import DecafDiagnosis
 import DecafJSON
 import DecafNIO
 import DecafWire

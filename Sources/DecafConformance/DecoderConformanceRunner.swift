@@ -1,3 +1,4 @@
+import DecafDiagnosis
 /// Runs codec cases against a testee process (`decaf conform decoder -- COMMAND`): each request
 /// carries a case's bytes to decode or fields to encode; each answer is judged against the vector.
 /// A testee that crashes or hangs fails that case and is started again for the next.

@@ -1,3 +1,5 @@
+import DecafDiagnosis
+
 /// The run as one self-contained HTML page (`--html FILE`): the summary, the diagnosis's defects
 /// (when the suite has one), a table of cases per spec section, and each case's verdict with its
 /// reason, the requirements' text and the bytes both ways.

@@ -1,3 +1,5 @@
+import DecafDiagnosis
+
 /// The run as JUnit XML (`--junit FILE`), the format CI systems read: one testsuite per spec
 /// section, one testcase per case (name = case ID, classname = `decaf.conform.<section>`, or
 /// `decaf.fuzz.<section>` for a fuzz campaign), a

@@ -1,3 +1,4 @@
+import DecafDiagnosis
 import DecafWire
 
 /// The terminal report: every case that did not pass cleanly (or every case, verbosely) with its

@@ -1,4 +1,5 @@
 import DecafConformance
+import DecafDiagnosis
 import DecafSession
 import DecafWire
 import Foundation

@@ -1,4 +1,5 @@
 import DecafConformance
+import DecafDiagnosis
 import DecafNIO
 import DecafWire
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DecafConformance
+import DecafDiagnosis
 import DecafDissect
 import DecafJSON
 import Foundation

@@ -1,4 +1,5 @@
 @testable import DecafConformance
+import DecafDiagnosis
 import DecafWire
 import Testing
 

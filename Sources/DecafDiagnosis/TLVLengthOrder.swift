@@ -4,11 +4,11 @@ import DecafWire
 /// values included: what a codec that reads or writes TLV lengths little-endian means by the same
 /// bytes (`CodecMistake.tlvLengthLittleEndian`). Where a field runs past its sequence, the rest is
 /// left as it is, so the reference reports the same field as the mistaken codec.
-enum TLVLengthOrder {
+public enum TLVLengthOrder {
     /// `bytes` with each length swapped, the lengths read little-endian when
     /// `readingLittleEndian` (a misreading decoder's input) or big-endian (a miswriting encoder's
     /// output). Containers deeper than any depth limit are left as they are.
-    static func swapped(_ bytes: [UInt8], readingLittleEndian: Bool) -> [UInt8] {
+    public static func swapped(_ bytes: [UInt8], readingLittleEndian: Bool) -> [UInt8] {
         var out = bytes
         swap(&out, in: 0..<out.count, readingLittleEndian: readingLittleEndian, depth: 0)
         return out

@@ -3,8 +3,8 @@ import DecafWire
 /// A mistake codecs of this protocol make, each a small change to the reference codec
 /// (`CodecModel`): the checksum in host byte order, a depth limit off by one, a zlib flag without
 /// compression. A codec with one planted is a target the codec suite must fail (`decaf testee
-/// decoder --mistake`), and after a run the diagnosis (`CodecDiagnosis`) names the smallest set of
-/// them that predicts the testee's answers: its defects.
+/// decoder --mistake`), and after a run the codec suite's diagnosis names the smallest set of them
+/// that predicts the testee's answers: its defects.
 public enum CodecMistake: String, Hashable, Sendable, CaseIterable, Comparable {
     case checksumLittleEndian = "checksum-little-endian"
     case checksumNotVerified = "checksum-not-verified"
@@ -32,15 +32,10 @@ public enum CodecMistake: String, Hashable, Sendable, CaseIterable, Comparable {
     case compressTypeNotChecked = "compress-type-not-checked"
     case timestampNotChecked = "timestamp-not-checked"
 
+    /// The name `--mistake` takes and reports show.
     public var name: String { rawValue }
 
-    /// The first catalogued mistake whose codec answers `codecCase` as `response` does, where the
-    /// reference answers otherwise: the cause of that answer, as far as one input can tell.
-    public static func cause(of response: TesteeMessage.Response, to codecCase: CodecCase) -> CodecMistake? {
-        guard !CodecModel().answer(to: codecCase).answers(like: response) else { return nil }
-        return allCases.first { CodecModel([$0]).answer(to: codecCase).answers(like: response) }
-    }
-
+    /// Mistakes in the catalog's order.
     public static func < (lhs: Self, rhs: Self) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }

@@ -3,12 +3,14 @@
 /// is explained only when the model gives the very verdict the implementation got; a mistake
 /// whose model would fail a case the implementation passed is never named.
 public struct Diagnosis: Hashable, Sendable {
+    /// The defects, in the catalog's order.
     public var defects: [Defect]
     /// How many cases failed (or timed out).
     public var failures: Int
     /// The failing cases no defect explains, in the run's order.
     public var unexplained: [String]
 
+    /// A diagnosis naming `defects`, of `failures` failures, `unexplained` left over.
     public init(defects: [Defect], failures: Int, unexplained: [String]) {
         self.defects = defects
         self.failures = failures

@@ -1,60 +1,29 @@
-import DecafJSON
 import DecafWire
 
 /// The reference codec with mistakes planted: the answer a codec that makes exactly these
 /// mistakes gives to a testee request. With none it is DecafWire's answer, the brief's. Each
 /// mistake is a change of the input before the reference decodes it (a field read another way),
 /// of the receiver's options (a check left out), or of the answer after (an offset counted from
-/// elsewhere), so mistakes compose as a codec's defects do. Pure: the diagnosis runs it on every
-/// case, `decaf testee decoder --mistake` answers with it.
+/// elsewhere), so mistakes compose as a codec's defects do. Pure: the codec suite's diagnosis runs
+/// it on every case, `decaf testee decoder --mistake` answers with it.
 public struct CodecModel: Sendable {
+    /// The mistakes it makes.
     public let mistakes: Set<CodecMistake>
 
+    /// The reference codec with `mistakes` planted (none: the brief's codec).
     public init(_ mistakes: Set<CodecMistake> = []) {
         self.mistakes = mistakes
     }
 
     /// Largest body a codec with no limit is modelled to take (it would take more, memory allowing).
-    static let unlimitedBody = 64 << 20
-
-    /// The answer to `request`.
-    public func answer(_ request: TesteeMessage.Request) -> TesteeMessage.Response {
-        switch request.op {
-        case .decode:
-            let bytes = request.hex.flatMap(Hex.bytes) ?? []
-            return response(decode(bytes, options: request.options?.decodeOptions ?? DecodeOptions()))
-        case .encode:
-            guard let header = request.header?.frameHeader, let payload = request.payload.flatMap(Hex.bytes) else {
-                return TesteeMessage.Response(result: "skipped", reason: "an encode request needs a header and a payload")
-            }
-            return TesteeMessage.Response(result: "bytes", hex: Hex.string(encode(header, payload: payload)))
-        }
-    }
-
-    /// The answer to `codecCase`'s request.
-    func answer(to codecCase: CodecCase) -> TesteeMessage.Response {
-        answer(TesteeMessage.request(for: codecCase))
-    }
+    public static let unlimitedBody = 64 << 20
 
     /// What decoding gave: the stream's one frame, or its first error.
     public enum Decoded: Sendable {
+        /// The stream's one frame.
         case frame(Frame)
+        /// Its first error, at the offset this codec reports.
         case error(ErrorCode, offset: Int)
-    }
-
-    /// The testee protocol's answer for `decoded`, as this codec reports a header.
-    func response(_ decoded: Decoded) -> TesteeMessage.Response {
-        switch decoded {
-        case let .frame(frame):
-            var header = FrameHeaderJSON(frame.header)
-            if mistakes.contains(.sequenceNotSplit) {
-                header.sequenceCategory = 0
-                header.sequenceCounter = header.sequence
-            }
-            return TesteeMessage.Response(result: "frame", header: header, payload: Hex.string(frame.payload))
-        case let .error(code, offset):
-            return TesteeMessage.Response(result: "error", error: code.name, offset: offset)
-        }
     }
 
     // MARK: - Decoding
