@@ -14,17 +14,16 @@ extension ClientJudge {
         }
         // A close proves a refusal only once the frame to refuse was sent: the frame the script
         // sends last before it waits for the close.
-        let steps = testCase.script.connection(0).steps
-        let label = steps.prefix { $0 != .awaitClosed }.compactMap { if case let .send(transmission) = $0 { transmission.label } else { nil } }.last ?? ""
+        let label = testCase.script.connection(0).lastSentLabel(before: .awaitClosed)
         guard let sentAt = connection.written(label) else {
             let before = connection.closed.map { "the connection was \(closer(connection)) at \(Self.text($0)), before it" }
-                ?? observation.waitingFor.map { "the server's script was still waiting for \($0)" } ?? "the case ended before it"
+                ?? scriptWaiting ?? "the case ended before it"
             return Verdict(.unsupported, "the case never sent the frame the client must refuse (\(code.name)): \(before), so nothing could be judged",
                            requirements: testCase.requirements)
         }
         // The close may come once the client has handled what it refuses: a second more for each
         // MiB of it, as a case's time limit allows (a zlib bomb is inflated to the body limit first).
-        let handled = testCase.script.connection(0).steps.lazy.compactMap { if case let .send(transmission) = $0 { transmission } else { nil } }
+        let handled = testCase.script.connection(0).transmissions
             .flatMap { Transmission.headers(in: $0.bytes) }
             .map { $0.compressType == .zlib ? DecodeOptions.defaultBodyLimit : Int($0.bodyLength) }.max() ?? 0
         let allowed = TimingTolerance.late(.zero) + .seconds(handled >> 20)
@@ -57,13 +56,13 @@ extension ClientJudge {
         connection.closedBy == .client && (connection.closed ?? .zero) <= (observation.ended ?? .seconds(1 << 40))
     }
 
-    /// Who closed `connection`, in a verdict's words: `closed by the server's script`.
+    /// Who closed `connection`, in a verdict's words: `closed by the server's script`, `still open`.
     func closer(_ connection: ClientObservation.Connection) -> String {
         switch connection.closedBy {
         case .suite: "closed by the suite at the case's end"
         case .script: "closed by the server's script"
         case .client: closedByClient(connection) ? "closed by the client" : "closed by the client after the case ended"
-        case nil: "open"
+        case nil: "still open"
         }
     }
 
@@ -78,7 +77,7 @@ extension ClientJudge {
             return pass("refused the frame (\(errors.first ?? "no error reported")) and closed after \(Self.text(closed - connection.opened)), as the brief allows")
         }
         // Only the client's own close is a refusal: not the suite's at the case's end, nor the script's.
-        let state = connection.closedBy == nil ? "still open" : closer(connection)
+        let state = closer(connection)
         return fail("the client neither acknowledged the frame nor refused it", expected: "an ACK of \(sequence), or \(code.name) and a close",
                     actual: "neither: no ACK, and the connection \(state)")
     }
@@ -89,9 +88,9 @@ extension ClientJudge {
         }
         // Nothing delivered proves something only once the cut frame and the close reached it.
         let connection = observation.connections[0]
-        let label = testCase.script.connection(0).steps.lazy.compactMap { if case let .send(transmission) = $0 { transmission.label } else { nil } }.first ?? ""
+        let label = testCase.script.connection(0).firstSentLabel
         guard let cut = connection.written(label) else {
-            let waiting = observation.waitingFor.map { ": the server's script was still waiting for \($0)" } ?? ""
+            let waiting = scriptWaiting.map { ": " + $0 } ?? ""
             return Verdict(.unsupported, "the case never sent its cut-off frame\(waiting), so nothing could be judged", requirements: testCase.requirements)
         }
         guard connection.closedBy == .script, let closed = connection.closed else {

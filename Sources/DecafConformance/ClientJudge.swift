@@ -139,12 +139,18 @@ public struct ClientJudge {
         testCase.script.connections.contains { $0.steps.contains(.awaitAck(ClientCaseSteps.sentinel)) }
     }
 
+    /// What the server's script was still waiting for when the case ended before it finished:
+    /// why a frame the case meant to send never went out.
+    var scriptWaiting: String? {
+        observation.waitingFor.map { "the server's script was still waiting for \($0)" }
+    }
+
     /// Why the sentinel's ACK is missing: the script never got as far as sending it (a case
     /// cut short), the client closed first, or it never acknowledged it (EX-1).
     var sentinelMissing: Verdict {
         let sent = observation.connections.contains { connection in connection.writes.contains { $0.headers.contains { $0.sequence == ClientCaseSteps.sentinel } } }
         guard sent else {
-            let waiting = observation.waitingFor.map { ": the server's script was still waiting for \($0)" } ?? ""
+            let waiting = scriptWaiting.map { ": " + $0 } ?? ""
             return Verdict(.timeout, "the case ended before the server sent the DATA frame that follows the case's frames\(waiting)",
                            expected: "the script to reach its DATA frame \(ClientCaseSteps.sentinel)", actual: "not sent", requirements: testCase.requirements)
         }

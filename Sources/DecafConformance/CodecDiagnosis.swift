@@ -10,9 +10,8 @@ public struct CodecDiagnosis {
     let cases: [CodecCase]
     /// The verdict the testee got in each case, by case ID.
     let actual: [String: Verdict]
-    /// The cases a mistake's model judges otherwise than the reference: the only cases a set of
-    /// mistakes holding it needs judging again.
-    private var touched: [CodecMistake: Set<Int>] = [:]
+    /// Each mistake's verdict in the cases its model judges otherwise than the reference: the only
+    /// cases a set of mistakes holding it needs judging again.
     private var alone: [CodecMistake: [Int: Verdict]] = [:]
     /// What the reference codec gets in each case: a pass, except where the brief lets a case go either way.
     private var reference: [Verdict] = []
@@ -42,13 +41,12 @@ public struct CodecDiagnosis {
                 if verdict != reference[index] { verdicts[index] = verdict }
             }
             alone[mistake] = verdicts
-            touched[mistake] = Set(verdicts.keys)
         }
         var chosen: [CodecMistake] = []
         var explained: Set<Int> = []
         while true {
             var best: (mistake: CodecMistake, explained: Set<Int>)?
-            for mistake in CodecMistake.allCases where !chosen.contains(mistake) && !(touched[mistake] ?? []).isEmpty {
+            for mistake in CodecMistake.allCases where !chosen.contains(mistake) && !(alone[mistake] ?? [:]).isEmpty {
                 guard let explaining = explanation(of: chosen + [mistake]), explaining.count > explained.count,
                       explaining.count > best?.explained.count ?? 0 else { continue }
                 best = (mistake, explaining)
@@ -62,7 +60,7 @@ public struct CodecDiagnosis {
             // do, one its model changes).
             let others = explanation(of: chosen.filter { $0 != mistake }, strict: false) ?? []
             let own = explained.subtracting(others)
-            let mine = own.isEmpty ? explained.intersection(touched[mistake] ?? []) : own
+            let mine = own.isEmpty ? explained.intersection((alone[mistake] ?? [:]).keys) : own
             return mine.isEmpty ? nil : defect(mistake, explaining: mine.sorted())
         }
         return Diagnosis(defects: defects, failures: failing.count, unexplained: failing.filter { !explained.contains($0) }.map { cases[$0].id })
@@ -91,7 +89,7 @@ public struct CodecDiagnosis {
     /// or explains under half the failures it predicts (`strict`).
     private func explanation(of mistakes: [CodecMistake], strict: Bool = true) -> Set<Int>? {
         guard !mistakes.isEmpty else { return [] }
-        let indices = mistakes.reduce(into: Set<Int>()) { $0.formUnion(touched[$1] ?? []) }
+        let indices = mistakes.reduce(into: Set<Int>()) { $0.formUnion((alone[$1] ?? [:]).keys) }
         let model = CodecModel(Set(mistakes))
         var explained: Set<Int> = []
         var predicted = 0

@@ -1,12 +1,13 @@
 import DecafDiagnosis
-import DecafSession
 import DecafJSON
+import DecafSession
 import DecafVectors
 import DecafWire
 
 /// Decaf's own codec as a testee of the testee protocol (`Specs/conform-testee.md`): DecafWire
 /// answers each request, as `tools/reference/testee.py` does in Python. With faults it misbehaves
-/// on purpose, only on the rare inputs each fault names. Pure: the command that runs it reads the
+/// on purpose, only on the rare inputs each fault names; with mistakes (`CodecModel`) it makes
+/// them on every input. Pure: the command that runs it reads the
 /// requests, writes the answers, and crashes or hangs when told to.
 public struct CodecTestee: Sendable {
     /// What the testee does with a request.

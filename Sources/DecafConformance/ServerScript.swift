@@ -45,6 +45,20 @@ public struct ConnectionScript: Hashable, Sendable {
         self.acks = acks
         self.steps = steps
     }
+
+    /// What the script sends, in order: the case's frames, then any that follow them.
+    public var transmissions: [Transmission] {
+        steps.compactMap { if case let .send(transmission) = $0 { transmission } else { nil } }
+    }
+
+    /// The label of the script's first send: the input of a client case, whose write shows it arrived.
+    public var firstSentLabel: String { transmissions.first?.label ?? "" }
+
+    /// The label of the last send before the script's first `step`: in a refusal case, the frame
+    /// to refuse, sent before the script waits for the close.
+    public func lastSentLabel(before step: ServerStep) -> String {
+        ConnectionScript(steps: Array(steps.prefix { $0 != step })).transmissions.last?.label ?? ""
+    }
 }
 
 /// How the server answers a VERSION_REQUEST (HS-2): the ACK and the VERSION_RESPONSE come in either

@@ -14,7 +14,7 @@ public enum TextReport {
         if let diagnosis = run.diagnosis, !diagnosis.defects.isEmpty {
             out += "\n" + Self.diagnosis(diagnosis)
             // Each explained failure is its defect's; the case list gives them only verbosely.
-            if !verbose { explained = Set(diagnosis.defects.flatMap(\.explains)) }
+            if !verbose { explained = diagnosis.explainedCases }
         }
         let shown = run.results.filter { (verbose || !$0.verdict.kind.isPass || $0.verdict.kind == .passNonStrict || $0.isFlaky) && !explained.contains($0.testCase.id) }
         let causes = verbose ? [:] : Dictionary(grouping: shown.filter { !$0.isFlaky }, by: \.verdict).filter { $0.value.count >= sharedCause }
@@ -87,7 +87,7 @@ public enum TextReport {
         var out = run.summaryLine + "\n"
         if case let .targetLost(reason) = run.stop { out += "    \(reason)\n" }
         let unexpected = run.unexpectedFailures
-        let explained = Set(run.diagnosis?.defects.flatMap(\.explains) ?? [])
+        let explained = run.diagnosis?.explainedCases ?? []
         let others = unexpected.filter { !explained.contains($0.testCase.id) }
         if others.count < unexpected.count {
             out += "required cases failing: \(unexpected.count), \(unexpected.count - others.count) of them explained by the defects above"

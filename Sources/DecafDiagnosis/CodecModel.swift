@@ -1,7 +1,7 @@
 import DecafWire
 
-/// The reference codec with mistakes planted: the answer a codec that makes exactly these
-/// mistakes gives to a testee request. With none it is DecafWire's answer, the brief's. Each
+/// The reference codec with mistakes planted: what a codec that makes exactly these mistakes
+/// decodes from a stream, and the bytes it writes for a frame. With none it is DecafWire's answer, the brief's. Each
 /// mistake is a change of the input before the reference decodes it (a field read another way),
 /// of the receiver's options (a check left out), or of the answer after (an offset counted from
 /// elsewhere), so mistakes compose as a codec's defects do. Pure: the codec suite's diagnosis runs
@@ -16,7 +16,7 @@ public struct CodecModel: Sendable {
     }
 
     /// Largest body a codec with no limit is modelled to take (it would take more, memory allowing).
-    public static let unlimitedBody = 64 << 20
+    static let unlimitedBody = 64 << 20
 
     /// What decoding gave: the stream's one frame, or its first error.
     public enum Decoded: Sendable {

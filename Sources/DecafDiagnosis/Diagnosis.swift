@@ -26,6 +26,9 @@ public struct Diagnosis: Hashable, Sendable {
         return "\(count) \(explained) of \(failures) failure\(failures == 1 ? "" : "s")"
     }
 
+    /// Every failing case a defect explains.
+    public var explainedCases: Set<String> { Set(defects.flatMap(\.explains)) }
+
     /// Which defect explains `caseID`, if one does.
     public func defect(explaining caseID: String) -> Defect? {
         defects.first { $0.explains.contains(caseID) }

@@ -80,7 +80,7 @@ public final class ClientFuzzer: FuzzCampaign {
     /// Whether the case's input reached the client: the server's script wrote it (not a client
     /// that failed the handshake, or closed, before the input's turn).
     static func inputArrived(_ attempt: CaseAttempt, of clientCase: ClientCase) -> Bool {
-        let label = clientCase.script.connection(0).steps.lazy.compactMap { if case let .send(transmission) = $0 { transmission.label } else { nil } }.first ?? ""
+        let label = clientCase.script.connection(0).firstSentLabel
         return attempt.result.transcript.contains { $0.direction == .sent && ($0.label ?? "").hasPrefix(label) }
     }
 

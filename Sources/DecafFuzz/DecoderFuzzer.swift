@@ -148,7 +148,7 @@ public final class DecoderFuzzer: FuzzCampaign {
             if let response = response(of: attempt), DecoderCase.isLegal(response, of: codecCase) { return nil }
             // One finding per defect: the catalogued mistake that gives this answer, when one does.
             if let response = response(of: attempt), let mistake = CodecMistake.cause(of: response, to: codecCase) {
-                return (.disagreement, "defect \(mistake.name)")
+                return (.disagreement, FuzzFinding.signature(of: mistake))
             }
             let brief = codecCase.vector.expectation.refusal.map { "must refuse with \($0.error.name)" } ?? "must accept"
             return (.disagreement, "\(verdict.reason); \(brief)")

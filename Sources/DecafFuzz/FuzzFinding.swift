@@ -60,9 +60,14 @@ public struct FuzzFinding: Sendable {
         return "\(oracle.rawValue.uppercased()): \(sent); \(happened).\(breaks)\(made)\(defectSentence)"
     }
 
+    /// The signature of a disagreement the catalogued `mistake` gives: one finding per defect.
+    public static func signature(of mistake: CodecMistake) -> String { defectPrefix + mistake.name }
+
+    private static let defectPrefix = "defect "
+
     /// The catalogued mistake the signature names, when one gives the testee's answer.
     public var defect: CodecMistake? {
-        signature.hasPrefix("defect ") ? CodecMistake(rawValue: String(signature.dropFirst("defect ".count))) : nil
+        signature.hasPrefix(Self.defectPrefix) ? CodecMistake(rawValue: String(signature.dropFirst(Self.defectPrefix.count))) : nil
     }
 
     /// " Defect: reads ... (name); fix: ...", or nothing.
