@@ -64,11 +64,12 @@ struct DocumentedCommandTests {
         return directory
     }
 
-    /// One document at a time, each in a workspace of its own, the documents side by side: the
-    /// whole run's longest test was all of them in a row.
+    /// Each document in a workspace of its own, one after another: side by side, their peers,
+    /// proxies and campaigns loaded the machine past what the timing-bound commands shown (a
+    /// reliable send through a peer) and the tests beside them allow.
     @Test("every command the README and the guides show with their output runs as written and ends as shown",
           .enabled(if: ExternalTool.python3.isInstalled, Comment(rawValue: ExternalTool.python3.skipReason)),
-          arguments: documents.map(\.name))
+          .serialized, arguments: documents.map(\.name))
     func runsAsShown(document: String) async throws {
         let directory = try Self.workspace()
         defer { try? FileManager.default.removeItem(at: directory) }
