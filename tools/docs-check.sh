@@ -10,10 +10,15 @@ targets=(DecafWire DecafSession DecafNIO)
 out=.build/docs
 rm -rf "$out"
 mkdir -p "$out"
+# One run of the plugin for the three (one build and one symbol extraction, not three): it writes
+# each archive into $out as MODULE.doccarchive.
+arguments=()
+for target in "${targets[@]}"; do arguments+=(--target "$target"); done
+swift package --allow-writing-to-directory "$out" generate-documentation "${arguments[@]}" \
+    --output-path "$out" --warnings-as-errors > "$out/docc.log" 2>&1 \
+    || { cat "$out/docc.log" >&2; echo "DocC refused the documentation (above)" >&2; exit 1; }
 for target in "${targets[@]}"; do
-    swift package --allow-writing-to-directory "$out" generate-documentation --target "$target" \
-        --output-path "$out/$target.doccarchive" --warnings-as-errors > "$out/$target.log" 2>&1 \
-        || { cat "$out/$target.log" >&2; echo "DocC refused $target's documentation (above)" >&2; exit 1; }
+    [ -d "$out/$target.doccarchive" ] || { cat "$out/docc.log" >&2; echo "DocC wrote no archive for $target" >&2; exit 1; }
 done
 python3 - "${targets[@]}" <<'PY'
 import glob, json, sys

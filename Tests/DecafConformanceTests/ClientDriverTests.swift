@@ -127,12 +127,20 @@ struct ClientFaultTests {
         // reconnecting is a SHOULD): those faults get three runs, and a run that catches them is
         // enough.
         let dependsOnTime = fault == .noBackoff || fault == .noJitter || fault == .forgetsRepeatsOnReconnect
-        let run = try await ClientDriverTests.run(ClientDriverTests.swiftTestee + ["--fault", fault.rawValue], cases, jobs: 4,
+        // A run the machine held up may be asked again, as the time-bound faults are: held up for
+        // 922 ms, the accepts-bad-crc client once closed its connection right after the damaged
+        // frame (for a reason of its own) in both cases that show the fault.
+        var run: ConformanceRun
+        var naming: [CaseResult]
+        var runs = 0
+        repeat {
+            run = try await ClientDriverTests.run(ClientDriverTests.swiftTestee + ["--fault", fault.rawValue], cases, jobs: 4,
                                                   repeats: dependsOnTime ? 3 : 1)
-        let failing = run.results.filter(\.verdict.kind.isFailure)
-        let naming = failing.filter { failure in
-            failure.testCase.level == level && (shownIn.map(failure.testCase.id.hasPrefix) ?? !Set(fault.breaks).isDisjoint(with: failure.verdict.requirements + failure.testCase.requirements))
-        }
+            naming = run.results.filter(\.verdict.kind.isFailure).filter { failure in
+                failure.testCase.level == level && (shownIn.map(failure.testCase.id.hasPrefix) ?? !Set(fault.breaks).isDisjoint(with: failure.verdict.requirements + failure.testCase.requirements))
+            }
+            runs += 1
+        } while naming.isEmpty && runs < 3 && run.results.contains { $0.heldUp != nil }
         #expect(!naming.isEmpty, "no \(level.rawValue) case showing \(fault.rawValue) failed; verdicts: \(run.results.map { "\($0.testCase.id) \($0.verdict.kind.rawValue): \($0.verdict.reason)" })")
         #expect(run.exitStatus == (shownIn == nil ? 1 : 0))
     }

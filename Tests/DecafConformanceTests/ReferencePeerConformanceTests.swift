@@ -59,9 +59,11 @@ struct ReferencePeerConformanceTests {
 
     static let idleCase = "exchange.idle-timeout"
 
+    /// 2 s, so the close may come up to 2 s late (`TimingTolerance`): the peer's one event loop
+    /// shares both cores with the whole test run (with 1 s it once closed 1.0 s late).
     @Test("the peer closes an idle connection after its idle timeout (EX-6)")
     func idleTimeout() async throws {
-        let run = try await Self.run(faults: [], idleTimeout: .seconds(1), only: { $0.id == Self.idleCase })
+        let run = try await Self.run(faults: [], idleTimeout: .seconds(2), only: { $0.id == Self.idleCase })
         #expect(run.results.map(\.testCase.id) == [Self.idleCase])
         #expect(run.results.map(\.verdict.kind) == [.pass], "\(run.results.map(\.verdict.reason))")
         #expect(run.exitStatus == 0)

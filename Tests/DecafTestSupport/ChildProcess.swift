@@ -21,8 +21,8 @@ public enum ChildProcess {
         public var lifetime: Duration = .zero
         /// When the exit was seen, on that thread.
         public var ended = ContinuousClock.now
-        /// Its own peak resident memory (VmHWM, not its children's), in bytes, as last read while it
-        /// ran (it is read every 50 ms); 0 when unknown.
+        /// Its peak resident memory, in bytes, as the kernel counted it (`SpawnedProcess.peakMemory`);
+        /// 0 when unknown.
         public var peakMemory = 0
 
         init(_ termination: SpawnedProcess.Termination, output: [UInt8], error: [UInt8], lifetime: Duration, ended: ContinuousClock.Instant) {
@@ -78,7 +78,6 @@ public enum ChildProcess {
             _ = SpawnedProcess.write([UInt8](input ?? Data()), to: stdin)
             close(stdin)
         }.start()
-        let peak = PeakMemory(of: process)
         guard let termination = process.wait(limit: limit) else {
             process.signal(SIGKILL)
             process.wait()
@@ -90,7 +89,7 @@ public enum ChildProcess {
         // A grandchild may keep a pipe open; what the child wrote is read by then.
         _ = streams.wait(timeout: .now() + .seconds(10))
         var run = Run(termination, output: readOutput.bytes, error: readError.bytes, lifetime: lifetime, ended: ended)
-        run.peakMemory = peak.bytes
+        run.peakMemory = process.peakMemory ?? 0
         return run
     }
 }
