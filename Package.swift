@@ -60,8 +60,9 @@ let package = Package(
         .target(
             name: "DecafPeer",
             dependencies: [
-                "DecafWire", "DecafSession", "DecafNIO",
+                "DecafWire", "DecafSession", "DecafNIO", "DecafConformance", "DecafDiagnosis",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),

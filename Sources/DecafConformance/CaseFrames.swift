@@ -2,11 +2,11 @@ import DecafWire
 
 /// The frames cases send, built by DecafWire's encoder with the session and timestamp every case
 /// uses, stamped with the run's clock when sent.
-enum CaseFrames {
+public enum CaseFrames {
     /// The session of the brief's example UUID 12345678-9abc-def0-1234-56789abcdef0.
-    static let session = SessionID(rawValue: 0x444C)
+    public static let session = SessionID(rawValue: 0x444C)
     /// The timestamp in the catalog's bytes (2023-11-14T22:13:20Z); a run replaces it with its clock.
-    static let timestamp: UInt32 = 1_700_000_000
+    public static let timestamp: UInt32 = 1_700_000_000
     /// The counters of sentinel frames start here, far from the counters cases use.
     static let sentinelCounter: UInt32 = 0xC0_FFEE
 

@@ -34,8 +34,8 @@ extension CodecModel {
                 header.sequenceCounter = header.sequence
             }
             return TesteeMessage.Response(result: "frame", header: header, payload: Hex.string(frame.payload))
-        case let .error(code, offset):
-            return TesteeMessage.Response(result: "error", error: code.name, offset: offset)
+        case let .error(error):
+            return TesteeMessage.Response(result: "error", error: error.code.name, offset: error.offset)
         }
     }
 }

@@ -23,7 +23,7 @@ public struct CodecModel: Sendable {
         /// The stream's one frame.
         case frame(Frame)
         /// Its first error, at the offset this codec reports.
-        case error(ErrorCode, offset: Int)
+        case error(WireError)
     }
 
     // MARK: - Decoding
@@ -44,17 +44,17 @@ public struct CodecModel: Sendable {
         if mistakes.contains(.typesCheckedBeforeBodyLength), bytes.count >= FrameHeader.size {
             var unlimited = options
             unlimited.bodyLimit = Int(UInt32.max)
-            if case let .error(code, offset) = reference(bytes, options: unlimited, header: header),
-               code == .unsupportedEncryption || code == .unsupportedCompression {
-                return .error(code, offset: offset)
+            if case let .error(error) = reference(bytes, options: unlimited, header: header),
+               error.code == .unsupportedEncryption || error.code == .unsupportedCompression {
+                return .error(error)
             }
         }
         // The reference's one limit covers both the header's body_length and the inflated body; a
         // mistake leaves out one check. Without the header's check left out, a body_length above
         // the limit is refused where section 8's order puts it, as the reference refuses it.
         if mistakes.contains(.inflateNotLimited), !mistakes.contains(.bodyLengthNotLimited),
-           case .error(.bodyTooLarge, let offset) = reference(bytes, options: options, header: header) {
-            return .error(.bodyTooLarge, offset: offset)
+           case let .error(error) = reference(bytes, options: options, header: header), error.code == .bodyTooLarge {
+            return .error(error)
         }
         if mistakes.contains(.inflateNotLimited) { options.bodyLimit = max(options.bodyLimit, Self.unlimitedBody) }
         if mistakes.contains(.bodyLengthNotLimited), bytes.count >= FrameHeader.size {
@@ -64,10 +64,10 @@ public struct CodecModel: Sendable {
         let decoded = reference(bytes, options: options, header: header)
         guard case let .frame(frame) = decoded, frame.header.compressType == .zlib else { return decoded }
         if !mistakes.contains(.inflateNotLimited), frame.payload.count > limit {
-            return .error(.decompressionFailed, offset: FrameHeader.size)
+            return .error(WireError(.inflatedBodyTooLarge(limit: limit), offset: FrameHeader.size))
         }
         if mistakes.contains(.emptyZlibBodyInflated), !mistakes.contains(.zlibBodyNotInflated), frame.header.bodyLength == 0 {
-            return .error(.decompressionFailed, offset: FrameHeader.size)
+            return .error(WireError(.malformedZlibStream, offset: FrameHeader.size))
         }
         return decoded
     }
@@ -80,15 +80,16 @@ public struct CodecModel: Sendable {
         do {
             guard var frame = try decoder.nextFrame() else {
                 try decoder.finish()
-                return .error(.truncatedFrame, offset: 0)
+                return .error(WireError(.truncatedFrame(received: bytes.count, expected: nil), offset: 0))
             }
             try decoder.finish()
             header.restore(&frame.header)
             return .frame(frame)
         } catch {
-            if error.code == .truncatedFrame, mistakes.contains(.truncationOffsetAtEnd) { return .error(.truncatedFrame, offset: bytes.count) }
-            let offset = error.code.countsOffsetFromBody && mistakes.contains(.tlvOffsetFromFrameStart) ? error.offset + FrameHeader.size : error.offset
-            return .error(error.code, offset: offset)
+            var reported = error
+            if error.code == .truncatedFrame, mistakes.contains(.truncationOffsetAtEnd) { reported.offset = bytes.count }
+            if error.code.countsOffsetFromBody && mistakes.contains(.tlvOffsetFromFrameStart) { reported.offset += FrameHeader.size }
+            return .error(reported)
         }
     }
 

@@ -65,7 +65,7 @@ public final class SpawnedProcess: Sendable {
     public let processIdentifier: pid_t
     /// This process's ends of the child's pipes.
     public let pipes: Pipes
-    private let termination = Mutex<(ended: Termination, peakMemory: Int)?>(nil)
+    private let termination = Mutex<Termination?>(nil)
     /// Left once the child has ended and been reaped.
     private let running = DispatchGroup()
 
@@ -128,33 +128,26 @@ public final class SpawnedProcess: Sendable {
 
         running.enter()
         Thread { [self] in
-            let reaped = Self.reap(processIdentifier)
-            termination.withLock { $0 = reaped }
+            let ended = Self.reap(processIdentifier)
+            termination.withLock { $0 = ended }
             running.leave()
-            onExit?(reaped.ended)
+            onExit?(ended)
         }.start()
     }
 
-    /// Waits for `pid` to end, and says how it did and the most memory it held (the kernel's
-    /// account of it at the reaping, so no moment of it is missed).
-    private static func reap(_ pid: pid_t) -> (ended: Termination, peakMemory: Int) {
+    /// Waits for `pid` to end, and says how it did.
+    private static func reap(_ pid: pid_t) -> Termination {
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 {
+        while waitpid(pid, &status, 0) < 0 {
             // Only an interruption is worth another wait; anything else means it is gone.
-            if errno != EINTR { return (.exited(status: -1), 0) }
+            if errno != EINTR { return .exited(status: -1) }
         }
         let signal = status & 0x7F
-        // ru_maxrss counts kibibytes on Linux.
-        return (signal == 0 ? .exited(status: (status >> 8) & 0xFF) : .signalled(signal), usage.ru_maxrss * 1024)
+        return signal == 0 ? .exited(status: (status >> 8) & 0xFF) : .signalled(signal)
     }
 
     /// How the child ended; nil while it runs.
-    public var ended: Termination? { termination.withLock { $0?.ended } }
-
-    /// The most resident memory the child held (its peak RSS, and that of any child of its own it
-    /// waited for), in bytes; nil while it runs.
-    public var peakMemory: Int? { termination.withLock { $0?.peakMemory } }
+    public var ended: Termination? { termination.withLock { $0 } }
 
     /// Whether the child has not ended yet.
     public var isRunning: Bool { ended == nil }

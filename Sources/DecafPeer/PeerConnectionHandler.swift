@@ -60,7 +60,7 @@ final class PeerConnectionHandler: ChannelInboundHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if case IdleStateHandler.IdleStateEvent.read = event {
+        if event is IdleTimeoutHandler.Expired {
             close(context: context, reason: "idle for \(session.configuration.idleTimeout), closed (EX-6)")
         } else {
             context.fireUserInboundEventTriggered(event)

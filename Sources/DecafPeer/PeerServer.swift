@@ -1,3 +1,4 @@
+import DecafDiagnosis
 import DecafNIO
 import DecafSession
 import DecafWire
@@ -37,6 +38,7 @@ public final class PeerServer: Sendable {
     ///
     /// - Parameters:
     ///   - pcapPath: when set, every connection is recorded to this pcap file.
+    ///   - mistakes: codec mistakes the peer's decoder makes (`MistakenFrameDecoderHandler`); none by default.
     ///   - clock: the current UNIX time in seconds, for timestamps, repeats and the timestamp window.
     ///   - onDelivery: hears each DATA frame delivered (not its repeats), on the connection's loop.
     public static func start(
@@ -44,6 +46,7 @@ public final class PeerServer: Sendable {
         host: String = "127.0.0.1",
         port: Int = 0,
         pcapPath: String? = nil,
+        mistakes: Set<CodecMistake> = [],
         logger: Logger = Logger(label: "decaf.peer"),
         threads: Int = System.coreCount,
         clock: @escaping @Sendable () -> UInt32,
@@ -92,8 +95,8 @@ public final class PeerServer: Sendable {
                                 return
                             }
                             channel.closeFuture.whenComplete { _ in counters.withLockedValue { $0.connectionsOpen -= 1 } }
-                            try addHandlers(to: channel, configuration: configuration, pcap: pcap, logger: logger, statistics: counters, replay: replay, clock: clock,
-                                            onDelivery: onDelivery)
+                            try addHandlers(to: channel, configuration: configuration, mistakes: mistakes, pcap: pcap, logger: logger, statistics: counters,
+                                            replay: replay, clock: clock, onDelivery: onDelivery)
                         }
                     }
                     .bind(host: host, port: port)
@@ -109,18 +112,21 @@ public final class PeerServer: Sendable {
         }
     }
 
-    /// What the system says when `path` is opened for writing, if it refuses: NIO's file sink
-    /// reports only that opening failed.
-    private static func addHandlers(
-        to channel: Channel, configuration: PeerConfiguration, pcap: NIOWritePCAPHandler.SynchronizedFileSink?,
+    /// Adds a connection's handlers to `channel`: a socket's, or one in memory (`SimulatedServerCase`).
+    static func addHandlers(
+        to channel: Channel, configuration: PeerConfiguration, mistakes: Set<CodecMistake>, pcap: NIOWritePCAPHandler.SynchronizedFileSink?,
         logger: Logger, statistics: NIOLockedValueBox<PeerStatistics>, replay: NIOLockedValueBox<ReplayMemory>,
         clock: @escaping @Sendable () -> UInt32, onDelivery: (@Sendable (FrameHeader) -> Void)?
     ) throws {
         let pipeline = channel.pipeline.syncOperations
         if let pcap { try pipeline.addHandler(NIOWritePCAPHandler(mode: .server, fileSink: pcap.write)) }
-        try pipeline.addHandler(IdleStateHandler(readTimeout: TimeAmount(configuration.idleTimeout)))
+        try pipeline.addHandler(IdleTimeoutHandler(timeout: TimeAmount(configuration.idleTimeout)))
         if configuration.has(.crcLittleEndian) { try pipeline.addHandler(ChecksumByteSwapHandler()) }
-        try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: configuration.decodeOptions, now: clock, refusesFromHeader: configuration.refusesFromHeader)))
+        if mistakes.isEmpty {
+            try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: configuration.decodeOptions, now: clock, refusesFromHeader: configuration.refusesFromHeader)))
+        } else {
+            try pipeline.addHandler(ByteToMessageHandler(MistakenFrameDecoderHandler(mistakes: mistakes, options: configuration.decodeOptions, now: clock)))
+        }
         try pipeline.addHandler(MessageToByteHandler(FrameEncoderHandler()))
         try pipeline.addHandler(PeerConnectionHandler(configuration: configuration, logger: logger, statistics: statistics, replay: replay, clock: clock,
                                                              onDelivery: onDelivery))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DecafDiagnosis
 import DecafDissect
 import DecafJSON
 import DecafNIO
@@ -30,6 +31,10 @@ struct PeerCommand: AsyncParsableCommand {
 
     @Flag(help: "List the faults and exit.")
     var listFaults = false
+
+    @Option(help: ArgumentHelp("Decode what clients send with a codec that makes this mistake (repeatable; decaf testee decoder --list-mistakes shows them).",
+                               valueName: "name"))
+    var mistake: [CodecMistake] = []
 
     @Option(help: ArgumentHelp("Wait before a read receipt is sent. (default: 0s)", valueName: "duration"), transform: DurationArgument.nonNegative)
     var readReceiptDelay = Duration.zero
@@ -101,7 +106,7 @@ struct PeerCommand: AsyncParsableCommand {
         let server: PeerServer
         do {
             server = try await PeerServer.start(configuration: configuration, host: listen.host, port: listen.port,
-                                                pcapPath: pcap, clock: Clock.unixSeconds,
+                                                pcapPath: pcap, mistakes: Set(mistake), clock: Clock.unixSeconds,
                                                 onDelivery: onDelivery)
         } catch {
             throw InputError("\(error)")
@@ -110,6 +115,9 @@ struct PeerCommand: AsyncParsableCommand {
         FileHandleOutput.standardOutput.write("listening on \(HostAndPort(host: listen.host, port: server.localAddress.port ?? listen.port))\n")
         if !configuration.faults.isEmpty {
             FileHandleOutput.standardOutput.write("faults: \(configuration.faults.map(\.name).joined(separator: ", "))\n")
+        }
+        if !mistake.isEmpty {
+            FileHandleOutput.standardOutput.write("codec mistakes: \(Set(mistake).sorted().map(\.name).joined(separator: ", "))\n")
         }
         let signal = await signals.wait()
         try await server.shutdown()

@@ -49,6 +49,11 @@ struct SecondZooTests {
         """, in: directory)
     }
 
+    /// Runs decaf, measuring its own peak memory (not the testees' it starts), which the zoo bounds.
+    static func decaf(_ arguments: [String], limit: Duration = .seconds(120)) async throws -> DecafProcess.Run {
+        try await DecafProcess.run(arguments, limit: limit, measuringOwnMemory: true)
+    }
+
     /// Checks a run's time, memory, status and first lines.
     static func expect(_ run: DecafProcess.Run, status: Int32, within bound: Duration, naming cause: String, _ what: String) {
         #expect(run.status == status, "\(what): exit status \(run.status): \(run.output.prefix(600)) \(run.error.prefix(600))")
@@ -70,7 +75,7 @@ struct SecondZooTests {
         let corpus = directory.appending(path: "big.bin")
         try Data(frame).write(to: corpus)
         let testee = try Self.codecWrapper(then: "sys.stdout.buffer.write(answer + answer); sys.stdout.flush()", in: directory)
-        let run = try await DecafProcess.run(["fuzz", "decoder", "--duration", "20s", "--timeout", "20s", "--corpus", corpus.path, "--findings", directory.appending(path: "f").path,
+        let run = try await Self.decaf(["fuzz", "decoder", "--duration", "20s", "--timeout", "20s", "--corpus", corpus.path, "--findings", directory.appending(path: "f").path,
                                               "--", "python3", testee], limit: .seconds(120))
         Self.expect(run, status: 2, within: .seconds(20), naming: "it answers some requests more than once", "fuzz decoder against a testee that answers twice")
     }
@@ -82,7 +87,7 @@ struct SecondZooTests {
         let testee = try Self.codecWrapper(then: "sys.stdout.buffer.write(answer); sys.stdout.flush()\n    if answered == 5: sys.exit(0)", in: directory)
         // Bounded by a count of inputs, not by time: beside the whole test run the wrapper's two Python
         // processes start slowly (37 inputs in 20 s once), and the tenth exit comes after 50 inputs.
-        let run = try await DecafProcess.run(["fuzz", "decoder", "--runs", "100", "--timeout", "20s", "--findings", directory.appending(path: "f").path,
+        let run = try await Self.decaf(["fuzz", "decoder", "--runs", "100", "--timeout", "20s", "--findings", directory.appending(path: "f").path,
                                               "--", "python3", testee], limit: .seconds(240))
         Self.expect(run, status: 2, within: .seconds(180), naming: "the testee exited by itself", "fuzz decoder against a testee that exits every 5 answers")
     }
@@ -99,7 +104,7 @@ struct SecondZooTests {
     func conformServerFlooded() async throws {
         let (server, address) = try await Self.zooServer("flood")
         defer { Task { _ = try? await server.stop(signal: SIGKILL) } }
-        let run = try await DecafProcess.run(["conform", "server", address, "--case", "exchange.read-receipt", "--timeout", "4s"], limit: .seconds(120))
+        let run = try await Self.decaf(["conform", "server", address, "--case", "exchange.read-receipt", "--timeout", "4s"], limit: .seconds(120))
         // One case of 4 steps: (2 x 4 + 2) x --timeout at most.
         Self.expect(run, status: 1, within: .seconds(40), naming: "TIMEOUT exchange.read-receipt", "conform server against a flooding server")
         #expect(run.output.contains("meanwhile the target sent "), "\(run.output)")
@@ -111,7 +116,7 @@ struct SecondZooTests {
         defer { Task { _ = try? await server.stop(signal: SIGKILL) } }
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try await DecafProcess.run(["fuzz", "server", address, "--duration", "10s", "--timeout", "2s", "--findings", directory.path], limit: .seconds(120))
+        let run = try await Self.decaf(["fuzz", "server", address, "--duration", "10s", "--timeout", "2s", "--findings", directory.path], limit: .seconds(120))
         #expect(run.status == 0 || run.status == 1, "\(run.output) \(run.error)")
         // The campaign is cut at --duration and twice --timeout by a timer; the slack is for starting
         // (the catalogs a debug build makes, on a loaded machine), far below the old 30 s overrun.
@@ -126,7 +131,7 @@ struct SecondZooTests {
         let (server, address) = try await Self.zooServer("backlog")
         defer { Task { _ = try? await server.stop(signal: SIGKILL) } }
         let split = command.firstIndex { $0.hasPrefix("--") } ?? command.count
-        let run = try await DecafProcess.run(Array(command[..<split]) + [address] + Array(command[split...]), limit: .seconds(120))
+        let run = try await Self.decaf(Array(command[..<split]) + [address] + Array(command[split...]), limit: .seconds(120))
         Self.expect(run, status: 2, within: .seconds(10), naming: "did not accept the connection within", "\(command[0]) against a full backlog")
     }
 
@@ -136,7 +141,7 @@ struct SecondZooTests {
     func slowHugeAnswer(_ command: [String]) async throws {
         let (server, address) = try await Self.zooServer("slow-body")
         defer { Task { _ = try? await server.stop(signal: SIGKILL) } }
-        let run = try await DecafProcess.run([command[0], address] + command.dropFirst(), limit: .seconds(120))
+        let run = try await Self.decaf([command[0], address] + command.dropFirst(), limit: .seconds(120))
         let said = run.output + run.error
         #expect(said.contains("began a frame of 10485788 bytes"), "\(said)")
         #expect(!said.contains("TRUNCATED_FRAME") && !said.contains("stream ended"), "\(said)")
@@ -149,7 +154,7 @@ struct SecondZooTests {
         defer { Task { _ = try? await server.stop(signal: SIGKILL) } }
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try await DecafProcess.run(["fuzz", "server", address, "--runs", "60", "--timeout", "2s", "--findings", directory.path], limit: .seconds(240))
+        let run = try await Self.decaf(["fuzz", "server", address, "--runs", "60", "--timeout", "2s", "--findings", directory.path], limit: .seconds(240))
         #expect(run.status == 1, "\(run.output) \(run.error)")
         let saved = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".json") }
         #expect(saved.count == 1, "\(saved)")
@@ -191,7 +196,7 @@ struct SecondZooTests {
     @Test("conform client against a client that writes to its standard error without end: memory bounded, the cases judged")
     func clientEndlessStandardError() async throws {
         let client = FixturePaths.root.appending(path: "tools/reference/client.py").path
-        let run = try await DecafProcess.run(["conform", "client", "--case", "client.exchange.*", "--", "sh", "-c",
+        let run = try await Self.decaf(["conform", "client", "--case", "client.exchange.*", "--", "sh", "-c",
                                               "yes 'a log line, and another, and another' >&2 & exec python3 \"$0\"", client], limit: .seconds(240))
         #expect(run.status == 0, "\(run.output.suffix(800)) \(run.error)")
         #expect(run.peakMemory < Self.memoryBound, "held \(run.peakMemory >> 20) MiB")
@@ -199,7 +204,7 @@ struct SecondZooTests {
 
     @Test("conform client against a client that writes one endless line: refused at the case's longest line, memory bounded, exit 2")
     func clientEndlessLine() async throws {
-        let run = try await DecafProcess.run(["conform", "client", "--", "python3", "-c",
+        let run = try await Self.decaf(["conform", "client", "--", "python3", "-c",
                                               "import sys\nwhile True: sys.stdout.write('x' * 65536)"], limit: .seconds(240))
         Self.expect(run, status: 2, within: .seconds(60), naming: "a line longer than", "conform client against an endless line")
     }
@@ -209,7 +214,7 @@ struct SecondZooTests {
         ["send"], ["handshake"], ["proxy"],
     ])
     func helpStatesBounds(_ command: [String]) async throws {
-        let help = try await DecafProcess.run(command + ["--help"]).output.replacingOccurrences(of: "\n", with: " ")
+        let help = try await Self.decaf(command + ["--help"]).output.replacingOccurrences(of: "\n", with: " ")
         #expect(help.contains("within") || help.contains("ends by"), "\(command.joined(separator: " ")) --help states no time bound")
         #expect(help.contains("Memory:"), "\(command.joined(separator: " ")) --help states no memory bound")
     }

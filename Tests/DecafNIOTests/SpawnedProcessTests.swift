@@ -59,16 +59,6 @@ struct SpawnedProcessTests {
         return String(decoding: text, as: UTF8.self)
     }
 
-    @Test("its peak memory is the kernel's count at its end, a moment too short to sample included")
-    func peakMemory() throws {
-        // The shell holds 96 MiB for a moment and ends: a reader of /proc now and then may miss it.
-        let child = try SpawnedProcess(executable: "/bin/sh", arguments: ["-c", "x=$(head -c 100663296 /dev/zero | tr '\\0' x)"])
-        #expect(child.peakMemory == nil)
-        #expect(child.wait(limit: .seconds(30)) == .exited(status: 0))
-        let peak = try #require(child.peakMemory)
-        #expect(peak > 64 << 20 && peak < 1 << 30, "peak \(peak >> 20) MiB")
-    }
-
     @Test("an exit status and a signal are told apart")
     func termination() throws {
         #expect(try SpawnedProcess(executable: "/bin/sh", arguments: ["-c", "exit 3"]).wait(limit: .seconds(30)) == .exited(status: 3))

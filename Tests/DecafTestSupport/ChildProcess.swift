@@ -21,8 +21,9 @@ public enum ChildProcess {
         public var lifetime: Duration = .zero
         /// When the exit was seen, on that thread.
         public var ended = ContinuousClock.now
-        /// Its peak resident memory, in bytes, as the kernel counted it (`SpawnedProcess.peakMemory`);
-        /// 0 when unknown.
+        /// Its own peak resident memory (VmHWM, not its children's), in bytes, as last read while it
+        /// ran (every 50 ms), when the run measured it; 0 otherwise. Not wait4's count: a child
+        /// started with posix_spawn is charged the memory of this process at the start.
         public var peakMemory = 0
 
         init(_ termination: SpawnedProcess.Termination, output: [UInt8], error: [UInt8], lifetime: Duration, ended: ContinuousClock.Instant) {
@@ -50,11 +51,12 @@ public enum ChildProcess {
     }
 
     /// Runs `executable` with `arguments`, `input` on its standard input (end of input at once when
-    /// nil), and returns when it has exited and its output is read.
+    /// nil), and returns when it has exited and its output is read. With `measuringOwnMemory`, its
+    /// peak memory is its own (read from /proc while it runs), not its children's too.
     public static func run(_ executable: URL, _ arguments: [String], input: Data? = nil, in directory: URL? = nil,
-                           limit: Duration = .seconds(120)) async throws -> Run {
+                           limit: Duration = .seconds(120), measuringOwnMemory: Bool = false) async throws -> Run {
         try await offCooperativeThreads {
-            try runBlocking(executable, arguments, input: input, in: directory, limit: limit)
+            try runBlocking(executable, arguments, input: input, in: directory, limit: limit, measuringOwnMemory: measuringOwnMemory)
         }
     }
 
@@ -65,7 +67,8 @@ public enum ChildProcess {
         }
     }
 
-    private static func runBlocking(_ executable: URL, _ arguments: [String], input: Data?, in directory: URL?, limit: Duration) throws -> Run {
+    private static func runBlocking(_ executable: URL, _ arguments: [String], input: Data?, in directory: URL?, limit: Duration,
+                                    measuringOwnMemory: Bool) throws -> Run {
         // A child that exits before reading all of its input must make the write fail, not kill the tests.
         signal(SIGPIPE, SIG_IGN)
         let started = ContinuousClock.now
@@ -78,6 +81,7 @@ public enum ChildProcess {
             _ = SpawnedProcess.write([UInt8](input ?? Data()), to: stdin)
             close(stdin)
         }.start()
+        let ownPeak = measuringOwnMemory ? PeakMemory(of: process) : nil
         guard let termination = process.wait(limit: limit) else {
             process.signal(SIGKILL)
             process.wait()
@@ -89,7 +93,7 @@ public enum ChildProcess {
         // A grandchild may keep a pipe open; what the child wrote is read by then.
         _ = streams.wait(timeout: .now() + .seconds(10))
         var run = Run(termination, output: readOutput.bytes, error: readError.bytes, lifetime: lifetime, ended: ended)
-        run.peakMemory = process.peakMemory ?? 0
+        run.peakMemory = ownPeak?.bytes ?? 0
         return run
     }
 }

@@ -17,9 +17,10 @@ public enum DecafProcess {
     }
 
     /// Runs `decaf` with `arguments`, `input` on its standard input, and waits for it to exit;
-    /// throws `ChildProcess.TimedOut` if it is still running after `limit`.
-    public static func run(_ arguments: [String], input: Data? = nil, limit: Duration = .seconds(120)) async throws -> Run {
-        let run = try await ChildProcess.run(FixturePaths.decafExecutable, arguments, input: input, limit: limit)
+    /// throws `ChildProcess.TimedOut` if it is still running after `limit`. With
+    /// `measuringOwnMemory`, `peakMemory` is decaf's own, without the testees it started.
+    public static func run(_ arguments: [String], input: Data? = nil, limit: Duration = .seconds(120), measuringOwnMemory: Bool = false) async throws -> Run {
+        let run = try await ChildProcess.run(FixturePaths.decafExecutable, arguments, input: input, limit: limit, measuringOwnMemory: measuringOwnMemory)
         return Run(status: run.status, signalled: run.signalled, output: String(decoding: run.output, as: UTF8.self),
                    error: String(decoding: run.error, as: UTF8.self), outputBytes: run.output, lifetime: run.lifetime, peakMemory: run.peakMemory)
     }

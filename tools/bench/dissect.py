@@ -107,7 +107,7 @@ def main():
                 print(rows[-1], file=sys.stderr, flush=True)
                 os.remove(json_out)
     cores = os.cpu_count()
-    print(f"machine: {platform.machine()}, {cores} cores, {platform.system()} {platform.release()}; {time.strftime('%Y-%m-%d')}")
+    print(f"machine: {platform.machine()}, {cores} cores, {platform.system()} {platform.release()}")
     print()
     print("| capture | tool and mode | frames | time | frames/s | MiB/s | peak RSS |")
     print("|---|---|---:|---:|---:|---:|---:|")

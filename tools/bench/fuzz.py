@@ -82,7 +82,7 @@ def main():
         sys.exit("give --seconds 1 or more")
     subprocess.run(["swift", "build", "-c", "release", "--product", "decaf"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     directory = os.path.join(ROOT, ".build/bench-fuzz")
-    print(f"decaf fuzz, {args.seconds} s a row, release build; {os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}\n")
+    print(f"decaf fuzz, {args.seconds} s a row, release build; {os.cpu_count()} cores\n")
     print("| target | body limit | jobs | fuzz inputs/s | conform cases/s (baseline) | ratio | findings |")
     print("|---|---:|---:|---:|---:|---:|---:|")
 

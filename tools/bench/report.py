@@ -2,11 +2,14 @@
 """Runs the codec benchmarks and reports each implementation against the baseline measured in the
 same run, as a markdown table, then checks the decode targets.
 
-Usage: report.py [--from FILE.jmh.json] [--filter REGEX]
+Usage: report.py [--from FILE.jmh.json ...] [--filter REGEX] [--rounds N]
 
 Benchmarks are named "<workload> (<N> frames, <B> B): <implementation>"; every implementation of a
 workload ran over the same bytes. Ratios are baseline time / implementation time, so 0.8x means
-80% of the baseline's throughput.
+80% of the baseline's throughput. The whole suite runs --rounds times (3), one round after the
+other, and each benchmark keeps its best round (the lowest median): this machine's speed drifts
+by a third over minutes, and a slow spell during one implementation's turn would otherwise be
+read as that implementation's cost.
 """
 import argparse
 import json
@@ -36,7 +39,19 @@ def run_benchmarks(filter_regex):
     return os.path.join(out, "Current_run.jmh.json")
 
 
-def load(path):
+def load(paths):
+    """Each benchmark's best round among the exports in `paths`."""
+    results = {}
+    for path in paths:
+        for workload, impls in load_round(path).items():
+            for impl, result in impls.items():
+                best = results.setdefault(workload, {}).get(impl)
+                if best is None or result["time_us"] < best["time_us"]:
+                    results[workload][impl] = result
+    return results
+
+
+def load_round(path):
     results = {}
     for entry in json.load(open(path)):
         name = entry["benchmark"].split("DecafBenchmarks.", 1)[1].replace("_", " ")
@@ -65,10 +80,13 @@ def human_rate(value, unit):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--from", dest="source", help="read an existing JMH export instead of running")
+    parser.add_argument("--from", dest="sources", nargs="+", help="read existing JMH exports (rounds) instead of running")
     parser.add_argument("--filter", help="run only benchmarks matching this regex")
+    parser.add_argument("--rounds", type=int, default=3, help="how many times the suite runs (each benchmark keeps its best)")
     args = parser.parse_args()
-    results = load(args.source or run_benchmarks(args.filter))
+    if args.rounds < 1:
+        parser.error("give --rounds 1 or more")
+    results = load(args.sources or [run_benchmarks(args.filter) for _ in range(args.rounds)])
 
     print("| workload | implementation | p50 per run | frames/s | bytes/s | vs baseline | mallocs/frame |")
     print("|---|---|---:|---:|---:|---:|---:|")

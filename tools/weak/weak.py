@@ -261,7 +261,7 @@ def main():
         rates = throughput(args.decaf)
 
     print(f"{args.connections} connections x {args.count} messages at {args.rate}/s each, per profile and policy; "
-          f"{platform.node()}, {os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}\n")
+          f"{platform.node()}, {os.cpu_count()} cores\n")
     if rows:
         print("| profile | policy | attempted / sent / delivered | on the wire | delivered | of those sent | published | model | duplicates "
               "| latency mean / p50 / p99 | resends | copies | reconnects | reconnected after recovery, mean / p99 | first connect |")

@@ -1,0 +1,55 @@
+import DecafDiagnosis
+import DecafWire
+import NIOCore
+
+/// The peer's frame decoder with codec mistakes planted (`decaf peer --mistake`): each frame, as
+/// far as its header says it reaches, is decoded by `CodecModel` (the reference with the mistakes)
+/// instead of DecafWire's `FrameDecoder`, so a server that reads a field the wrong way or leaves a
+/// check out is one option away, and the server suite's cases about that rule have a target
+/// (`ServerTargets`). A header the mistaken codec refuses whatever follows is refused as soon as
+/// it is in, as the reference peer refuses one; bytes are kept until their frame is whole. Used
+/// only with a mistake: it copies what it holds, which the reference decoder does not.
+struct MistakenFrameDecoderHandler: ByteToMessageDecoder {
+    typealias InboundOut = Frame
+
+    private let model: CodecModel
+    private var options: DecodeOptions
+    /// The receiver's clock for the timestamp window, read per read.
+    private let now: () -> UInt32
+    /// What arrived of frames not yet whole.
+    private var pending: [UInt8] = []
+
+    init(mistakes: Set<CodecMistake>, options: DecodeOptions, now: @escaping () -> UInt32) {
+        model = CodecModel(mistakes)
+        self.options = options
+        self.now = now
+    }
+
+    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        if let bytes = buffer.readBytes(length: buffer.readableBytes) { pending += bytes }
+        if options.timestampWindow != nil { options.timestampWindow?.now = now() }
+        while pending.count >= FrameHeader.size {
+            if case let .error(error) = model.decode(Array(pending.prefix(FrameHeader.size)), options: options), error.code != .truncatedFrame {
+                throw error
+            }
+            let length = FrameHeader.size + Int(FrameHeader.Field.bodyLength.value(in: pending))
+            guard pending.count >= length else { break }
+            let frame = Array(pending.prefix(length))
+            pending.removeFirst(length)
+            switch model.decode(frame, options: options) {
+            case let .frame(frame): context.fireChannelRead(wrapInboundOut(frame))
+            case let .error(error): throw error
+            }
+        }
+        return .needMoreData
+    }
+
+    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
+        _ = try decode(context: context, buffer: &buffer)
+        if seenEOF, !pending.isEmpty, case let .error(error) = model.decode(pending, options: options) {
+            pending = []
+            throw error
+        }
+        return .needMoreData
+    }
+}

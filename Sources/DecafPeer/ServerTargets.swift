@@ -1,0 +1,83 @@
+import DecafConformance
+import DecafDiagnosis
+import DecafSession
+import DecafWire
+
+/// The server suite's own mutation coverage: for each case, the broken servers under which it
+/// fails, each a target that breaks what the case checks. A target is the reference peer with
+/// one fault (`decaf peer --fault`) or with one codec mistake in its decoder (`decaf peer
+/// --mistake`), and it counts for a case only when it breaks a requirement the case checks: a
+/// fault that spoils every frame the peer sends fails every case, and is the target of none but
+/// those about what it spoils. A required case no target fails would pass a server that gets its
+/// rule wrong. Every case is judged against the peer in memory (`SimulatedServerCase`), the
+/// faultless peer first: a case it does not pass has no target worth the name, and says so.
+public struct ServerTargets: Sendable {
+    /// A broken server: the reference peer with one fault, or one mistake in its decoder.
+    public enum Breakage: Hashable, Sendable {
+        case fault(PeerFault)
+        case mistake(CodecMistake)
+
+        /// How `decaf peer` is told to break this way.
+        public var option: String {
+            switch self {
+            case let .fault(fault): "--fault \(fault.name)"
+            case let .mistake(mistake): "--mistake \(mistake.name)"
+            }
+        }
+
+        /// The requirements a server broken this way breaks.
+        public var breaks: [RequirementID] {
+            switch self {
+            case let .fault(fault): fault.breaks
+            case let .mistake(mistake): mistake.breaks
+            }
+        }
+
+        /// The suite's targets: every fault but the rare ones only fuzzing finds, and every
+        /// catalogued codec mistake.
+        public static let all: [Breakage] = PeerFault.all.map(Breakage.fault) + CodecMistake.allCases.map(Breakage.mistake)
+    }
+
+    /// One case of the catalog: its targets, and how the faultless peer fared.
+    public struct Target: Sendable {
+        public let id: String
+        public let level: ConformanceLevel
+        /// The broken servers the case fails, among those that break a requirement it checks.
+        public let breakages: [Breakage]
+        /// What the faultless peer got, when it did not pass (then the targets prove nothing).
+        public let reference: Verdict?
+    }
+
+    /// Each case's targets, in the catalog's order.
+    public let targets: [Target]
+
+    /// Judges the catalog of `profile` against the faultless peer and each of `breakages`. The
+    /// idle case needs an idle timeout: the profile's, or 5 s (virtual: it costs nothing), well
+    /// above the 2 s a case waits for an answer, so no other case meets the idle close (a target
+    /// that stays silent would be closed just as the wait ends, and pass as refused).
+    public init(profile: ConformanceProfile = ConformanceProfile(), breakages: [Breakage] = Breakage.all) throws {
+        var profile = profile
+        profile.idleTimeout = profile.idleTimeout ?? .seconds(5)
+        var configuration = PeerConfiguration()
+        configuration.idleTimeout = profile.idleTimeout ?? configuration.idleTimeout
+        targets = try ConformanceCatalog(profile: profile).cases.map { testCase in
+            let reference = try SimulatedServerCase(testCase, against: configuration, profile: profile).verdict()
+            let failing = try breakages.filter { breakage in
+                guard !Set(breakage.breaks).isDisjoint(with: testCase.requirements) else { return false }
+                var broken = configuration
+                var mistakes: Set<CodecMistake> = []
+                switch breakage {
+                case let .fault(fault): broken.faults = [fault]
+                case let .mistake(mistake): mistakes = [mistake]
+                }
+                return try SimulatedServerCase(testCase, against: broken, mistakes: mistakes, profile: profile).verdict().kind.isFailure
+            }
+            return Target(id: testCase.id, level: testCase.level, breakages: failing, reference: reference.kind.isPass ? nil : reference)
+        }
+    }
+
+    /// The required cases no target fails, or that the faultless peer does not pass.
+    public var missing: [String] {
+        targets.filter { $0.level == .required && ($0.breakages.isEmpty || $0.reference != nil) }.map(\.id)
+    }
+}
