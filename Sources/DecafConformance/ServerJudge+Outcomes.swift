@@ -131,6 +131,7 @@ extension ServerJudge {
                            requirements: testCase.requirements)
         }
         guard let report = observation.errorReport(since: mark) else {
+            if let idle = idleClose(expected: wanted) { return idle }
             notes.append(("the target closed without an ERROR TLV (EX-5 says it should send one)", [.ex5]))
             return nil
         }
@@ -155,6 +156,7 @@ extension ServerJudge {
             return Verdict(.fail, "the connection was still open \(timeout) after the stream ended", expected: wanted, actual: "open",
                            requirements: testCase.requirements)
         }
+        if observation.errorReport(since: mark) == nil, let idle = idleClose(expected: wanted) { return idle }
         guard let report = observation.errorReport(since: mark), !codes.contains(where: { $0.rawValue == report.code }) else { return nil }
         notes.append(("the target reported ERROR \(report.code), not \(names)", [.ex5]))
         return nil
@@ -250,6 +252,17 @@ extension ServerJudge {
         case .idleClose:
             return "the idle close by the target\(at(now))"
         }
+    }
+
+    /// A failure when the close without an ERROR came only once the connection had been idle for
+    /// the target's idle timeout: a target that took what it had to refuse in silence is closed
+    /// as idle at last, and that close is no refusal (with --idle-timeout at or under --timeout,
+    /// it would otherwise pass).
+    private func idleClose(expected: String) -> Verdict? {
+        guard let quiet = observation.closedWhenIdle, let idle = idleTimeout else { return nil }
+        return Verdict(.fail, "the target closed the connection only \(DurationText.milliseconds(quiet, decimals: 0)) after the last byte sent, "
+                       + "at its idle timeout (\(DurationText.milliseconds(idle, decimals: 0))): the close of an idle connection (EX-6), not a refusal",
+                       expected: expected, actual: "no ERROR, and the close of an idle connection", requirements: testCase.requirements)
     }
 
     private func closedVerdict(expected: String) -> Verdict {

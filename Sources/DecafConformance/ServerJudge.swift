@@ -42,6 +42,9 @@ public struct ServerJudge {
     var notes: [(String, [RequirementID])] = []
     /// What earned each expectation that was met, in order: what a pass names.
     private var evidence: [String] = []
+    /// When the suite last wrote to the target (a transmission, the end of the stream, an ACK):
+    /// what the target's idle timer counts from.
+    private var lastWritten = Duration.zero
 
     public init(testCase: ConformanceCase, target: TargetIdentity, timeout: Duration, idleTimeout: Duration?, session: SessionID, stampsFrames: Bool) {
         self.testCase = testCase
@@ -101,6 +104,7 @@ public struct ServerJudge {
     /// The write (or the end of the stream) the judge asked for is done.
     public mutating func wrote(at now: SessionTime) -> [ServerCaseAction] {
         writing = nil
+        lastWritten = now.elapsed
         if !pending.isEmpty { return nextWrite() }
         if let next = afterWrites {
             afterWrites = nil
@@ -148,6 +152,7 @@ public struct ServerJudge {
         if header.messageType != .ack, header.messageType.isAcknowledged, !ServerObservation.carriesError(frame) {
             let ack = header.acknowledgement(timestamp: stampsFrames ? now.unixSeconds : CaseFrames.timestamp, version: header.version)
             actions.append(.acknowledge(ack.bytes, label: "ACK of the target's \(header.messageType) seq \(header.sequence)"))
+            lastWritten = now.elapsed
         }
         return actions + settle(at: now)
     }
@@ -163,6 +168,10 @@ public struct ServerJudge {
     public mutating func closed(at now: SessionTime) -> [ServerCaseAction] {
         guard !finished else { return [] }
         observation.close()
+        // Closed once idle for the idle timeout: the idle close, unless the idle close is what the case awaits.
+        if let idle = idleTimeout, now.elapsed - lastWritten >= idle - TimingTolerance.early {
+            if case .idleClose = awaiting {} else { observation.closedWhenIdle = now.elapsed - lastWritten }
+        }
         return settle(at: now)
     }
 

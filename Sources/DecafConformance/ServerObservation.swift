@@ -22,6 +22,9 @@ struct ServerObservation {
     private(set) var closed = false
     /// The target closed the connection before the case ended the stream.
     var closedBeforeStreamEnded = false
+    /// The close came when the connection had been idle for the target's idle timeout: the close
+    /// of an idle connection (EX-6), which says nothing of what was sent before.
+    var closedWhenIdle: Duration?
     private(set) var protocolError: WireError?
     /// The sequence of the last frame of the case the target acknowledged: the last it answered.
     private(set) var lastAcknowledged: SequenceNumber?

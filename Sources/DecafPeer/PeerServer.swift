@@ -70,6 +70,9 @@ public final class PeerServer: Sendable {
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
                 .childChannelOption(.writeBufferWaterMark, value: .init(low: highWaterMark / 2, high: highWaterMark))
+            if !closesOnStreamEnd(configuration) {
+                bootstrap = bootstrap.childChannelOption(.allowRemoteHalfClosure, value: true)
+            }
             if let size = configuration.socketSendBufferSize {
                 bootstrap = bootstrap.childChannelOption(.socketOption(.so_sndbuf), value: SocketOptionValue(size))
             }
@@ -120,7 +123,8 @@ public final class PeerServer: Sendable {
     ) throws {
         let pipeline = channel.pipeline.syncOperations
         if let pcap { try pipeline.addHandler(NIOWritePCAPHandler(mode: .server, fileSink: pcap.write)) }
-        try pipeline.addHandler(IdleTimeoutHandler(timeout: TimeAmount(configuration.idleTimeout)))
+        if !configuration.has(.noIdleTimeout) { try pipeline.addHandler(IdleTimeoutHandler(timeout: TimeAmount(configuration.idleTimeout))) }
+        if !closesOnStreamEnd(configuration) { try pipeline.addHandler(StreamEndBlindness()) }
         if configuration.has(.crcLittleEndian) { try pipeline.addHandler(ChecksumByteSwapHandler()) }
         if mistakes.isEmpty {
             try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: configuration.decodeOptions, now: clock, refusesFromHeader: configuration.refusesFromHeader)))
@@ -130,6 +134,12 @@ public final class PeerServer: Sendable {
         try pipeline.addHandler(MessageToByteHandler(FrameEncoderHandler()))
         try pipeline.addHandler(PeerConnectionHandler(configuration: configuration, logger: logger, statistics: statistics, replay: replay, clock: clock,
                                                              onDelivery: onDelivery))
+    }
+
+    /// Whether a connection closes when the client ends its stream, as a socket that does not
+    /// allow half-closure does; under `ignores-stream-end` it stays open, and the end goes unseen.
+    static func closesOnStreamEnd(_ configuration: PeerConfiguration) -> Bool {
+        !configuration.has(.ignoresStreamEnd)
     }
 
     /// Stops accepting, closes every connection (each logs its summary), and finishes the pcap file.

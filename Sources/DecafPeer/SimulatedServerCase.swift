@@ -47,7 +47,7 @@ public struct SimulatedServerCase {
                                    statistics: NIOLockedValueBox(PeerStatistics()), replay: NIOLockedValueBox(configuration.makeReplayMemory()),
                                    clock: { now }, onDelivery: nil)
         try peer.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
-        var connection = Connection(peer: peer, loop: loop)
+        var connection = Connection(peer: peer, loop: loop, closesOnStreamEnd: PeerServer.closesOnStreamEnd(configuration))
         defer { connection.end() }
         let target = TargetIdentity(version: configuration.version, features: configuration.features, note: "")
         var judge = ServerJudge(testCase: testCase, target: target, timeout: timeout, idleTimeout: profile.idleTimeout,
@@ -116,12 +116,16 @@ public struct SimulatedServerCase {
         let client = EmbeddedChannel(handler: ByteToMessageHandler(FrameDecoderHandler(options: .observer)))
         private(set) var elapsed = Duration.zero
         var events: [WireEvent] = []
+        /// Whether the peer's socket closes at the end of the client's stream, or is told of it
+        /// as a half-closed connection is.
+        let closesOnStreamEnd: Bool
         private var failed = false
         private var closed = false
 
-        init(peer: EmbeddedChannel, loop: EmbeddedEventLoop) {
+        init(peer: EmbeddedChannel, loop: EmbeddedEventLoop, closesOnStreamEnd: Bool) {
             self.peer = peer
             self.loop = loop
+            self.closesOnStreamEnd = closesOnStreamEnd
         }
 
         var now: SessionTime { SessionTime(elapsed: elapsed, unixSeconds: CaseFrames.timestamp) }
@@ -142,10 +146,16 @@ public struct SimulatedServerCase {
             return true
         }
 
-        /// The end of the client's stream: the peer closes, as a server that does not allow
-        /// half-closed connections does.
+        /// The end of the client's stream: the peer's connection closes, as a socket that does
+        /// not allow half-closure does, or is told the input closed.
         mutating func endStream() {
-            if peer.isActive { _ = try? peer.close().wait() }
+            if peer.isActive {
+                if closesOnStreamEnd {
+                    _ = try? peer.close().wait()
+                } else {
+                    peer.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+                }
+            }
             collect()
         }
 

@@ -30,6 +30,17 @@ public enum PeerFault: Hashable, Sendable {
     case dropOnDeepTLV
     /// The peer delays every ACK by `delay` (1 s by default).
     case slowAck(delay: Duration)
+    /// The peer acknowledges ACK frames too.
+    case ackAcks
+    /// The peer never sends a READ_RECEIPT, though both sides agreed to them.
+    case noReadReceipts
+    /// The peer sends READ_RECEIPTs though the handshake did not agree to them.
+    case readReceiptsUnagreed
+    /// The peer never closes an idle connection.
+    case noIdleTimeout
+    /// The peer does not notice that the client ended its stream: a frame cut short by the end stays
+    /// unanswered and the connection open.
+    case ignoresStreamEnd
     /// The peer aborts the whole server when a container nested four deep holds an empty TEXT (found by fuzzing).
     case crashOnDeepEmptyText
     /// The peer stops answering a connection (nothing more, not even the close) when a zlib body inflates to exactly the body limit (found by fuzzing).
@@ -41,7 +52,8 @@ public enum PeerFault: Hashable, Sendable {
     public static let all: [PeerFault] = [
         .crcLittleEndian, .noHeartbeatAck, .doubleControlAck, .ackWrongSequence, .handshakeIgnoresShort,
         .fixedFeatures, .replayReject, .replayRedeliver, .acceptBadCRC, .keepOpenOnBadMagic, .ackUnknownTypes,
-        .dropOnDeepTLV, .slowAck(delay: PeerFault.defaultSlowAckDelay),
+        .dropOnDeepTLV, .slowAck(delay: PeerFault.defaultSlowAckDelay), .ackAcks, .noReadReceipts, .readReceiptsUnagreed, .noIdleTimeout,
+        .ignoresStreamEnd,
     ]
 
     /// Faults only deep, rare inputs set off, which no conformance case sends: the targets that
@@ -70,6 +82,11 @@ public enum PeerFault: Hashable, Sendable {
         case .ackUnknownTypes: "ack-unknown-types"
         case .dropOnDeepTLV: "drop-on-deep-tlv"
         case .slowAck: "slow-ack"
+        case .ackAcks: "ack-acks"
+        case .noReadReceipts: "no-read-receipts"
+        case .readReceiptsUnagreed: "read-receipts-unagreed"
+        case .noIdleTimeout: "no-idle-timeout"
+        case .ignoresStreamEnd: "ignores-stream-end"
         case .crashOnDeepEmptyText: "crash-on-deep-empty-text"
         case .hangAtInflateLimit: "hang-at-inflate-limit"
         case .refuseEmptyDeepContainer: "refuse-empty-deep-container"
@@ -92,6 +109,11 @@ public enum PeerFault: Hashable, Sendable {
         case .ackUnknownTypes: "acknowledges frames of undefined message types"
         case .dropOnDeepTLV: "closes without an ERROR on TLV nesting deeper than 2"
         case let .slowAck(delay): "delays every ACK by \(delay)"
+        case .ackAcks: "acknowledges ACK frames too"
+        case .noReadReceipts: "never sends a READ_RECEIPT, though both sides agreed to them"
+        case .readReceiptsUnagreed: "sends READ_RECEIPTs though the handshake did not agree to them"
+        case .noIdleTimeout: "never closes an idle connection"
+        case .ignoresStreamEnd: "does not notice the end of the client's stream: a frame it cuts short stays unanswered, the connection open"
         case .crashOnDeepEmptyText: "aborts the whole server when a container nested four deep holds an empty TEXT (found by fuzzing)"
         case .hangAtInflateLimit: "stops answering a connection (nothing more, not even the close) when a zlib body inflates to exactly the body limit (found by fuzzing)"
         case .refuseEmptyDeepContainer: "refuses with TLV_TOO_DEEP a frame whose empty container sits three containers down, counting it a level deeper (found by fuzzing)"
@@ -114,6 +136,10 @@ public enum PeerFault: Hashable, Sendable {
         case .ackUnknownTypes: [.ex3, .frame4]
         case .dropOnDeepTLV: [.tlv2, .ex5]
         case .slowAck: [.ex1, .ex7]
+        case .ackAcks: [.ex3]
+        case .noReadReceipts, .readReceiptsUnagreed: [.ex4]
+        case .noIdleTimeout: [.ex6]
+        case .ignoresStreamEnd: [.frame3, .ex5]
         case .crashOnDeepEmptyText: [.tlv2]
         case .hangAtInflateLimit: [.zlib2, .ex1]
         case .refuseEmptyDeepContainer: [.tlv2]

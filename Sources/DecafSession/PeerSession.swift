@@ -55,7 +55,7 @@ public struct PeerSession {
         if let planted = rareFault(on: frame, now: now) { return planted }
         switch header.messageType {
         case .ack:
-            return []
+            return configuration.has(.ackAcks) ? [ack(header, now: now)] : []
         case .heartbeat:
             return configuration.has(.noHeartbeatAck) ? [] : [ack(header, now: now)]
         case .data, .control, .readReceipt:
@@ -129,7 +129,8 @@ public struct PeerSession {
     private mutating func deliver(_ frame: Frame, now: UInt32) -> [PeerAction] {
         summary.delivered += 1
         var actions: [PeerAction] = [.deliver(frame.header)]
-        if agreed?.features.contains(.readReceipt) == true {
+        let receipts = agreed?.features.contains(.readReceipt) == true ? !configuration.has(.noReadReceipts) : configuration.has(.readReceiptsUnagreed)
+        if receipts {
             normalSequence = normalSequence.next
             let header = FrameHeader(messageType: .readReceipt, sequence: normalSequence, timestamp: now,
                                      sessionID: frame.header.sessionID, version: outgoingVersion)

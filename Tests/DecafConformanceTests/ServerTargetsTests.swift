@@ -27,11 +27,17 @@ struct ServerTargetsTests {
         return configuration
     }
 
-    @Test("in memory, the faultless peer passes every case of the catalog, the idle close and the slow ones included")
-    func faultlessPeerPasses() throws {
-        let cases = ConformanceCatalog(profile: Self.profile).cases
+    /// With an idle timeout of 5 s, and of 1 s (under the 2 s a case waits for an answer: no
+    /// refusal is taken for the idle close, nor the idle close for one).
+    @Test("in memory, the faultless peer passes every case of the catalog, the idle close and the slow ones included", arguments: [5, 1])
+    func faultlessPeerPasses(idleSeconds: Int) throws {
+        var profile = Self.profile
+        profile.idleTimeout = .seconds(idleSeconds)
+        var configuration = Self.configuration()
+        configuration.idleTimeout = .seconds(idleSeconds)
+        let cases = ConformanceCatalog(profile: profile).cases
         let notPassing = try cases.compactMap { testCase in
-            let verdict = try SimulatedServerCase(testCase, against: Self.configuration(), profile: Self.profile).verdict()
+            let verdict = try SimulatedServerCase(testCase, against: configuration, profile: profile).verdict()
             return verdict.kind.isPass ? nil : "\(testCase.id): \(verdict.kind.rawValue) \(verdict.reason)"
         }
         #expect(notPassing == [])
@@ -40,11 +46,15 @@ struct ServerTargetsTests {
 
     /// The same cases over loopback against a running peer and in memory: the same verdict each,
     /// for the faultless peer, a fault that delays (time is virtual in memory) and a codec mistake.
+    /// The end of the stream too, where the socket's half-closure decides (`ignores-stream-end`).
     @Test("over loopback and in memory, each case gets the same verdict", arguments: [
         ([], []), ([PeerFault.slowAck(delay: .seconds(1))], []), ([], [CodecMistake.checksumNotVerified]), ([PeerFault.ackWrongSequence], []),
+        ([PeerFault.ignoresStreamEnd], []), ([PeerFault.readReceiptsUnagreed], []),
     ] as [([PeerFault], [CodecMistake])])
     func sameVerdicts(faults: [PeerFault], mistakes: [CodecMistake]) async throws {
-        let cases = ConformanceCatalog(profile: Self.profile).cases.filter { $0.id.hasPrefix("wire.checksum.") || $0.id.hasPrefix("exchange.") }
+        let cases = ConformanceCatalog(profile: Self.profile).cases.filter {
+            $0.id.hasPrefix("wire.checksum.") || $0.id.hasPrefix("exchange.") || $0.id.hasPrefix("wire.truncation.") || $0.id.hasPrefix("frame.")
+        }
         let configuration = Self.configuration(faults)
         var logger = Logger(label: "decaf.peer.test")
         logger.logLevel = .critical
@@ -62,6 +72,20 @@ struct ServerTargetsTests {
         }
         if !faults.isEmpty || !mistakes.isEmpty {
             #expect(run.results.contains { $0.verdict.kind.isFailure }, "the broken peer failed no case")
+        }
+    }
+
+    /// What the loopback run of the whole catalog per fault showed before, in seconds: a fault
+    /// the suite cannot see fails here.
+    @Test("every fault of the peer is the target of a case that checks a requirement it breaks, a required one unless it breaks only a SHOULD")
+    func everyFaultIsSeen() throws {
+        let coverage = try ServerTargets(profile: Self.profile, breakages: PeerFault.all.map(ServerTargets.Breakage.fault))
+        for fault in PeerFault.all {
+            let cases = coverage.targets.filter { $0.breakages.contains(.fault(fault)) }
+            #expect(!cases.isEmpty, "no case fails against --fault \(fault.name)")
+            if fault.name != "slow-ack" {
+                #expect(cases.contains { $0.level == .required }, "no required case fails against --fault \(fault.name): \(cases.map(\.id))")
+            }
         }
     }
 
@@ -84,8 +108,24 @@ struct ServerTargetsTests {
             }
         }
         // What is covered now; a change that loses a target fails here (the rest are listed as NONE).
-        #expect(required.count - coverage.missing.count >= 162, "required cases with a target: \(required.count - coverage.missing.count)")
-        #expect(coverage.missing.contains("exchange.idle-timeout"), "no fault keeps an idle connection open yet")
+        #expect(required.count - coverage.missing.count >= 178, "required cases with a target: \(required.count - coverage.missing.count)")
+        #expect(byID["exchange.idle-timeout"]?.breakages == [.fault(.noIdleTimeout)])
+        #expect(byID["wire.truncation.182"]?.breakages.contains(.fault(.ignoresStreamEnd)) == true, "a stream that ends inside a frame")
+    }
+
+    /// With an idle timeout shorter than the wait for an answer, a server that takes a frame it
+    /// must refuse in silence is closed as idle before the wait ends: that close is no refusal.
+    @Test("a close that comes only at the idle timeout is the idle close, not a refusal; a prompt refusal still passes")
+    func idleCloseIsNoRefusal() throws {
+        var profile = ConformanceProfile()
+        profile.idleTimeout = .seconds(1)
+        var configuration = PeerConfiguration()
+        configuration.idleTimeout = .seconds(1)
+        let testCase = try #require(ConformanceCatalog(profile: profile).cases.first { $0.id == "wire.checksum.205" }, "an ACK whose checksum is wrong")
+        let silent = try SimulatedServerCase(testCase, against: configuration, mistakes: [.checksumNotVerified], profile: profile).verdict()
+        #expect(silent.kind == .fail && silent.reason.contains("the close of an idle connection (EX-6), not a refusal"), "\(silent.kind.rawValue): \(silent.reason)")
+        let refusing = try SimulatedServerCase(testCase, against: configuration, profile: profile).verdict()
+        #expect(refusing.kind.isPass, "\(refusing.kind.rawValue): \(refusing.reason)")
     }
 
     @Test("decaf conform coverage --targets --role server lists each required case with its targets, NONE where it has none, exit 1 while any has none")
@@ -93,7 +133,7 @@ struct ServerTargetsTests {
         let run = try await DecafProcess.run(["conform", "coverage", "--targets", "--role", "server"])
         #expect(run.status == 1)
         #expect(run.output.contains("--fault accept-bad-crc") && run.output.contains("--mistake checksum-not-verified"))
-        #expect(run.output.contains("exchange.idle-timeout") && run.output.contains("NONE"))
+        #expect(run.output.contains("exchange.idle-timeout                   --fault no-idle-timeout") && run.output.contains("NONE"))
         #expect(run.output.contains(" required server cases fail against the reference peer with a fault or a codec mistake; "))
         let misplaced = try await DecafProcess.run(["conform", "coverage", "--role", "server"])
         #expect(misplaced.status == 2 && misplaced.error.contains("--role goes with --targets"), "\(misplaced.error)")

@@ -142,12 +142,73 @@ struct PeerFaultLoopbackTests {
         }
     }
 
-    @Test("the fault list is the 13 this suite covers: a new fault needs its own test here")
+    @Test("ack-acks: an ACK frame is acknowledged")
+    func ackAcks() async throws {
+        try await Self.with(.ackAcks) { client in
+            try await client.send(ClientFrames.frame(.ack, 7))
+            #expect(try await client.framesBefore(sentinel: ClientFrames.sentinel()).map(\.header.messageType) == [.ack])
+        }
+    }
+
+    @Test("no-read-receipts: READ_RECEIPT agreed, a DATA frame gets its ACK and no receipt")
+    func noReadReceipts() async throws {
+        try await Self.with(.noReadReceipts) { client in
+            try await client.send(ClientFrames.versionRequest(1, 0, [.basic, .readReceipt]))
+            _ = try await client.framesBefore(sentinel: ClientFrames.sentinel(900))
+            try await client.send(ClientFrames.data(1))
+            #expect(try await client.framesBefore(sentinel: ClientFrames.sentinel(901)).map(\.header.messageType) == [.ack])
+        }
+    }
+
+    @Test("read-receipts-unagreed: READ_RECEIPT not agreed, a DATA frame gets a receipt anyway")
+    func readReceiptsUnagreed() async throws {
+        try await Self.with(.readReceiptsUnagreed) { client in
+            try await client.send(ClientFrames.versionRequest(1, 0, [.basic]))
+            _ = try await client.framesBefore(sentinel: ClientFrames.sentinel(900))
+            try await client.send(ClientFrames.data(1))
+            #expect(try await client.framesBefore(sentinel: ClientFrames.sentinel(901)).map(\.header.messageType) == [.ack, .readReceipt])
+        }
+    }
+
+    @Test("no-idle-timeout: a connection idle past the idle timeout stays open")
+    func noIdleTimeout() async throws {
+        try await LoopbackPeer.with({ $0.faults = [.noIdleTimeout]; $0.idleTimeout = .milliseconds(200) }) { peer in
+            let client = try await peer.client()
+            #expect(await client.next(timeout: .seconds(1)) == nil)
+            #expect(client.isOpen)
+            await client.close()
+        }
+    }
+
+    @Test("ignores-stream-end: a frame cut short by the end of the stream gets no answer, and the connection stays open")
+    func ignoresStreamEnd() async throws {
+        try await Self.with(.ignoresStreamEnd) { client in
+            var encoder = FrameEncoder()
+            let bytes = encoder.encode(ClientFrames.data(1).header, payload: ClientFrames.data(1).payload)
+            try await client.send(raw: Array(bytes.prefix(20)))
+            try await client.endStream(within: .seconds(5))
+            #expect(await client.next(timeout: .seconds(1)) == nil)
+            #expect(client.isOpen)
+        }
+        // Without the fault, the same bytes end with the close.
+        try await LoopbackPeer.with { peer in
+            let client = try await peer.client()
+            var encoder = FrameEncoder()
+            let bytes = encoder.encode(ClientFrames.data(1).header, payload: ClientFrames.data(1).payload)
+            try await client.send(raw: Array(bytes.prefix(20)))
+            try await client.endStream(within: .seconds(5))
+            #expect(await client.next(timeout: .seconds(10)) == .closed)
+            await client.close()
+        }
+    }
+
+    @Test("the fault list is the 18 this suite covers: a new fault needs its own test here")
     func faultListMatchesSuite() {
         #expect(PeerFault.all.map(\.name) == [
             "crc-little-endian", "no-heartbeat-ack", "double-control-ack", "ack-wrong-sequence", "handshake-ignores-short",
             "fixed-features", "replay-reject", "replay-redeliver", "accept-bad-crc", "keep-open-on-bad-magic",
-            "ack-unknown-types", "drop-on-deep-tlv", "slow-ack",
+            "ack-unknown-types", "drop-on-deep-tlv", "slow-ack", "ack-acks", "no-read-receipts", "read-receipts-unagreed",
+            "no-idle-timeout", "ignores-stream-end",
         ])
     }
 }
