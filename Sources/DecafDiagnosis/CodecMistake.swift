@@ -23,6 +23,7 @@ public enum CodecMistake: String, Hashable, Sendable, CaseIterable, Comparable {
     case tlvOffsetFromFrameStart = "tlv-offset-from-frame-start"
     case depthLimitOffByOne = "depth-limit-off-by-one"
     case duplicateTagsAccepted = "duplicate-tags-accepted"
+    case tlvTailIgnored = "tlv-tail-ignored"
     case magicNotChecked = "magic-not-checked"
     case versionMajorNotChecked = "version-major-not-checked"
     case versionMinorNotChecked = "version-minor-not-checked"
@@ -61,6 +62,7 @@ public enum CodecMistake: String, Hashable, Sendable, CaseIterable, Comparable {
         case .tlvOffsetFromFrameStart: "reports TLV errors at offsets from the frame's start, not the body's"
         case .depthLimitOffByOne: "accepts one level of container nesting more than its depth limit"
         case .duplicateTagsAccepted: "accepts a tag repeated in one sequence"
+        case .tlvTailIgnored: "stops parsing a TLV sequence where a field no longer fits and takes the frame, ignoring the rest (a stray fragment, a length that runs past)"
         case .magicNotChecked: "does not check the magic"
         case .versionMajorNotChecked: "does not check version_major"
         case .versionMinorNotChecked: "accepts a version_minor above its own"
@@ -92,6 +94,7 @@ public enum CodecMistake: String, Hashable, Sendable, CaseIterable, Comparable {
         case .tlvOffsetFromFrameStart: "count a TLV error's offset from the start of the (inflated) body"
         case .depthLimitOffByOne: "the body is depth 0 and a container's value one deeper: refuse parsing above the limit (four nested containers pass, five do not)"
         case .duplicateTagsAccepted: "refuse a tag's second occurrence in one sequence (TLV_DUPLICATE_TAG) unless configured to allow it"
+        case .tlvTailIgnored: "refuse a sequence whose last bytes are not a whole field (TLV_TRUNCATED) and a field whose length runs past its sequence (TLV_LENGTH_OVERFLOW)"
         case .magicNotChecked: "refuse a frame whose first four bytes are not 0xDECAFBAD (BAD_MAGIC)"
         case .versionMajorNotChecked: "refuse a version_major other than your own (VERSION_UNSUPPORTED)"
         case .versionMinorNotChecked: "refuse a version_minor above your highest (VERSION_UNSUPPORTED)"
@@ -120,6 +123,7 @@ public enum CodecMistake: String, Hashable, Sendable, CaseIterable, Comparable {
         case .tlvLengthLittleEndian, .tlvOffsetFromFrameStart: [.tlv1]
         case .depthLimitOffByOne: [.tlv2]
         case .duplicateTagsAccepted: [.tlv3]
+        case .tlvTailIgnored: [.tlv1]
         case .magicNotChecked: [.frame1]
         case .versionMajorNotChecked: [.ver1]
         case .versionMinorNotChecked: [.ver2]

@@ -61,7 +61,12 @@ public struct CodecModel: Sendable {
             // Only as far as this frame's own body_length: a body that never arrives reserves nothing.
             options.bodyLimit = max(options.bodyLimit, Int(FrameHeader.Field.bodyLength.value(in: bytes)))
         }
-        let decoded = reference(bytes, options: options, header: header)
+        var decoded = reference(bytes, options: options, header: header)
+        if mistakes.contains(.tlvTailIgnored), case let .error(error) = decoded, error.code == .tlvTruncated || error.code == .tlvLengthOverflow,
+           let sent = FrameHeader(decoding: input), sent.compressType == .none, input.count == FrameHeader.size + Int(sent.bodyLength) {
+            // A body in clear whose fields stop fitting: what parsed is taken, the rest ignored.
+            decoded = .frame(Frame(header: sent, body: input[FrameHeader.size...]))
+        }
         guard case let .frame(frame) = decoded, frame.header.compressType == .zlib else { return decoded }
         if !mistakes.contains(.inflateNotLimited), frame.payload.count > limit {
             return .error(WireError(.inflatedBodyTooLarge(limit: limit), offset: FrameHeader.size))
