@@ -66,7 +66,9 @@ struct ServerTargetsTests {
         let run = try await ServerConformanceRunner(catalog: ConformanceCatalog(profile: Self.profile), settings: settings).run(cases)
         try await server.shutdown()
         #expect(run.results.count == cases.count)
-        for result in run.results where result.heldUp == nil {
+        // A case cut at its whole limit over loopback ran out of real time (byte-by-byte writes
+        // with pauses on a loaded machine), which the virtual clock does not have: no comparison.
+        for result in run.results where result.heldUp == nil && !result.verdict.reason.hasPrefix("the case did not finish within") {
             let simulated = try SimulatedServerCase(result.testCase, against: configuration, mistakes: Set(mistakes), profile: Self.profile).verdict()
             #expect(simulated.kind == result.verdict.kind, "\(result.testCase.id): in memory \(simulated.kind.rawValue) (\(simulated.reason)), over loopback \(result.verdict.kind.rawValue) (\(result.verdict.reason))")
         }

@@ -1,3 +1,4 @@
+import DecafSession
 import DecafTestSupport
 import Foundation
 import Testing
@@ -79,7 +80,8 @@ struct PeerCommandLineTests {
     func listFaults() async throws {
         let run = try await Self.decaf(["peer", "--list-faults"])
         #expect(run.status == 0)
-        #expect(run.output.split(separator: "\n").count == 16, "the 13 conform catches and the 3 rare ones the fuzzer finds")
+        #expect(run.output.split(separator: "\n").count == PeerFault.named.count && PeerFault.named.count == 21,
+                "the 18 conform catches and the 3 rare ones the fuzzer finds")
         #expect(run.output.split(separator: "\n").contains { $0.hasPrefix("handshake-ignores-short ") && $0.contains(" HS-2 ") })
         #expect(run.output.contains("refuse-empty-deep-container") && run.output.contains("found by fuzzing"))
     }
