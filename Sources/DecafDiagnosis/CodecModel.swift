@@ -16,7 +16,7 @@ public struct CodecModel: Sendable {
     }
 
     /// Largest body a codec with no limit is modelled to take (it would take more, memory allowing).
-    static let unlimitedBody = 64 << 20
+    public static let unlimitedBody = 64 << 20
 
     /// What decoding gave: the stream's one frame, or its first error.
     public enum Decoded: Sendable {

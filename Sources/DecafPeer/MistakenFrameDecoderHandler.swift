@@ -7,8 +7,10 @@ import NIOCore
 /// instead of DecafWire's `FrameDecoder`, so a server that reads a field the wrong way or leaves a
 /// check out is one option away, and the server suite's cases about that rule have a target
 /// (`ServerTargets`). A header the mistaken codec refuses whatever follows is refused as soon as
-/// it is in, as the reference peer refuses one; bytes are kept until their frame is whole. Used
-/// only with a mistake: it copies what it holds, which the reference decoder does not.
+/// it is in, as the reference peer refuses one; bytes are kept until their frame is whole, at most
+/// a body of `CodecModel.unlimitedBody` (64 MiB) or the body limit if larger: a longer one a
+/// mistake lets through is waited for without being kept. Used only with a mistake: it copies what it holds, which the reference decoder
+/// does not.
 struct MistakenFrameDecoderHandler: ByteToMessageDecoder {
     typealias InboundOut = Frame
 
@@ -18,6 +20,8 @@ struct MistakenFrameDecoderHandler: ByteToMessageDecoder {
     private let now: () -> UInt32
     /// What arrived of frames not yet whole.
     private var pending: [UInt8] = []
+    /// A frame longer than any bound, being waited for: how much of it came, of how much.
+    private var overlong: (received: Int, expected: Int)?
 
     init(mistakes: Set<CodecMistake>, options: DecodeOptions, now: @escaping () -> UInt32) {
         model = CodecModel(mistakes)
@@ -26,6 +30,12 @@ struct MistakenFrameDecoderHandler: ByteToMessageDecoder {
     }
 
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        if var waiting = overlong {
+            waiting.received += buffer.readableBytes
+            buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
+            overlong = waiting
+            return .needMoreData
+        }
         if let bytes = buffer.readBytes(length: buffer.readableBytes) { pending += bytes }
         if options.timestampWindow != nil { options.timestampWindow?.now = now() }
         while pending.count >= FrameHeader.size {
@@ -33,6 +43,13 @@ struct MistakenFrameDecoderHandler: ByteToMessageDecoder {
                 throw error
             }
             let length = FrameHeader.size + Int(FrameHeader.Field.bodyLength.value(in: pending))
+            if length > FrameHeader.size + max(options.bodyLimit, CodecModel.unlimitedBody) {
+                // A body this codec would wait for but that no bound could hold: waited for without
+                // keeping it (what arrives is counted and dropped), as nothing of it is answered.
+                overlong = (received: pending.count, expected: length)
+                pending = []
+                return .needMoreData
+            }
             guard pending.count >= length else { break }
             let frame = Array(pending.prefix(length))
             pending.removeFirst(length)
@@ -46,6 +63,10 @@ struct MistakenFrameDecoderHandler: ByteToMessageDecoder {
 
     mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
         _ = try decode(context: context, buffer: &buffer)
+        if seenEOF, let waiting = overlong, waiting.received < waiting.expected {
+            overlong = nil
+            throw WireError(.truncatedFrame(received: waiting.received, expected: waiting.expected), offset: 0)
+        }
         if seenEOF, !pending.isEmpty, case let .error(error) = model.decode(pending, options: options) {
             pending = []
             throw error

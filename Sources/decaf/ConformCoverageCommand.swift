@@ -42,44 +42,37 @@ struct ConformCoverageCommand: ParsableCommand {
     }
 
     func run() throws {
-        if targets && role == .server {
-            try listServerTargets()
+        guard targets else {
+            let matrix = CoverageMatrix()
+            print(matrix.text(listingCases: cases), terminator: "")
+            if !matrix.gaps.isEmpty || !matrix.overreaches.isEmpty { throw ExitCode(1) }
             return
         }
-        if targets {
+        switch role {
+        case .codec:
             let coverage = CodecTargets()
-            let required = coverage.targets.filter { $0.level == .required }
-            let width = required.map(\.id.count).max() ?? 0
-            for target in required {
-                let names = target.mistakes.isEmpty ? "NONE" : target.mistakes.map(\.name).joined(separator: ", ")
-                print("\(target.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(names)")
-            }
-            let missing = coverage.missing
-            print("\(required.count - missing.count) of \(required.count) required codec cases fail against a catalogued mistake"
-                  + (missing.isEmpty ? "" : "; \(missing.count) against none (NONE above)"))
-            if !missing.isEmpty { throw ExitCode(1) }
-            return
+            try list(coverage.targets.filter { $0.level == .required }.map { target in
+                (target.id, target.mistakes.isEmpty ? nil : target.mistakes.map(\.name).joined(separator: ", "))
+            }, missing: coverage.missing.count, of: "required codec cases fail against a catalogued mistake")
+        case .server:
+            let coverage = try ServerTargets()
+            try list(coverage.targets.filter { $0.level == .required }.map { target in
+                if let reference = target.reference {
+                    return (target.id, "the faultless peer does not pass it (\(reference.kind.rawValue): \(reference.reason))")
+                }
+                return (target.id, target.breakages.isEmpty ? nil : target.breakages.map(\.option).joined(separator: ", "))
+            }, missing: coverage.missing.count, of: "required server cases fail against the reference peer with a fault or a codec mistake")
         }
-        let matrix = CoverageMatrix()
-        print(matrix.text(listingCases: cases), terminator: "")
-        if !matrix.gaps.isEmpty || !matrix.overreaches.isEmpty { throw ExitCode(1) }
     }
 
-    private func listServerTargets() throws {
-        let coverage = try ServerTargets()
-        let required = coverage.targets.filter { $0.level == .required }
-        let width = required.map(\.id.count).max() ?? 0
-        for target in required {
-            let names = if let reference = target.reference {
-                "the faultless peer does not pass it (\(reference.kind.rawValue): \(reference.reason))"
-            } else {
-                target.breakages.isEmpty ? "NONE" : target.breakages.map(\.option).joined(separator: ", ")
-            }
-            print("\(target.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(names)")
+    /// Prints each required case with its targets (NONE for nil), then the count of those with
+    /// one; exit status 1 when `missing` is not 0.
+    private func list(_ rows: [(id: String, targets: String?)], missing: Int, of what: String) throws {
+        let width = rows.map(\.id.count).max() ?? 0
+        for row in rows {
+            print("\(row.id.padding(toLength: width, withPad: " ", startingAt: 0))  \(row.targets ?? "NONE")")
         }
-        let missing = coverage.missing
-        print("\(required.count - missing.count) of \(required.count) required server cases fail against the reference peer with a fault or a codec mistake"
-              + (missing.isEmpty ? "" : "; \(missing.count) against none (NONE above)"))
-        if !missing.isEmpty { throw ExitCode(1) }
+        print("\(rows.count - missing) of \(rows.count) \(what)" + (missing == 0 ? "" : "; \(missing) against none (NONE above)"))
+        if missing != 0 { throw ExitCode(1) }
     }
 }

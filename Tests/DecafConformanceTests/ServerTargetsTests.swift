@@ -68,7 +68,9 @@ struct ServerTargetsTests {
         #expect(run.results.count == cases.count)
         // A case cut at its whole limit over loopback ran out of real time (byte-by-byte writes
         // with pauses on a loaded machine), which the virtual clock does not have: no comparison.
-        for result in run.results where result.heldUp == nil && !result.verdict.reason.hasPrefix("the case did not finish within") {
+        let compared = run.results.filter { $0.heldUp == nil && !$0.verdict.reason.hasPrefix("the case did not finish within") }
+        #expect(compared.count * 2 > cases.count, "only \(compared.count) of \(cases.count) cases ran undisturbed over loopback")
+        for result in compared {
             let simulated = try SimulatedServerCase(result.testCase, against: configuration, mistakes: Set(mistakes), profile: Self.profile).verdict()
             #expect(simulated.kind == result.verdict.kind, "\(result.testCase.id): in memory \(simulated.kind.rawValue) (\(simulated.reason)), over loopback \(result.verdict.kind.rawValue) (\(result.verdict.reason))")
         }
