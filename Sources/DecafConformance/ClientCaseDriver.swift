@@ -469,6 +469,10 @@ final class ScriptedConnectionHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         if let error = error as? WireError, let index = index(context) {
             driver.value.failed(error, on: index)
+        } else if case ByteToMessageDecoderError.dataReceivedInErrorState = error {
+            // Bytes after a protocol error: the server already answered it (an ERROR, a close);
+            // closing here would be the suite's close, which the transcript would give the client.
+            return
         } else {
             context.close(promise: nil)
         }

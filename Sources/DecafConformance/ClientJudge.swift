@@ -174,13 +174,13 @@ public struct ClientJudge {
     /// `DATA seq NORMAL/1 session 0x0001 [TEXT]`.
     static func describe(_ frame: Frame) -> String { TranscriptRenderer.describe(frame) }
 
-    /// A payload for people: its TEXT fields quoted, or its first bytes in hex.
+    /// A payload for people: its TEXT fields quoted and its other fields by tag and size, or its
+    /// first bytes in hex.
     static func describe(payload: [UInt8]) -> String {
-        let texts = TLVSequence(payload).compactMap { element -> String? in
-            guard element.tag == .text else { return nil }
-            return String(decoding: element.value.prefix(60), as: UTF8.self).debugDescription
+        let fields = TLVSequence(payload).map { element in
+            element.tag == .text ? String(decoding: element.value.prefix(60), as: UTF8.self).debugDescription : "[\(element.tag) \(element.value.count) bytes]"
         }
-        if !texts.isEmpty && payload.count < 200 { return texts.joined(separator: " + ") }
+        if fields.contains(where: { $0.hasPrefix("\"") }) && payload.count < 200 { return fields.joined(separator: " + ") }
         return payload.isEmpty ? "(empty)" : "\(payload.count) bytes " + Hex.string(payload.prefix(16)) + (payload.count > 16 ? "…" : "")
     }
 

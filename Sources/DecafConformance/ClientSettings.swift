@@ -37,7 +37,7 @@ public struct ClientSettings: Hashable, Sendable {
 
     /// The testee's environment for a case: the address, the case, and the suggested settings
     /// (the heartbeat only for cases about heartbeats).
-    func environment(host: String, port: Int, caseID: String, heartbeats: Bool) -> [String: String] {
+    public func environment(host: String, port: Int, caseID: String, heartbeats: Bool) -> [String: String] {
         var environment = [
             "DECAF_CONFORM_HOST": host,
             "DECAF_CONFORM_PORT": String(port),

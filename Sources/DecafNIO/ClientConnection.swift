@@ -57,6 +57,25 @@ public final class ClientConnection: Sendable {
     /// Gives up everything not yet settled and finishes.
     public func giveUp(reason: String) { run { $0.giveUp(reason: reason) } }
 
+    /// Adds the handlers that turn a client connection's bytes into frames and its frames into
+    /// bytes, as `configuration` says, its faults included (the checksum written in host order,
+    /// bodies marked zlib and left plain, a read taken as a frame): the client's whole codec, for a socket or a channel in
+    /// memory. `localClose` tells the decoder which closes were the client's own.
+    public static func addCodecHandlers(to pipeline: ChannelPipeline.SynchronousOperations, configuration: ClientConfiguration,
+                                        localClose: LocalClose? = nil) throws {
+        if configuration.faults.contains(.checksumInHostOrder) { try pipeline.addHandler(ChecksumByteSwapHandler()) }
+        if configuration.faults.contains(.framePerRead) {
+            try pipeline.addHandler(ByteToMessageHandler(FramePerReadDecoderHandler(options: configuration.effectiveDecodeOptions)))
+        } else {
+            try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: configuration.effectiveDecodeOptions, localClose: localClose)))
+        }
+        if configuration.faults.contains(.plainBodyMarkedZlib) {
+            try pipeline.addHandler(MessageToByteHandler(PlainBodyEncoderHandler()))
+        } else {
+            try pipeline.addHandler(MessageToByteHandler(FrameEncoderHandler()))
+        }
+    }
+
     private func run(_ body: @escaping @Sendable (ClientDriver) -> Void) {
         let driver = self.driver
         if eventLoop.inEventLoop { body(driver.value) } else { eventLoop.execute { body(driver.value) } }
@@ -218,9 +237,7 @@ final class ClientDriver {
         let generation = self.generation
         connecting = .now()
         let driver = NIOLoopBound(self, eventLoop: eventLoop)
-        let options = session.configuration.effectiveDecodeOptions
-        let swapsChecksums = session.configuration.faults.contains(.checksumInHostOrder)
-        let marksPlainBodies = session.configuration.faults.contains(.plainBodyMarkedZlib)
+        let configuration = session.configuration
         ClientBootstrap(group: eventLoop)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .connectTimeout(TimeAmount(session.configuration.connectTimeout))
@@ -230,13 +247,7 @@ final class ClientDriver {
                     let localClose = LocalClose()
                     try pipeline.addHandler(localClose)
                     try pipeline.addHandler(FirstBytesHandler { bytes in driver.value.receivedFirst(bytes, generation: generation) })
-                    if swapsChecksums { try pipeline.addHandler(ChecksumByteSwapHandler()) }
-                    try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: options, localClose: localClose)))
-                    if marksPlainBodies {
-                        try pipeline.addHandler(MessageToByteHandler(PlainBodyEncoderHandler()))
-                    } else {
-                        try pipeline.addHandler(MessageToByteHandler(FrameEncoderHandler()))
-                    }
+                    try ClientConnection.addCodecHandlers(to: pipeline, configuration: configuration, localClose: localClose)
                     try pipeline.addHandler(ClientChannelHandler(driver: driver, generation: generation))
                 }
             }

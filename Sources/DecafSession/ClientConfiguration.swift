@@ -66,6 +66,8 @@ public struct ClientConfiguration: Hashable, Sendable {
         var options = decodeOptions
         options.version = version
         if faults.contains(.acceptsBadCRC) { options.verifiesChecksum = false }
+        if faults.contains(.depthLimitThree) { options.tlv.depthLimit = 3 }
+        if faults.contains(.ignoresDuplicateTags) { options.tlv.allowsDuplicateTags = true }
         return options
     }
 }

@@ -58,6 +58,42 @@ public enum ClientFault: String, Hashable, Sendable, CaseIterable {
     case copyThenNewTimestamp = "copy-then-new-timestamp"
     /// The client closes an idle connection after two and a half heartbeat intervals and connects again.
     case dropsIdleConnection = "drops-idle-connection"
+    /// The client writes version 1.1 in its headers before a handshake agrees a version.
+    case versionBeforeAgreed = "version-before-agreed"
+    /// The client drops a VERSION_RESPONSE that comes after the ACK of its request.
+    case responseBeforeAckOnly = "response-before-ack-only"
+    /// The client drops a repeated DATA frame without acknowledging it again.
+    case noAckForRepeats = "no-ack-for-repeats"
+    /// The client sends every message under the same sequence number.
+    case reusesSequence = "reuses-sequence"
+    /// The client delivers the values of a DATA body's fields, not its TLV bytes.
+    case deliversValuesOnly = "delivers-values-only"
+    /// The client encodes a TEXT value in ISO-8859-1 (a platform's default charset), not UTF-8.
+    case textInLatin1 = "text-in-latin1"
+    /// The client drops the fields of unknown tags from the bodies it delivers and sends.
+    case dropsUnknownTags = "drops-unknown-tags"
+    /// An ACK does not stop the client's resend timer: a message goes out once more after its ACK.
+    case resendsAfterAck = "resends-after-ack"
+    /// The client resends after half its ACK timeout.
+    case impatientResend = "impatient-resend"
+    /// The client forgets the messages in flight when a connection is lost: neither resent nor reported failed.
+    case forgetsInFlightOnLoss = "forgets-in-flight-on-loss"
+    /// The client takes each read as one frame: the rest of a read is dropped, a read shorter than a frame thrown away.
+    case framePerRead = "frame-per-read"
+    /// The client refuses four nested containers, the brief's depth limit, as TLV_TOO_DEEP.
+    case depthLimitThree = "depth-limit-three"
+    /// The client closes the connection on a DATA frame whose sequence category does not fit.
+    case closesOnCategoryMismatch = "closes-on-category-mismatch"
+    /// The client takes a DATA frame whose counter is not one more than the last for a repeat.
+    case expectsContiguousCounters = "expects-contiguous-counters"
+    /// The client neither takes nor refuses a frame with a repeated tag: no ACK, no ERROR, the connection left open.
+    case ignoresDuplicateTags = "ignores-duplicate-tags"
+    /// The client refuses every zlib body as UNSUPPORTED_COMPRESSION, though it offered COMPRESSION.
+    case neverInflates = "never-inflates"
+    /// The client inflates an empty body marked ZLIB, and refuses it as a broken zlib stream.
+    case inflatesEmptyBody = "inflates-empty-body"
+    /// The client keeps one message waiting to go out: a newer one replaces it, and the replaced one is lost unreported.
+    case singleSlotOutbox = "single-slot-outbox"
 
     /// Faults only deep, rare inputs set off, which no conformance case sends: the targets that
     /// prove `decaf fuzz client` finds what the fixed cases cannot.
@@ -98,6 +134,24 @@ public enum ClientFault: String, Hashable, Sendable, CaseIterable {
         case .exitsOnError: "dies of bytes that break the protocol: an uncaught exception on standard error, exit status 1"
         case .copyThenNewTimestamp: "sends every message twice at once, and resends an unacknowledged one with a new timestamp"
         case .dropsIdleConnection: "closes an idle connection after two and a half heartbeat intervals and connects again"
+        case .versionBeforeAgreed: "writes version 1.1 in its headers before a handshake agrees a version"
+        case .responseBeforeAckOnly: "drops a VERSION_RESPONSE that comes after the ACK of its request"
+        case .noAckForRepeats: "drops a repeated DATA frame without acknowledging it again"
+        case .reusesSequence: "sends every message under the same sequence number"
+        case .deliversValuesOnly: "delivers the values of a DATA body's fields, not its TLV bytes"
+        case .textInLatin1: "encodes a TEXT value in ISO-8859-1 (a platform's default charset), not UTF-8"
+        case .dropsUnknownTags: "drops the fields of unknown tags from the bodies it delivers and sends"
+        case .resendsAfterAck: "does not stop its resend timer on an ACK: a message goes out once more after its ACK"
+        case .impatientResend: "resends after half its ACK timeout"
+        case .forgetsInFlightOnLoss: "forgets the messages in flight when a connection is lost: neither resent nor reported failed"
+        case .framePerRead: "takes each read as one frame: the rest of a read is dropped, a read shorter than a frame thrown away"
+        case .depthLimitThree: "refuses four nested containers, the brief's depth limit, as TLV_TOO_DEEP"
+        case .closesOnCategoryMismatch: "closes the connection on a DATA frame whose sequence category does not fit its type"
+        case .expectsContiguousCounters: "takes a DATA frame whose counter is not one more than the last for a repeat: acknowledged, not delivered"
+        case .ignoresDuplicateTags: "neither takes nor refuses a frame with a repeated tag: no ACK, no ERROR, the connection left open"
+        case .neverInflates: "refuses every zlib body as UNSUPPORTED_COMPRESSION, though it offered COMPRESSION"
+        case .inflatesEmptyBody: "inflates an empty body marked ZLIB, and refuses it as a broken zlib stream"
+        case .singleSlotOutbox: "keeps one message waiting to go out: a newer one replaces it, and the replaced one is neither sent nor reported failed"
         }
     }
 
@@ -109,7 +163,8 @@ public enum ClientFault: String, Hashable, Sendable, CaseIterable {
         case .neverAcksServerData, .doubleAck, .ignoresVersionResponse: [.ex1]
         case .noHeartbeatAck: [.ex2]
         case .deliversRepeats, .forgetsRepeatsOnReconnect: [.replay1]
-        case .ignoresAgreedFeatures, .receiptsForRepeats: [.ex4]
+        case .ignoresAgreedFeatures: [.ex4, .hs2]
+        case .receiptsForRepeats: [.ex4]
         case .plainBodyMarkedZlib: [.zlib1]
         case .checksumInHostOrder: [.crc1]
         case .acceptsBadCRC: [.crc2]
@@ -122,6 +177,19 @@ public enum ClientFault: String, Hashable, Sendable, CaseIterable {
         case .keepsConnectionOnError, .exitsOnError: [.ex5]
         case .copyThenNewTimestamp: [.replay1]
         case .dropsIdleConnection: []
+        case .versionBeforeAgreed: [.ver3]
+        case .responseBeforeAckOnly: [.hs2]
+        case .noAckForRepeats: [.replay1]
+        case .reusesSequence, .expectsContiguousCounters: [.seq1]
+        case .deliversValuesOnly: [.tlv1]
+        case .textInLatin1, .dropsUnknownTags: [.tlv4]
+        case .resendsAfterAck, .impatientResend, .forgetsInFlightOnLoss, .singleSlotOutbox: [.ex7]
+        case .framePerRead: [.frame3]
+        case .depthLimitThree: [.tlv2]
+        case .closesOnCategoryMismatch: [.seq2]
+        case .ignoresDuplicateTags: [.tlv3]
+        case .neverInflates: [.zlib1]
+        case .inflatesEmptyBody: [.zlib3]
         }
     }
 }

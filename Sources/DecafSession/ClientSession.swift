@@ -15,7 +15,8 @@ public struct ClientSession {
 
     /// A frame sent and owed an ACK, resent until it gets one or runs out of retries (EX-7).
     private struct Outstanding {
-        enum Kind { case message(Int), versionRequest, readReceipt }
+        /// `acknowledged`: a message's frame kept by the planted `resends-after-ack` for one more send.
+        enum Kind { case message(Int), versionRequest, readReceipt, acknowledged }
         var frame: OutgoingFrame
         var kind: Kind
         var lastSent: Duration
@@ -69,6 +70,8 @@ public struct ClientSession {
     private var readySince: Duration?
     private var lastSent: Duration = .zero
     private var lastHeard: Duration = .zero
+    /// The counter of the last DATA frame from the server (the planted `expects-contiguous-counters` wants the next).
+    private var lastServerCounter: UInt32?
     /// Heartbeats sent on the connection open now (the planted `dropsIdleConnection` counts them).
     private var heartbeatsOnConnection = 0
     private var replay: ReplayMemory
@@ -84,7 +87,10 @@ public struct ClientSession {
     }
 
     /// The ACK timeout in force: the configured one, or the one the round trip calls for.
-    public var ackTimeout: Duration { roundTrip?.timeout ?? configuration.ackTimeout }
+    public var ackTimeout: Duration {
+        let timeout = roundTrip?.timeout ?? configuration.ackTimeout
+        return has(.impatientResend) ? timeout / 2 : timeout
+    }
 
     /// Times each DATA frame goes out at once: one, or under measured loss as many as make it
     /// likely (95%) that one gets through, at most three.
@@ -103,7 +109,9 @@ public struct ClientSession {
     public var isStopped: Bool { stopped }
 
     /// The version the client writes in its headers: 1.0 until a handshake agrees (VER-3).
-    public var outgoingVersion: ProtocolVersion { agreed?.version ?? .v1_0 }
+    public var outgoingVersion: ProtocolVersion {
+        agreed?.version ?? (has(.versionBeforeAgreed) ? ProtocolVersion(major: 1, minor: 1) : .v1_0)
+    }
 
     private func has(_ fault: ClientFault) -> Bool { configuration.faults.contains(fault) }
 
@@ -132,7 +140,8 @@ public struct ClientSession {
         lastHeard = now.elapsed
         heartbeatsOnConnection = 0
         if has(.forgetsRepeatsOnReconnect) { replay = Self.replayMemory(configuration) }
-        let header = FrameHeader(messageType: .control, sequence: control, timestamp: now.unixSeconds, sessionID: configuration.session)
+        let header = FrameHeader(messageType: .control, sequence: control, timestamp: now.unixSeconds, sessionID: configuration.session,
+                                 version: outgoingVersion)
         var actions = [ClientAction]()
         send(OutgoingFrame(header: header, fields: [request.field]), as: .versionRequest, at: now, into: &actions)
         if let heartbeat = configuration.heartbeat { actions.append(.schedule(.heartbeat, after: heartbeat)) }
@@ -162,7 +171,9 @@ public struct ClientSession {
         outstanding = [:]
         inFlightMessages = 0
         retransmitDue = nil
-        queue = cutOff.sorted { (messages[$0]?.sequence?.counter ?? 0) < (messages[$1]?.sequence?.counter ?? 0) } + queue
+        if !has(.forgetsInFlightOnLoss) {
+            queue = cutOff.sorted { (messages[$0]?.sequence?.counter ?? 0) < (messages[$1]?.sequence?.counter ?? 0) } + queue
+        }
         actions += reconnectLater(at: now, random: &random)
         return actions
     }
@@ -172,7 +183,7 @@ public struct ClientSession {
         lastHeard = now.elapsed
         let header = frame.header
         if hung { return [] }
-        if let planted = rareFault(on: frame, at: now) { return planted }
+        if let planted = rareFault(on: frame, at: now) ?? plantedFault(on: frame, at: now) { return planted }
         var actions: [ClientAction] = []
         if header.messageType == .ack {
             acknowledgementArrived(header, at: now, into: &actions)
@@ -185,6 +196,7 @@ public struct ClientSession {
         }
         switch header.messageType {
         case .data:
+            if has(.noAckForRepeats), replay.contains(ReplayMemory.Key(header)) { return actions }
             if !has(.neverAcksServerData) { acknowledge(header, at: now, into: &actions) }
             deliver(frame, at: now, into: &actions)
         case .heartbeat:
@@ -228,6 +240,33 @@ public struct ClientSession {
         return nil
     }
 
+    /// What a planted fault does instead of the brief, when `frame` is one it gets wrong.
+    private mutating func plantedFault(on frame: Frame, at now: SessionTime) -> [ClientAction]? {
+        let header = frame.header
+        if header.compressType == .zlib {
+            if has(.neverInflates) && header.bodyLength > 0 {
+                return failed(WireError(.unknownCompression(.zlib), offset: FrameHeader.Field.compressType.offset), at: now)
+            }
+            if has(.inflatesEmptyBody) && header.bodyLength == 0 { return failed(WireError(.malformedZlibStream, offset: FrameHeader.size), at: now) }
+        }
+        guard header.messageType == .data else { return nil }
+        if has(.closesOnCategoryMismatch) && frame.hasSequenceCategoryMismatch { return [.close] }
+        if has(.ignoresDuplicateTags) {
+            var tags: Set<TLVTag> = []
+            if !TLVSequence(frame.payload).allSatisfy({ tags.insert($0.tag).inserted }) { return [] }
+        }
+        if has(.expectsContiguousCounters) {
+            let counter = header.sequence.counter
+            defer { lastServerCounter = counter }
+            if let last = lastServerCounter, counter != (last + 1) & 0xFF_FFFF {
+                var actions: [ClientAction] = []
+                acknowledge(header, at: now, into: &actions)
+                return actions
+            }
+        }
+        return nil
+    }
+
     /// The server's bytes broke the protocol: the client tells its application, sends the server an
     /// ERROR (EX-5) and closes; the shell reports the close with `connectionLost`.
     public mutating func failed(_ error: WireError, at now: SessionTime) -> [ClientAction] {
@@ -254,6 +293,8 @@ public struct ClientSession {
     public mutating func submit(_ message: ClientMessage, at now: SessionTime) -> [ClientAction] {
         guard !stopped else { return [.report(.failed(id: message.id, reason: "the client has stopped"))] }
         messages[message.id] = Message(payload: message.payload)
+        // The planted `single-slot-outbox`: what still waits to go out is lost, unsettled and unreported.
+        if has(.singleSlotOutbox) { queue.removeAll { messages[$0]?.sequence == nil } }
         queue.append(message.id)
         unsettled += 1
         var actions: [ClientAction] = []
@@ -302,6 +343,7 @@ public struct ClientSession {
     private mutating func handshakeAnswered(_ response: VersionResponse, at now: SessionTime, into actions: inout [ClientAction]) {
         guard case let .open(request, sentAt, requestAcknowledged) = link else { return }
         if has(.responseAfterAckOnly) && !requestAcknowledged { return }
+        if has(.responseBeforeAckOnly) && requestAcknowledged { return }
         if outstanding.removeValue(forKey: request.rawValue)?.sends == 1 { measure(answeredFirstTime: true) }
         statistics.negotiated = response
         guard response.version.major == configuration.version.major else {
@@ -347,8 +389,13 @@ public struct ClientSession {
         switch pending.kind {
         case .versionRequest, .readReceipt:
             break
+        case .acknowledged:
+            break
         case let .message(id):
             inFlightMessages -= 1
+            if has(.resendsAfterAck) {
+                outstanding[header.sequence.rawValue] = Outstanding(frame: pending.frame, kind: .acknowledged, lastSent: pending.lastSent, sends: pending.sends)
+            }
             if pending.sends == 1, let bounds = configuration.adaptiveAckTimeout {
                 roundTrip = (roundTrip ?? RoundTripEstimate(bounds: bounds)).adding(now.elapsed - pending.lastSent)
             }
@@ -384,7 +431,7 @@ public struct ClientSession {
         let fresh = replay.insert(ReplayMemory.Key(frame.header), now: now.unixSeconds) || has(.deliversRepeats)
         if fresh {
             statistics.delivered += 1
-            actions.append(.report(.delivered(sequence: frame.header.sequence, payload: Array(frame.payload))))
+            actions.append(.report(.delivered(sequence: frame.header.sequence, payload: delivered(Array(frame.payload)))))
         } else {
             statistics.repeats += 1
         }
@@ -393,6 +440,34 @@ public struct ClientSession {
         let header = FrameHeader(messageType: .readReceipt, sequence: normal, timestamp: now.unixSeconds,
                                  sessionID: configuration.session, version: outgoingVersion)
         send(OutgoingFrame(header: header, fields: [ReadReceipt(sequence: frame.header.sequence).field]), as: .readReceipt, at: now, into: &actions)
+    }
+
+    /// The bytes the application is given for a DATA body: the body, or what a planted fault makes of it.
+    private func delivered(_ payload: [UInt8]) -> [UInt8] {
+        if has(.deliversValuesOnly) { return TLVSequence(payload).flatMap(\.value) }
+        return has(.dropsUnknownTags) ? Self.rewritten(payload, droppingUnknownTags: true, textInLatin1: false) : payload
+    }
+
+    /// The body a message goes out with: its payload, or what a planted fault makes of it.
+    private func written(_ payload: [UInt8]) -> [UInt8] {
+        guard has(.dropsUnknownTags) || has(.textInLatin1) else { return payload }
+        return Self.rewritten(payload, droppingUnknownTags: has(.dropsUnknownTags), textInLatin1: has(.textInLatin1))
+    }
+
+    /// `payload` encoded again with the fields of unknown tags left out, or TEXT in ISO-8859-1
+    /// (a character beyond it written as "?"), at every depth.
+    private static func rewritten(_ payload: [UInt8], droppingUnknownTags: Bool, textInLatin1: Bool) -> [UInt8] {
+        func fields(_ sequence: TLVSequence) -> [TLVField] {
+            sequence.compactMap { element in
+                if element.isContainer { return .container(fields(element.children)) }
+                if droppingUnknownTags && !TLVTag.known.contains(element.tag) { return nil }
+                if textInLatin1 && element.tag == .text {
+                    return TLVField(tag: .text, bytes: String(decoding: element.value, as: UTF8.self).unicodeScalars.map { $0.value < 256 ? UInt8($0.value) : 0x3F })
+                }
+                return TLVField(tag: element.tag, bytes: Array(element.value))
+            }
+        }
+        return TLVEncoder.encode(fields(TLVSequence(payload)))
     }
 
     /// The features in force: the agreed ones, or everything under `ignores-agreed-features`.
@@ -412,7 +487,7 @@ public struct ClientSession {
                 statistics.retransmissions += 1
                 idBySequence[sequence.rawValue] = id
             } else {
-                normal = normal.next
+                if !(has(.reusesSequence) && normal.counter > 0) { normal = normal.next }
                 message.sequence = normal
                 message.timestamp = now.unixSeconds
                 message.firstSent = now.elapsed
@@ -426,7 +501,7 @@ public struct ClientSession {
                                      sessionID: configuration.session, version: outgoingVersion)
             if configuration.compress && agreedFeatures.contains(.compression) { header.compressType = .zlib }
             inFlightMessages += 1
-            let frame = OutgoingFrame(header: header, payload: message.payload)
+            let frame = OutgoingFrame(header: header, payload: written(message.payload))
             send(frame, as: .message(id), at: now, into: &actions)
             sendCopies(of: frame, into: &actions)
             if has(.copyThenNewTimestamp) { actions.append(.send(frame)) }
@@ -474,6 +549,12 @@ public struct ClientSession {
         let timeout = ackTimeout
         let overdue = outstanding.filter { now.elapsed - $0.value.lastSent >= timeout }
         for (key, var pending) in overdue.sorted(by: { $0.value.lastSent < $1.value.lastSent }) {
+            if case .acknowledged = pending.kind {
+                // The planted `resends-after-ack`: one more send of an acknowledged message, then no more.
+                outstanding[key] = nil
+                actions.append(.send(pending.frame))
+                continue
+            }
             let retries = if case .versionRequest = pending.kind { min(configuration.retries, configuration.handshakeSends - 1) } else { configuration.retries }
             if pending.sends > retries && !has(.resendForever) {
                 outstanding[key] = nil
@@ -535,7 +616,7 @@ public struct ClientSession {
         case .versionRequest:
             // A server that answers no handshake is no use: close and try a new connection.
             actions.append(.close)
-        case .readReceipt:
+        case .readReceipt, .acknowledged:
             break
         }
     }

@@ -41,6 +41,9 @@ public struct ReplayMemory: Sendable {
     /// How many frames are remembered.
     public var count: Int { seen.count }
 
+    /// Whether `key` is remembered: a frame with it would be a repeat.
+    public func contains(_ key: Key) -> Bool { seen.contains(key) }
+
     /// Records `key` at `now`; false if it was already remembered (a repeat).
     public mutating func insert(_ key: Key, now: UInt32) -> Bool {
         while head < order.count, order[head].seenAt < now, now - order[head].seenAt > window {

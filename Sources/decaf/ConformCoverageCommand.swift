@@ -17,9 +17,11 @@ struct ConformCoverageCommand: ParsableCommand {
         checks. For the codec suite (--role codec, the default) the catalogued mistakes (decaf testee decoder \
         --list-mistakes) whose codec fails it; for the server suite (--role server) the faults of the reference peer \
         (decaf peer --list-faults) or the codec mistakes of its decoder (decaf peer --mistake) under which it fails, \
-        among those that break a requirement the case checks; each case is judged against the peer in memory, on a \
-        virtual clock (seconds, not a run). A required case no target fails is listed as NONE (or as failing the faultless peer), and \
-        the exit status is 1.
+        among those that break a requirement the case checks; for the client suite (--role client) the faults of the \
+        reference client (decaf testee client --list-faults) under which it fails, among those that break a requirement \
+        it checks. Each case is judged against the peer or the client in memory, on a virtual clock (seconds, not a \
+        run). A required case no target fails is listed as NONE (or as failing the faultless peer or client), and the \
+        exit status is 1.
         """
     )
 
@@ -29,12 +31,12 @@ struct ConformCoverageCommand: ParsableCommand {
     @Flag(help: "List each required case of a suite (--role) with the targets that fail it.")
     var targets = false
 
-    @Option(help: "With --targets, the suite: codec (catalogued mistakes) or server (the reference peer's faults).")
+    @Option(help: "With --targets, the suite: codec (catalogued mistakes), server (the reference peer's faults and mistakes) or client (the reference client's faults).")
     var role: TargetRole = .codec
 
     /// The suites whose targets `--targets` lists.
     enum TargetRole: String, ExpressibleByArgument, CaseIterable {
-        case codec, server
+        case codec, server, client
     }
 
     func validate() throws {
@@ -62,6 +64,14 @@ struct ConformCoverageCommand: ParsableCommand {
                 }
                 return (target.id, target.breakages.isEmpty ? nil : target.breakages.map(\.option).joined(separator: ", "))
             }, missing: coverage.missing.count, of: "required server cases fail against the reference peer with a fault or a codec mistake")
+        case .client:
+            let coverage = try ClientTargets()
+            try list(coverage.targets.filter { $0.level == .required }.map { target in
+                if let reference = target.reference {
+                    return (target.id, "the faultless client does not pass it (\(reference.kind.rawValue): \(reference.reason))")
+                }
+                return (target.id, target.faults.isEmpty ? nil : target.faults.map { "--fault \($0.name)" }.joined(separator: ", "))
+            }, missing: coverage.missing.count, of: "required client cases fail against the reference client with a fault")
         }
     }
 

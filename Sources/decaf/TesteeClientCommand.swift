@@ -52,23 +52,15 @@ struct TesteeClientCommand: ParsableCommand {
             throw InputError("DECAF_CONFORM_PORT is \(portText.debugDescription), not a port from 1 to 65535")
         }
         var problem: String?
-        var settings = ClientSettings(environment: environment, problem: &problem)
+        let settings = ClientSettings(environment: environment, problem: &problem)
         if let problem { throw InputError(problem) }
-        var configuration = ClientConfiguration()
-        configuration.features = features
-        configuration.compress = true
-        configuration.ackTimeout = settings.ackTimeout
-        configuration.retries = settings.retries
-        configuration.heartbeat = settings.heartbeat
-        configuration.reconnectBase = settings.reconnectBase
-        configuration.maxDelay = settings.reconnectMax
-        configuration.faults = Set(fault)
-        configuration.decodeOptions.bodyLimit = bodyLimit
-        configuration.version = protocolVersion
-        settings.version = configuration.version
-        settings.features = configuration.features
+        var testee = ReferenceClientTestee(faults: Set(fault))
+        testee.bodyLimit = bodyLimit
+        testee.version = protocolVersion
+        testee.features = features
+        let (configuration, ready) = testee.configuration(for: settings)
         let output = FileHandleOutput.standardOutput
-        output.write(ClientTesteeEvent.ready(settings).line + "\n")
+        output.write(ClientTesteeEvent.ready(ready).line + "\n")
         // The application's ids of the messages, by the numbers the session knows them by.
         let names = NIOLockedValueBox<[Int: String]>([:])
 
