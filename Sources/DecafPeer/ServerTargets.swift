@@ -9,28 +9,41 @@ import DecafWire
 /// --mistake`), and it counts for a case only when it breaks a requirement the case checks: a
 /// fault that spoils every frame the peer sends fails every case, and is the target of none but
 /// those about what it spoils. A required case no target fails would pass a server that gets its
-/// rule wrong. Every case is judged against the peer in memory (`SimulatedServerCase`), the
-/// faultless peer first: a case it does not pass has no target worth the name, and says so.
+/// rule wrong. A required case that no one way of breaking fails gets the pairs that fail it.
+/// Every case is judged against the peer in memory (`SimulatedServerCase`), the faultless peer
+/// first: a case it does not pass has no target worth the name, and says so.
 public struct ServerTargets: Sendable {
-    /// A broken server: the reference peer with one fault, or one mistake in its decoder.
-    public enum Breakage: Hashable, Sendable {
-        case fault(PeerFault)
-        case mistake(CodecMistake)
+    /// A broken server: the reference peer with faults, mistakes in its decoder, or both.
+    public struct Breakage: Hashable, Sendable {
+        public let faults: [PeerFault]
+        public let mistakes: [CodecMistake]
+
+        /// The peer with `fault`.
+        public static func fault(_ fault: PeerFault) -> Breakage { Breakage(faults: [fault], mistakes: []) }
+
+        /// The peer whose decoder makes `mistake`.
+        public static func mistake(_ mistake: CodecMistake) -> Breakage { Breakage(faults: [], mistakes: [mistake]) }
+
+        /// The peer broken both ways at once.
+        public static func + (lhs: Breakage, rhs: Breakage) -> Breakage {
+            Breakage(faults: lhs.faults + rhs.faults, mistakes: lhs.mistakes + rhs.mistakes)
+        }
 
         /// How `decaf peer` is told to break this way.
         public var option: String {
-            switch self {
-            case let .fault(fault): "--fault \(fault.name)"
-            case let .mistake(mistake): "--mistake \(mistake.name)"
-            }
+            (faults.map { "--fault \($0.name)" } + mistakes.map { "--mistake \($0.name)" }).joined(separator: " ")
         }
 
         /// The requirements a server broken this way breaks.
         public var breaks: [RequirementID] {
-            switch self {
-            case let .fault(fault): fault.breaks
-            case let .mistake(mistake): mistake.breaks
-            }
+            faults.flatMap(\.breaks) + mistakes.flatMap(\.breaks)
+        }
+
+        /// The peer's configuration broken this way, from `configuration`.
+        func configuration(from configuration: PeerConfiguration) -> PeerConfiguration {
+            var broken = configuration
+            broken.faults = faults
+            return broken
         }
 
         /// The suite's targets: every fault but the rare ones only fuzzing finds, and every
@@ -61,16 +74,23 @@ public struct ServerTargets: Sendable {
         var configuration = PeerConfiguration()
         configuration.idleTimeout = profile.idleTimeout ?? configuration.idleTimeout
         targets = try ConformanceCatalog(profile: profile).cases.map { testCase in
-            let reference = try SimulatedServerCase(testCase, against: configuration, profile: profile).verdict()
-            let failing = try breakages.filter { breakage in
+            func fails(_ breakage: Breakage) throws -> Bool {
                 guard !Set(breakage.breaks).isDisjoint(with: testCase.requirements) else { return false }
-                var broken = configuration
-                var mistakes: Set<CodecMistake> = []
-                switch breakage {
-                case let .fault(fault): broken.faults = [fault]
-                case let .mistake(mistake): mistakes = [mistake]
-                }
-                return try SimulatedServerCase(testCase, against: broken, mistakes: mistakes, profile: profile).verdict().kind.isFailure
+                return try SimulatedServerCase(testCase, against: breakage.configuration(from: configuration), mistakes: Set(breakage.mistakes),
+                                               profile: profile).verdict().kind.isFailure
+            }
+            let reference = try SimulatedServerCase(testCase, against: configuration, profile: profile).verdict()
+            var failing = try breakages.filter(fails)
+            if failing.isEmpty && testCase.level == .required && reference.kind.isPass {
+                // What no one way of breaking fails, two at once may: a case that ends the stream
+                // after bytes the server must refuse fails only a server that both takes (or keeps
+                // open on) them and does not see the end.
+                // Each of the two breaks a requirement the case checks: a fault that spoils every
+                // frame fails every case, with any partner.
+                let relevant = breakages.filter { !Set($0.breaks).isDisjoint(with: testCase.requirements) }
+                failing = try relevant.indices.flatMap { first in
+                    relevant[(first + 1)...].map { relevant[first] + $0 }
+                }.filter(fails)
             }
             return Target(id: testCase.id, level: testCase.level, breakages: failing, reference: reference.kind.isPass ? nil : reference)
         }

@@ -24,6 +24,8 @@ public enum PeerFault: Hashable, Sendable {
     case acceptBadCRC
     /// The peer sends an ERROR on a bad magic but keeps the connection open.
     case keepOpenOnBadMagic
+    /// The peer sends an ERROR on any bytes that break the protocol but keeps the connection open.
+    case keepOpenOnError
     /// The peer acknowledges frames of undefined message types.
     case ackUnknownTypes
     /// The peer closes without an ERROR on TLV nesting deeper than 2.
@@ -51,7 +53,7 @@ public enum PeerFault: Hashable, Sendable {
     /// Every fault, `slow-ack` with its default delay.
     public static let all: [PeerFault] = [
         .crcLittleEndian, .noHeartbeatAck, .doubleControlAck, .ackWrongSequence, .handshakeIgnoresShort,
-        .fixedFeatures, .replayReject, .replayRedeliver, .acceptBadCRC, .keepOpenOnBadMagic, .ackUnknownTypes,
+        .fixedFeatures, .replayReject, .replayRedeliver, .acceptBadCRC, .keepOpenOnBadMagic, .keepOpenOnError, .ackUnknownTypes,
         .dropOnDeepTLV, .slowAck(delay: PeerFault.defaultSlowAckDelay), .ackAcks, .noReadReceipts, .readReceiptsUnagreed, .noIdleTimeout,
         .ignoresStreamEnd,
     ]
@@ -79,6 +81,7 @@ public enum PeerFault: Hashable, Sendable {
         case .replayRedeliver: "replay-redeliver"
         case .acceptBadCRC: "accept-bad-crc"
         case .keepOpenOnBadMagic: "keep-open-on-bad-magic"
+        case .keepOpenOnError: "keep-open-on-error"
         case .ackUnknownTypes: "ack-unknown-types"
         case .dropOnDeepTLV: "drop-on-deep-tlv"
         case .slowAck: "slow-ack"
@@ -106,6 +109,7 @@ public enum PeerFault: Hashable, Sendable {
         case .replayRedeliver: "delivers a repeated frame again (and sends its read receipt again)"
         case .acceptBadCRC: "does not verify checksums"
         case .keepOpenOnBadMagic: "sends an ERROR on a bad magic but keeps the connection open"
+        case .keepOpenOnError: "sends an ERROR on any bytes that break the protocol (a bad zlib body, TLV nested too deep) but keeps the connection open"
         case .ackUnknownTypes: "acknowledges frames of undefined message types"
         case .dropOnDeepTLV: "closes without an ERROR on TLV nesting deeper than 2"
         case let .slowAck(delay): "delays every ACK by \(delay)"
@@ -133,6 +137,7 @@ public enum PeerFault: Hashable, Sendable {
         case .replayRedeliver: [.replay1]
         case .acceptBadCRC: [.crc2]
         case .keepOpenOnBadMagic: [.ex5, .frame1]
+        case .keepOpenOnError: [.ex5]
         case .ackUnknownTypes: [.ex3, .frame4]
         case .dropOnDeepTLV: [.tlv2, .ex5]
         case .slowAck: [.ex1, .ex7]

@@ -17,11 +17,12 @@ struct ConformCoverageCommand: ParsableCommand {
         checks. For the codec suite (--role codec, the default) the catalogued mistakes (decaf testee decoder \
         --list-mistakes) whose codec fails it; for the server suite (--role server) the faults of the reference peer \
         (decaf peer --list-faults) or the codec mistakes of its decoder (decaf peer --mistake) under which it fails, \
-        among those that break a requirement the case checks; for the client suite (--role client) the faults of the \
-        reference client (decaf testee client --list-faults) under which it fails, among those that break a requirement \
-        it checks. Each case is judged against the peer or the client in memory, on a virtual clock (seconds, not a \
-        run). A required case no target fails is listed as NONE (or as failing the faultless peer or client), and the \
-        exit status is 1.
+        among those that break a requirement the case checks, and two at once where no one fails it (a stream that ends \
+        after bytes to refuse fails only a peer that keeps the connection open and misses the end); for the client suite \
+        (--role client) the faults of the reference client (decaf testee client --list-faults) under which it fails, \
+        among those that break a requirement it checks. Each case is judged against the peer or the client in memory, on \
+        a virtual clock (seconds, not a run). A required case no target fails is listed as NONE (or as failing the \
+        faultless peer or client), and the exit status is 1.
         """
     )
 
@@ -63,7 +64,7 @@ struct ConformCoverageCommand: ParsableCommand {
                     return (target.id, "the faultless peer does not pass it (\(reference.kind.rawValue): \(reference.reason))")
                 }
                 return (target.id, target.breakages.isEmpty ? nil : target.breakages.map(\.option).joined(separator: ", "))
-            }, missing: coverage.missing.count, of: "required server cases fail against the reference peer with a fault or a codec mistake")
+            }, missing: coverage.missing.count, of: "required server cases fail against the reference peer with a fault or a codec mistake (or two at once)")
         case .client:
             let coverage = try ClientTargets()
             try list(coverage.targets.filter { $0.level == .required }.map { target in

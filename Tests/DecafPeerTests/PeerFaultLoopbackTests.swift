@@ -115,6 +115,24 @@ struct PeerFaultLoopbackTests {
         }
     }
 
+    @Test("keep-open-on-error: a body that does not inflate gets its ERROR but no close; beside ignores-stream-end, not even once the stream ends")
+    func keepOpenOnError() async throws {
+        var encoder = FrameEncoder()
+        var bytes = encoder.encode(ClientFrames.data(1).header, payload: [0xDE, 0xAD, 0xBE, 0xEF, 0x00, 0x00])
+        // Marked zlib, the same body (and so the same checksum) is no zlib stream.
+        bytes[FrameHeader.Field.compressType.offset] = CompressType.zlib.rawValue
+        try await LoopbackPeer.with({ $0.faults = [.keepOpenOnError, .ignoresStreamEnd] }) { peer in
+            let client = try await peer.client()
+            try await client.send(raw: bytes)
+            #expect(await client.nextFrame()?.fields.contains { $0.tag == .error } == true)
+            #expect(await client.next(timeout: .milliseconds(300)) == nil)
+            try await client.endStream(within: .seconds(5))
+            #expect(await client.next(timeout: .seconds(1)) == nil)
+            #expect(client.isOpen)
+            await client.close()
+        }
+    }
+
     @Test("ack-unknown-types: an undefined message type is acknowledged")
     func ackUnknownTypes() async throws {
         try await Self.with(.ackUnknownTypes) { client in
@@ -202,12 +220,12 @@ struct PeerFaultLoopbackTests {
         }
     }
 
-    @Test("the fault list is the 18 this suite covers: a new fault needs its own test here")
+    @Test("the fault list is the 19 this suite covers: a new fault needs its own test here")
     func faultListMatchesSuite() {
         #expect(PeerFault.all.map(\.name) == [
             "crc-little-endian", "no-heartbeat-ack", "double-control-ack", "ack-wrong-sequence", "handshake-ignores-short",
             "fixed-features", "replay-reject", "replay-redeliver", "accept-bad-crc", "keep-open-on-bad-magic",
-            "ack-unknown-types", "drop-on-deep-tlv", "slow-ack", "ack-acks", "no-read-receipts", "read-receipts-unagreed",
+            "keep-open-on-error", "ack-unknown-types", "drop-on-deep-tlv", "slow-ack", "ack-acks", "no-read-receipts", "read-receipts-unagreed",
             "no-idle-timeout", "ignores-stream-end",
         ])
     }
