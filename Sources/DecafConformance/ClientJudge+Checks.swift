@@ -223,8 +223,8 @@ extension ClientJudge {
 
     private func judgeDelivered(_ expected: [[UInt8]]) -> Verdict {
         let delivered = observation.delivered
-        guard delivered != expected else { return pass("the client delivered exactly the \(expected.count) payload(s) expected") }
         let shown = { (payloads: [[UInt8]]) in payloads.isEmpty ? "none" : payloads.map { Self.describe(payload: $0) }.joined(separator: ", ") }
+        guard delivered != expected else { return pass("the client delivered exactly the \(expected.count) payload(s) expected: \(shown(delivered))") }
         // A repeat delivered again is a payload the server sent, delivered more often than sent
         // anew; one the server never sent (a body mangled on the way to the application) is not.
         if let twice = delivered.first(where: { payload in expected.contains(payload) && delivered.count { $0 == payload } > expected.count { $0 == payload } }) {
@@ -269,7 +269,8 @@ extension ClientJudge {
             }
         }
         guard sentinelAcknowledged() else { return sentinelMissing }
-        return pass("no ACK of an ACK")
+        let acks = observation.connections.flatMap(\.writes).flatMap(\.headers).count { $0.messageType == .ack }
+        return pass("no ACK of any of the server's \(acks) ACK(s), and the DATA frame after them acknowledged")
     }
 
     private func judgeAcknowledged(_ sequence: SequenceNumber, times count: Int) -> Verdict {
@@ -296,7 +297,7 @@ extension ClientJudge {
         guard observation.ids("receipt").contains(testCase.messages.first?.id ?? "") else {
             return fail("the client did not report the server's READ_RECEIPT for its message", expected: "a receipt event", actual: "none")
         }
-        return pass("the READ_RECEIPT was reported")
+        return pass("the READ_RECEIPT of message \(testCase.messages.first?.id ?? "") was reported")
     }
 
     private func judgeBodies(_ expected: [[UInt8]]) -> Verdict {

@@ -31,7 +31,7 @@ struct CodecJudge {
             guard response.offset == refusal.offset else {
                 return Verdict(.fail, "the testee reported the right error at the wrong offset (section 8 gives the offsets)", expected: refusal.description, actual: actual, requirements: requirements)
             }
-            return Verdict(.pass, "the testee refused the frame with the right error and offset", requirements: requirements)
+            return Verdict(.pass, "the testee refused the frame with \(actual), the error and offset the spec's order of checks gives", requirements: requirements)
         default:
             return Verdict(.fail, "the testee answered '\(response.result)', which the protocol does not define for a decode request",
                            expected: "frame, error or skipped", actual: response.result, requirements: requirements)
@@ -50,7 +50,7 @@ struct CodecJudge {
             return Verdict(.fail, "the decoded payload differs from the vector's", expected: Hex.string(expected.payload), actual: response.payload ?? "none",
                            requirements: requirements)
         }
-        return Verdict(.pass, passing, requirements: requirements)
+        return Verdict(.pass, passing + ": the header's fields and the \(expected.payload.count)-byte payload", requirements: requirements)
     }
 
     private func judgeEncoding(_ response: TesteeMessage.Response, of expected: ExpectedFrame) -> Verdict {
@@ -60,7 +60,7 @@ struct CodecJudge {
             return Verdict(.fail, "the testee gave no bytes for an encode request", expected: "bytes", actual: response.result, requirements: requirements)
         }
         if expected.header.compressType == .none {
-            if bytes == vector.bytes { return Verdict(.pass, "the testee encoded the frame byte for byte", requirements: requirements) }
+            if bytes == vector.bytes { return Verdict(.pass, "the testee encoded the frame byte for byte: the vector's \(bytes.count) bytes", requirements: requirements) }
             return Verdict(.fail, "the encoded frame differs from the vector's bytes", expected: Hex.string(vector.bytes), actual: Hex.string(bytes),
                            requirements: requirements + [.crc1])
         }
@@ -77,7 +77,8 @@ struct CodecJudge {
                 return Verdict(.fail, "the encoded frame decodes to other fields or another payload", expected: Hex.string(expected.payload),
                                actual: Hex.string(frame.payload), requirements: requirements)
             }
-            return Verdict(.pass, "the testee's zlib frame decodes to the vector's header and payload", requirements: requirements)
+            return Verdict(.pass, "the testee's zlib frame (\(bytes.count) bytes) decodes to the vector's header and \(expected.payload.count)-byte payload",
+                           requirements: requirements)
         } catch {
             return Verdict(.fail, "the encoded frame breaks the protocol: \(error)", expected: "a valid frame", actual: error.description,
                            requirements: requirements + [error.requirement])

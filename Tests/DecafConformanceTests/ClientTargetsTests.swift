@@ -34,8 +34,11 @@ struct ClientTargetsTests {
         [.dropsUnknownTags, .neverInflates, .closesOnCategoryMismatch, .noAckForRepeats],
     ] as [[ClientFault]])
     func sameVerdicts(faults: [ClientFault]) async throws {
+        // The required ones, the targets' cases: a recommended case judges how soon a client
+        // follows up, which a loaded machine moves over loopback (the server read a VERSION_REQUEST
+        // late, and the client's give-up looked 500 ms sooner than it was).
         let cases = ClientCatalog.cases.filter {
-            ["client.handshake.", "client.exchange.", "client.frame.", "client.sequence."].contains(where: $0.id.hasPrefix)
+            $0.level == .required && ["client.handshake.", "client.exchange.", "client.frame.", "client.sequence."].contains(where: $0.id.hasPrefix)
         }
         var settings = ClientRunSettings(command: ClientDriverTests.swiftTestee + faults.flatMap { ["--fault", $0.name] }) { UInt32(Date().timeIntervalSince1970) }
         settings.jobs = 8
@@ -47,8 +50,14 @@ struct ClientTargetsTests {
         for result in compared {
             let testCase = try #require(byID[result.testCase.id])
             let simulated = try SimulatedClientCase(testCase, against: ReferenceClientTestee(faults: Set(faults))).verdict()
-            #expect(simulated.kind == result.verdict.kind,
-                    "\(testCase.id): in memory \(simulated.kind.rawValue) (\(simulated.reason)), over loopback \(result.verdict.kind.rawValue) (\(result.verdict.reason))")
+            // A difference is asked again over loopback, alone, twice at most: on a loaded machine the
+            // client has closed early for a reason of its own (see ClientFaultTests); one that stays fails.
+            var loopback = result.verdict
+            for _ in 1...2 where loopback.kind != simulated.kind {
+                loopback = try await ClientConformanceRunner(settings: settings).run([testCase]).results.first?.verdict ?? loopback
+            }
+            #expect(simulated.kind == loopback.kind,
+                    "\(testCase.id): in memory \(simulated.kind.rawValue) (\(simulated.reason)), over loopback \(loopback.kind.rawValue) (\(loopback.reason))")
         }
     }
 
