@@ -30,7 +30,7 @@ public func fuzzPeerSession(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 
         } catch {
             let actions = session.fail(error, now: now)
             let closes = actions.contains { if case .close = $0 { true } else { false } }
-            precondition(closes || configuration.has(.keepOpenOnBadMagic), "a fatal error left the connection open")
+            precondition(closes || configuration.has(.keepOpenOnBadMagic) || configuration.has(.keepOpenOnError), "a fatal error left the connection open")
             break
         }
     }
