@@ -60,20 +60,21 @@ struct ConformCoverageCommand: ParsableCommand {
         case .server:
             let coverage = try ServerTargets()
             try list(coverage.targets.filter { $0.level == .required }.map { target in
-                if let reference = target.reference {
-                    return (target.id, "the faultless peer does not pass it (\(reference.kind.rawValue): \(reference.reason))")
-                }
-                return (target.id, target.breakages.isEmpty ? nil : target.breakages.map(\.option).joined(separator: ", "))
+                row(target.id, target.breakages.map(\.option), reference: target.reference, of: "peer")
             }, missing: coverage.missing.count, of: "required server cases fail against the reference peer with a fault or a codec mistake (or two at once)")
         case .client:
             let coverage = try ClientTargets()
             try list(coverage.targets.filter { $0.level == .required }.map { target in
-                if let reference = target.reference {
-                    return (target.id, "the faultless client does not pass it (\(reference.kind.rawValue): \(reference.reason))")
-                }
-                return (target.id, target.faults.isEmpty ? nil : target.faults.map { "--fault \($0.name)" }.joined(separator: ", "))
+                row(target.id, target.faults.map { "--fault \($0.name)" }, reference: target.reference, of: "client")
             }, missing: coverage.missing.count, of: "required client cases fail against the reference client with a fault")
         }
+    }
+
+    /// A case's row: its targets' options, none (nil), or what the faultless `implementation`
+    /// got when it did not pass (`reference`).
+    private func row(_ id: String, _ options: [String], reference: Verdict?, of implementation: String) -> (id: String, targets: String?) {
+        if let reference { return (id, "the faultless \(implementation) does not pass it (\(reference.kind.rawValue): \(reference.reason))") }
+        return (id, options.isEmpty ? nil : options.joined(separator: ", "))
     }
 
     /// Prints each required case with its targets (NONE for nil), then the count of those with
