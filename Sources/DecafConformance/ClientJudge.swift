@@ -177,10 +177,12 @@ public struct ClientJudge {
     /// A payload for people: its TEXT fields quoted and its other fields by tag and size, or its
     /// first bytes in hex.
     static func describe(payload: [UInt8]) -> String {
-        let fields = TLVSequence(payload).map { element in
-            element.tag == .text ? String(decoding: element.value.prefix(60), as: UTF8.self).debugDescription : "[\(element.tag) \(element.value.count) bytes]"
+        let elements = Array(TLVSequence(payload))
+        if elements.contains(where: { $0.tag == .text }) && payload.count < 200 {
+            return elements.map { element in
+                element.tag == .text ? String(decoding: element.value.prefix(60), as: UTF8.self).debugDescription : "[\(element.tag) \(element.value.count) bytes]"
+            }.joined(separator: " + ")
         }
-        if fields.contains(where: { $0.hasPrefix("\"") }) && payload.count < 200 { return fields.joined(separator: " + ") }
         return payload.isEmpty ? "(empty)" : "\(payload.count) bytes " + Hex.string(payload.prefix(16)) + (payload.count > 16 ? "…" : "")
     }
 

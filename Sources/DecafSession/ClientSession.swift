@@ -70,8 +70,8 @@ public struct ClientSession {
     private var readySince: Duration?
     private var lastSent: Duration = .zero
     private var lastHeard: Duration = .zero
-    /// The counter of the last DATA frame from the server (the planted `expects-contiguous-counters` wants the next).
-    private var lastServerCounter: UInt32?
+    /// The sequence of the last DATA frame from the server (the planted `expects-contiguous-counters` wants the next).
+    private var lastServerSequence: SequenceNumber?
     /// Heartbeats sent on the connection open now (the planted `dropsIdleConnection` counts them).
     private var heartbeatsOnConnection = 0
     private var replay: ReplayMemory
@@ -252,13 +252,12 @@ public struct ClientSession {
         guard header.messageType == .data else { return nil }
         if has(.closesOnCategoryMismatch) && frame.hasSequenceCategoryMismatch { return [.close] }
         if has(.ignoresDuplicateTags) {
-            var tags: Set<TLVTag> = []
-            if !TLVSequence(frame.payload).allSatisfy({ tags.insert($0.tag).inserted }) { return [] }
+            // What DecafWire's TLV rules refuse as a repeated tag, the decoder (told to allow them) let through.
+            do { try TLVValidator.validate(frame.payload, options: TLVOptions()) } catch { if error.code == .tlvDuplicateTag { return [] } }
         }
         if has(.expectsContiguousCounters) {
-            let counter = header.sequence.counter
-            defer { lastServerCounter = counter }
-            if let last = lastServerCounter, counter != (last + 1) & 0xFF_FFFF {
+            defer { lastServerSequence = header.sequence }
+            if let last = lastServerSequence, header.sequence.counter != last.next.counter {
                 var actions: [ClientAction] = []
                 acknowledge(header, at: now, into: &actions)
                 return actions
@@ -387,9 +386,7 @@ public struct ClientSession {
             return
         }
         switch pending.kind {
-        case .versionRequest, .readReceipt:
-            break
-        case .acknowledged:
+        case .versionRequest, .readReceipt, .acknowledged:
             break
         case let .message(id):
             inFlightMessages -= 1

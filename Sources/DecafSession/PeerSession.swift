@@ -87,7 +87,7 @@ public struct PeerSession {
             return [.close(reason: error.description)]
         }
         let report = send(control(fields: [ErrorReport(error).field], session: lastSession, now: now))
-        if error.code == .badMagic && configuration.has(.keepOpenOnBadMagic) || configuration.has(.keepOpenOnError) { return [report] }
+        if (error.code == .badMagic && configuration.has(.keepOpenOnBadMagic)) || configuration.has(.keepOpenOnError) { return [report] }
         return [report, .close(reason: error.description)]
     }
 
