@@ -88,9 +88,10 @@ sanitize: deps
 fuzz: deps
 	tools/fuzz/run.sh $${FUZZ_SECONDS:-30}
 
-## bench: run the codec benchmarks and report ratios against the C baseline and zlib; the table goes into docs/performance.md.
+## bench: run the codec benchmarks and report ratios against the C baseline and zlib, then what the diagnosis costs each suite's run; the tables go into docs/performance.md.
 bench: deps
 	tools/bench/record.py 'make bench' tools/bench/report.py
+	tools/bench/record.py 'make bench (diagnosis)' tools/bench/diagnosis.py
 
 ## bench-dissect: decaf dissect (release) on 256 MiB and 1 GiB captures beside tshark with the plugin and cat; the table and the goals.
 bench-dissect: deps

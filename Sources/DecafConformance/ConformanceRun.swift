@@ -29,8 +29,18 @@ public struct ConformanceRun: Sendable {
     public var planned: Int
     /// Why the run stopped before every case selected ran; nil when it ran them all.
     public var stop: Stop?
-    /// The defects that explain the failures, where the suite has a catalog of mistakes (the codec suite).
+    /// The defects that explain the failures (every suite has a catalog of mistakes).
     public var diagnosis: Diagnosis?
+    /// How long the diagnosis took, part of `duration`: what it costs a run.
+    public var diagnosisDuration: Duration = .zero
+
+    /// Diagnoses the run with `diagnose`, timing it.
+    public mutating func diagnose(_ diagnose: (ConformanceRun) -> Diagnosis) {
+        let started = ContinuousClock.now
+        diagnosis = diagnose(self)
+        diagnosisDuration = ContinuousClock.now - started
+        duration += diagnosisDuration
+    }
 
     /// Why a run stopped early. Its results are those reached before.
     public enum Stop: Hashable, Sendable, CustomStringConvertible {

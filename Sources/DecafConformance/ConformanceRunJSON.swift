@@ -50,8 +50,11 @@ public struct ConformanceRunJSON: Encodable {
         var explained: Int
         var defects: [DefectJSON]
         var unexplained: [String]
+        /// What the diagnosis cost, part of the run's duration.
+        var durationMilliseconds: Double
 
-        init(_ diagnosis: Diagnosis) {
+        init(_ diagnosis: Diagnosis, duration: Duration) {
+            durationMilliseconds = ConformanceRunJSON.milliseconds(duration)
             headline = diagnosis.headline
             failures = diagnosis.failures
             explained = diagnosis.explained
@@ -146,7 +149,7 @@ public struct ConformanceRunJSON: Encodable {
         baselineNowPassing = run.baseline?.nowPassing
         baselineUnknown = run.baseline?.unknown
         flaky = run.flakyResults.map(\.testCase.id)
-        diagnosis = run.diagnosis.map(DiagnosisJSON.init)
+        diagnosis = run.diagnosis.map { DiagnosisJSON($0, duration: run.diagnosisDuration) }
         cases = run.results.map { result in
             Case(
                 id: result.testCase.id, level: result.testCase.level.rawValue, section: result.testCase.section.title,

@@ -38,12 +38,10 @@ public struct DecoderConformanceRunner: Sendable {
                 results[index] = await withTaskExecutorPreference(Self.executor) { await driver.attempt(codecCase, waiting: timeout, alone: true) }.result
             }
         }
-        let judged = results
-        let diagnosis = await withTaskExecutorPreference(Self.executor) { CodecDiagnosis.diagnose(cases: cases, results: judged) }
         if !irregularities.isEmpty { results.append(Self.testeeProtocol(irregularities)) }
         var run = ConformanceRun(kind: .decoder, target: command.joined(separator: " "), identity: nil, catalogChecksum: CodecCase.checksum,
                                  results: results, duration: ContinuousClock.now - started, planned: cases.count + (irregularities.isEmpty ? 0 : 1), stop: outcome.stop)
-        run.diagnosis = diagnosis
+        await withTaskExecutorPreference(Self.executor) { run.diagnose { CodecDiagnosis.diagnose(cases: cases, results: $0.results) } }
         return run
     }
 

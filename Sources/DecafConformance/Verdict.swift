@@ -31,3 +31,28 @@ public struct Verdict: Hashable, Sendable {
         return requirements.filter { seen.insert($0).inserted }
     }
 }
+
+extension Verdict {
+    /// Whether `other` is this verdict, give or take the timing of a network: a model judged on a
+    /// virtual clock and a target judged over loopback say "followed up after 200 ms" and
+    /// "followed up after 231 ms" of the same behaviour, never "after 1653 ms". Kind,
+    /// requirements, every word and every count must agree; each duration within
+    /// `Verdict.durationTolerance`.
+    public func isSame(as other: Verdict) -> Bool {
+        kind == other.kind && requirements == other.requirements && Self.agree(reason, other.reason) && Self.agree(expected, other.expected)
+            && Self.agree(actual, other.actual)
+    }
+
+    /// How far two durations of one behaviour may lie apart: 100 ms and a quarter of the longer.
+    static func durationTolerance(_ a: Double, _ b: Double) -> Double { 100 + max(a, b) / 4 }
+
+    /// Whether two texts are the same but for durations ("1503 ms", "2.5 s") that agree.
+    private static func agree(_ one: String, _ other: String) -> Bool {
+        let pattern = /\b(\d+(?:\.\d+)?)\s?(ms|s)\b/
+        guard one.replacing(pattern, with: "#") == other.replacing(pattern, with: "#") else { return false }
+        let milliseconds = { (text: String) in
+            text.matches(of: pattern).map { (Double($0.output.1) ?? 0) * ($0.output.2 == "s" ? 1000 : 1) }
+        }
+        return zip(milliseconds(one), milliseconds(other)).allSatisfy { abs($0 - $1) <= durationTolerance($0, $1) }
+    }
+}

@@ -39,6 +39,8 @@ private final class ClientCaseSimulation {
     /// A run that has not ended after this many events is a client or a script looping in no
     /// time: a harness error, never a verdict.
     static let eventLimit = 2_000_000
+    /// How long a connection attempt takes to be accepted or refused.
+    static let connectTime = Duration.milliseconds(1)
     /// What the suite waits for testees to exit after a case's end before it stops them.
     static let exitGrace = Duration.milliseconds(1500)
     /// How long the end of a testee's input takes to reach it: a close it makes on reading it
@@ -246,7 +248,9 @@ private final class ClientCaseSimulation {
             guard testees[instance].exit == nil else { return }
             switch action {
             case .connect:
-                schedule(.connect(instance: instance), after: .zero)
+                // An attempt takes a round trip, as over loopback: a client that tries again at once
+                // hammers at that pace rather than looping in no time.
+                schedule(.connect(instance: instance), after: Self.connectTime)
             case let .send(frame):
                 guard let index = testees[instance].connection, let connection = connections[index], connection.clientOpen else { continue }
                 _ = try? connection.client.writeOutbound(frame)

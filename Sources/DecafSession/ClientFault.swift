@@ -155,6 +155,52 @@ public enum ClientFault: String, Hashable, Sendable, CaseIterable {
         }
     }
 
+    /// What to change, in one line: the rule the fault breaks, as a client must keep it.
+    public var fix: String {
+        switch self {
+        case .newSequenceOnResend: "resend an unacknowledged message with its sequence and timestamp unchanged"
+        case .noResend: "resend a message whose ACK does not come within the ACK timeout, up to the resend limit"
+        case .resendForever: "stop resending after the resend limit and report the message failed"
+        case .acksAnAck: "never acknowledge an ACK"
+        case .neverAcksServerData, .ignoresVersionResponse: "acknowledge every DATA and CONTROL frame the server sends, with its sequence"
+        case .doubleAck: "acknowledge each frame once"
+        case .noHeartbeatAck: "answer every HEARTBEAT with an ACK carrying its sequence"
+        case .deliversRepeats, .noAckForRepeats: "acknowledge a repeated DATA frame again, and deliver it only once"
+        case .forgetsRepeatsOnReconnect: "keep what was delivered per session, across its connections, for the replay window"
+        case .receiptsForRepeats: "send a READ_RECEIPT once per message, not again for a repeat"
+        case .plainBodyMarkedZlib: "set compress_type ZLIB only on a body you compressed"
+        case .ignoresAgreedFeatures: "use only the features the handshake agreed: no READ_RECEIPT or compression unless agreed"
+        case .checksumInHostOrder: "write the checksum big-endian, as every header field"
+        case .acceptsBadCRC: "verify the CRC-32 of every body and refuse a mismatch with ERROR CHECKSUM_MISMATCH, then close"
+        case .responseAfterAckOnly, .responseBeforeAckOnly: "take the VERSION_RESPONSE whether it comes before or after the ACK of the request"
+        case .closesOnUnknownType: "skip a frame of an undefined message type without an ACK, and keep the connection"
+        case .noBackoff: "wait an exponential backoff between reconnects"
+        case .noJitter: "add random jitter to the backoff, so clients cut together do not come back together"
+        case .crashOnDeepEmptyText: "an empty TEXT is valid at any depth: handle a zero length without crashing"
+        case .hangAtInflateLimit: "a body that inflates to exactly the body limit is allowed: answer it as any other"
+        case .refuseEmptyDeepContainer: "count a container's depth once, whether it is empty or not"
+        case .keepsConnectionOnError, .exitsOnError: "on bytes that break the protocol, send ERROR with the code and close the connection"
+        case .copyThenNewTimestamp: "send a message once; a resend keeps its sequence and timestamp"
+        case .dropsIdleConnection: "keep an idle connection open, sending a HEARTBEAT every interval"
+        case .versionBeforeAgreed: "write version 1.0 in headers until the handshake agrees a higher one"
+        case .reusesSequence: "give each new message the next counter of its category"
+        case .expectsContiguousCounters: "tell repeats by (session, sequence, timestamp) alone; counters may jump"
+        case .deliversValuesOnly: "deliver a DATA body's TLV bytes as they came"
+        case .textInLatin1: "encode TEXT values in UTF-8"
+        case .dropsUnknownTags: "keep the fields of unknown tags: deliver and send them as they are"
+        case .resendsAfterAck: "stop a message's resend timer when its ACK comes"
+        case .impatientResend: "resend only after the whole ACK timeout"
+        case .forgetsInFlightOnLoss: "on a lost connection, resend the unacknowledged messages on the next one or report them failed"
+        case .framePerRead: "read a stream: keep a partial frame for the next read, and decode every frame a read holds"
+        case .depthLimitThree: "parse four levels of container nesting, the brief's limit; refuse a fifth"
+        case .closesOnCategoryMismatch: "take a DATA frame whatever its sequence's category"
+        case .ignoresDuplicateTags: "refuse a repeated tag with ERROR TLV_DUPLICATE_TAG and close, or take the frame if you allow repeats"
+        case .neverInflates: "inflate a zlib body once COMPRESSION is agreed (or do not offer COMPRESSION)"
+        case .inflatesEmptyBody: "take a body_length of 0 as an empty body, whatever compress_type says"
+        case .singleSlotOutbox: "queue every message to send; none may be lost unreported"
+        }
+    }
+
     /// The brief's requirements a client with this fault breaks.
     public var breaks: [RequirementID] {
         switch self {

@@ -124,6 +124,33 @@ public enum PeerFault: Hashable, Sendable {
         }
     }
 
+    /// What to change, in one line: the rule the fault breaks, as a server must keep it.
+    public var fix: String {
+        switch self {
+        case .crcLittleEndian: "write the checksum big-endian, as every header field"
+        case .noHeartbeatAck: "answer every HEARTBEAT with an ACK carrying its sequence"
+        case .doubleControlAck: "acknowledge each CONTROL frame once"
+        case .ackWrongSequence: "an ACK carries the sequence of the frame it acknowledges, unchanged"
+        case .handshakeIgnoresShort: "answer a VERSION_REQUEST of any valid length (its body is 10 bytes)"
+        case .fixedFeatures: "answer with the intersection of the features offered and your own"
+        case .replayReject: "acknowledge a repeated frame again and do not deliver it twice; it is not an attack"
+        case .replayRedeliver: "remember the (session, sequence, timestamp) delivered: acknowledge a repeat, do not deliver it again"
+        case .acceptBadCRC: "verify the CRC-32 of every body and refuse a mismatch with ERROR CHECKSUM_MISMATCH, then close"
+        case .keepOpenOnBadMagic, .keepOpenOnError: "after the ERROR for bytes that break the protocol, close the connection"
+        case .ackUnknownTypes: "skip a frame of an undefined message type without an ACK"
+        case .dropOnDeepTLV: "parse four levels of nesting; refuse a fifth with ERROR TLV_TOO_DEEP, then close"
+        case .slowAck: "send the ACK as soon as the frame is taken"
+        case .ackAcks: "never acknowledge an ACK"
+        case .noReadReceipts: "send a READ_RECEIPT for each delivered DATA frame once READ_RECEIPT is agreed"
+        case .readReceiptsUnagreed: "send READ_RECEIPTs only when the handshake agreed READ_RECEIPT"
+        case .noIdleTimeout: "close a connection idle for longer than your idle timeout"
+        case .ignoresStreamEnd: "when the client's stream ends inside a frame, refuse it (ERROR TRUNCATED_FRAME) and close"
+        case .crashOnDeepEmptyText: "an empty TEXT is valid at any depth: handle a zero length without aborting"
+        case .hangAtInflateLimit: "a body that inflates to exactly the body limit is allowed: answer it as any other"
+        case .refuseEmptyDeepContainer: "count a container's depth once, whether it is empty or not"
+        }
+    }
+
     /// The requirements a peer with this fault breaks.
     public var breaks: [RequirementID] {
         switch self {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DecafConformance
+import DecafPeer
 
 /// `decaf conform client -- COMMAND ARGS...`: runs the client cases against a client in any
 /// language, started once per case against a scripted server (Specs/conform-client.md).
@@ -17,6 +18,10 @@ struct ConformClientCommand: AsyncParsableCommand {
         marked INTERRUPTED, and the reports asked for are written, marked incomplete. Memory: of each testee, a line of at \
         most 64 KiB and twice the largest payload its case sends (a longer one is not an event), the last 16 KiB of its \
         standard error, and a transcript of the first and last 256 KiB; --jobs testees at once.
+        The report opens with a diagnosis: the smallest set of the reference client's faults (decaf testee client \
+        --list-faults) whose client, judged in memory, gets the very verdicts the testee got, each named once as a \
+        defect with the failures it explains, the shortest as evidence, and the fix; failures none explains follow as \
+        cases (--verbose: every case).
         Exit status: 0 every required case passed, 1 failures, 2 usage or harness error, or a testee that cannot be \
         tested, 3 nothing ran, 130 interrupted.
         """
@@ -47,7 +52,9 @@ struct ConformClientCommand: AsyncParsableCommand {
         let runner = ClientConformanceRunner(settings: settings)
         let cases = ClientCatalog.cases.filter { ids.contains($0.id) }
         try await report.conduct(knownIDs: Set(ClientCatalog.cases.map(\.id)), baseline: baseline, signals: signals, files: files) { progress in
-            try await runner.run(cases, progress: progress)
+            var run = try await runner.run(cases, progress: progress)
+            run.diagnose { ClientDiagnosis.diagnose($0, cases: cases) }
+            return run
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DecafConformance
 import DecafDissect
+import DecafPeer
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,6 +21,11 @@ struct ConformServerCommand: AsyncParsableCommand {
             the reports asked for are written, marked incomplete. Memory: of each connection Decaf keeps at most 4 MiB of the server's frames not yet judged (then it reads no more \
             until they are) and a transcript of its first and last 256 KiB, whatever the server sends; --jobs \
             connections at once.
+            The report opens with a diagnosis: the smallest set of the reference peer's faults and codec mistakes \
+            (decaf peer --list-faults, decaf testee decoder --list-mistakes) whose peer, judged in memory with the \
+            target's version, features and these options, gets the very verdicts the server got, each named once as a \
+            defect with the failures it explains, the shortest as evidence, and the fix; failures none explains follow as \
+            cases (--verbose: every case).
             Exit status: 0 every required case passed, 1 failures, 2 usage or harness error, or a target that cannot be \
             tested, 3 nothing ran, 130 interrupted.
             """
@@ -50,7 +56,10 @@ struct ConformServerCommand: AsyncParsableCommand {
         settings.repeats = report.repeat
         let runner = ServerConformanceRunner(catalog: catalog, settings: settings)
         try await report.conduct(knownIDs: Set(catalog.cases.map(\.id)), baseline: baseline, signals: signals, files: files) { progress in
-            do throws(TargetProblem) { return try await runner.run(cases, progress: progress) } catch { throw InputError(error.reason + " No case ran.") }
+            var run: ConformanceRun
+            do throws(TargetProblem) { run = try await runner.run(cases, progress: progress) } catch { throw InputError(error.reason + " No case ran.") }
+            run.diagnose { ServerDiagnosis.diagnose($0, cases: catalog.cases, profile: target.profile, timeout: timeout) }
+            return run
         }
     }
 }

@@ -53,9 +53,14 @@ struct ClientTargetsTests {
             // A difference is asked again over loopback, alone, twice at most: on a loaded machine the
             // client has closed early for a reason of its own (see ClientFaultTests); one that stays fails.
             var loopback = result.verdict
+            var heldUp = false
             for _ in 1...2 where loopback.kind != simulated.kind {
-                loopback = try await ClientConformanceRunner(settings: settings).run([testCase]).results.first?.verdict ?? loopback
+                let again = try await ClientConformanceRunner(settings: settings).run([testCase]).results.first
+                loopback = again?.verdict ?? loopback
+                heldUp = again?.heldUp != nil
             }
+            // Held up again when asked alone: the machine's load decided it, as in the first filter.
+            if heldUp { continue }
             #expect(simulated.kind == loopback.kind,
                     "\(testCase.id): in memory \(simulated.kind.rawValue) (\(simulated.reason)), over loopback \(loopback.kind.rawValue) (\(loopback.reason))")
         }

@@ -5,6 +5,8 @@ import Testing
 /// The diagnosis as a user meets it: `decaf conform decoder` against a codec testee with a planted
 /// mistake leads with the defect, in a report of one screen; `--verbose` keeps every case; the
 /// JSON names the defect of each failure; `decaf conform coverage --targets` lists the targets.
+/// `decaf conform server` and `decaf conform client` against a peer and a client with planted
+/// faults, over loopback, name them.
 @Suite("the diagnosis on the command line")
 struct DiagnosisCommandLineTests {
     static let testee = ["--", FixturePaths.decafExecutable.path, "testee", "decoder"]
@@ -34,6 +36,41 @@ struct DiagnosisCommandLineTests {
         let cases = try #require(report["cases"] as? [[String: Any]])
         let failing = cases.filter { $0["verdict"] as? String == "fail" }
         #expect(!failing.isEmpty && failing.allSatisfy { $0["explainedBy"] is String })
+    }
+
+    /// The cases whose failures no defect explains, each with its verdict: under a loaded
+    /// machine's timing a case may time out, which is no defect's; any other is a wrong diagnosis.
+    static func unexplained(_ report: [String: Any]) throws -> [String] {
+        let diagnosis = try #require(report["diagnosis"] as? [String: Any])
+        let unexplained = Set(diagnosis["unexplained"] as? [String] ?? [])
+        let cases = report["cases"] as? [[String: Any]] ?? []
+        return cases.filter { unexplained.contains($0["id"] as? String ?? "") && $0["verdict"] as? String != "timeout" }.map { "\($0["id"] ?? ""): \($0["reason"] ?? "")" }
+    }
+
+    @Test("a server with a fault and a codec mistake, over loopback: both named, each failure explained, the cost given")
+    func server() async throws {
+        let peer = try RunningChild(decaf: ["peer", "--listen", "127.0.0.1:0", "--idle-timeout", "5s", "--fault", "ack-wrong-sequence",
+                                            "--mistake", "depth-limit-off-by-one"])
+        let address = String(try await peer.firstLine().dropFirst("listening on ".count))
+        let run = try await DecafProcess.run(["conform", "server", address, "--idle-timeout", "5s", "--json"])
+        _ = try await peer.stop()
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any], "\(run.output.prefix(300))")
+        let diagnosis = try #require(report["diagnosis"] as? [String: Any])
+        let defects = try #require(diagnosis["defects"] as? [[String: Any]])
+        #expect(defects.compactMap { $0["name"] as? String } == ["ack-wrong-sequence", "depth-limit-off-by-one"])
+        #expect(try Self.unexplained(report) == [])
+        #expect((diagnosis["durationMilliseconds"] as? Double ?? -1) >= 0)
+    }
+
+    @Test("a client with two faults, over loopback: both named, each failure explained")
+    func client() async throws {
+        let run = try await DecafProcess.run(["conform", "client", "--json", "--case", "client.handshake.*", "--case", "client.exchange.*",
+                                              "--case", "client.frame.four-containers", "--", FixturePaths.decafExecutable.path, "testee", "client",
+                                              "--fault", "double-ack", "--fault", "depth-limit-three"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any], "\(run.output.prefix(300))")
+        let defects = try #require((report["diagnosis"] as? [String: Any])?["defects"] as? [[String: Any]])
+        #expect(defects.compactMap { $0["name"] as? String } == ["double-ack", "depth-limit-three"])
+        #expect(try Self.unexplained(report) == [])
     }
 
     @Test("decaf conform coverage --targets: every required codec case with the mistakes that fail it, none missing")

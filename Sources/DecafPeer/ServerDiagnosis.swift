@@ -1,0 +1,60 @@
+import DecafConformance
+import DecafDiagnosis
+import DecafSession
+import DecafWire
+
+/// The diagnosis of a server run: which faults of the reference peer and codec mistakes in its
+/// decoder (`ServerTargets.Breakage`), planted together in the peer judged in memory
+/// (`SimulatedServerCase`), give the verdicts the server got (`DefectSearch`). The peer is given
+/// what the run learned of the target (its version and features) and the profile it was judged
+/// with, so a failure that comes of another configuration is left unexplained, not forced on a
+/// mistake.
+public enum ServerDiagnosis {
+    /// The faults and mistakes a diagnosis draws on: the suite's targets, but the peer fault
+    /// `accept-bad-crc`, which is the codec mistake `checksum-not-verified` by another name (one
+    /// defect is named once).
+    public static let catalog = ServerTargets.Breakage.all.filter { $0 != .fault(.acceptBadCRC) }
+
+    /// The defects of the server whose run is `run`, of `cases` (the catalog the run drew on),
+    /// judged with `profile` and `timeout` as the run was.
+    public static func diagnose(_ run: ConformanceRun, cases: [ConformanceCase], profile: ConformanceProfile, timeout: Duration) -> Diagnosis {
+        let byID = Dictionary(cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let results = run.results.filter { byID[$0.testCase.id] != nil }
+        let ran = results.map { byID[$0.testCase.id]! }
+        var configuration = PeerConfiguration()
+        if let identity = run.identity {
+            configuration.version = identity.version
+            configuration.features = identity.features
+        }
+        configuration.bodyLimit = profile.bodyLimit
+        configuration.depthLimit = profile.depthLimit
+        configuration.idleTimeout = profile.idleTimeout ?? configuration.idleTimeout
+        func judge(_ breakages: [ServerTargets.Breakage], _ index: Int) -> Verdict {
+            let breakage = breakages.reduce(ServerTargets.Breakage(faults: [], mistakes: []), +)
+            do {
+                return try SimulatedServerCase(ran[index], against: breakage.configuration(from: configuration), mistakes: Set(breakage.mistakes),
+                                               profile: profile, timeout: timeout).verdict()
+            } catch {
+                return Verdict(.harnessError, "the peer in memory could not be set up: \(error)")
+            }
+        }
+        let searched = results.indices.map { index in
+            DefectSearch<ServerTargets.Breakage>.Case(id: ran[index].id, size: ran[index].transmissions.reduce(0) { $0 + $1.bytes.count },
+                                                      actual: results[index].verdict, requirements: ran[index].requirements)
+        }
+        let reference = ran.indices.map { judge([], $0) }
+        return DefectSearch.diagnose(cases: searched, catalog: catalog, reference: reference,
+                                     judge: judge, same: { model, got, _ in model.isSame(as: got) })
+    }
+}
+
+extension ServerTargets.Breakage: CataloguedMistake {
+    /// The faults' and mistakes' names, as `decaf peer --fault` and `--mistake` take them.
+    public var name: String { (faults.map(\.name) + mistakes.map(\.name)).joined(separator: " + ") }
+
+    /// What the server does wrong.
+    public var cause: String { (faults.map(\.summary) + mistakes.map(\.cause)).joined(separator: "; ") }
+
+    /// What to change.
+    public var fix: String { (faults.map(\.fix) + mistakes.map(\.fix)).joined(separator: "; ") }
+}
