@@ -15,7 +15,7 @@ public enum CodecDiagnosis {
         let searched = cases.map { DefectSearch<CodecMistake>.Case(id: $0.id, size: $0.inputSize, actual: ran[$0.id]!, requirements: $0.conformanceCase.requirements) }
         let reference = cases.map { catalog.reference[$0.id] ?? judge($0, with: []) }
         // A catalog case's verdict with one mistake is the catalog's (the reference's where it does not differ).
-        func judged(_ mistakes: [CodecMistake], _ index: Int) -> Verdict {
+        @Sendable func judged(_ mistakes: [CodecMistake], _ index: Int) -> Verdict {
             let id = cases[index].id
             guard mistakes.count == 1, catalog.reference[id] != nil else { return judge(cases[index], with: mistakes) }
             return catalog.alone[mistakes[0]]?[id] ?? reference[index]
@@ -31,12 +31,17 @@ public enum CodecDiagnosis {
     /// The reference's verdict in every catalog case, and each mistake's where it differs: the
     /// same for every testee, so worked out once, as the cases are.
     static let catalogVerdicts: (reference: [String: Verdict], alone: [CodecMistake: [String: Verdict]]) = {
-        let reference = Dictionary(CodecCase.all.map { ($0.id, CodecJudge(codecCase: $0).judge(CodecModel().answer(to: $0))) }, uniquingKeysWith: { first, _ in first })
+        let cases = CodecCase.all, mistakes = CodecMistake.allCases
+        // The reference's verdicts, then each mistake's, judged on every core.
+        let verdicts = DefectSearch<CodecMistake>.concurrently((mistakes.count + 1) * cases.count) { index in
+            let codecCase = cases[index % cases.count]
+            return judge(codecCase, with: index < cases.count ? [] : [mistakes[index / cases.count - 1]])
+        }
+        let reference = Dictionary(cases.indices.map { (cases[$0].id, verdicts[$0]) }, uniquingKeysWith: { first, _ in first })
         var alone: [CodecMistake: [String: Verdict]] = [:]
-        for mistake in CodecMistake.allCases {
-            let model = CodecModel([mistake])
-            for codecCase in CodecCase.all {
-                let verdict = CodecJudge(codecCase: codecCase).judge(model.answer(to: codecCase))
+        for (number, mistake) in mistakes.enumerated() {
+            for (index, codecCase) in cases.enumerated() {
+                let verdict = verdicts[(number + 1) * cases.count + index]
                 if verdict != reference[codecCase.id] { alone[mistake, default: [:]][codecCase.id] = verdict }
             }
         }

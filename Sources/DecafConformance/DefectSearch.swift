@@ -1,5 +1,7 @@
 import DecafDiagnosis
 import DecafWire
+import Dispatch
+import Synchronization
 
 /// The search every role's diagnosis makes (codec, server, client): the smallest set of
 /// catalogued mistakes whose model, the reference with them planted together, gives the verdicts
@@ -34,7 +36,7 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
     private let cases: [Case]
     private let catalog: [Mistake]
     private let reference: [Verdict]
-    private let judge: ([Mistake], Int) -> Verdict
+    private let judge: @Sendable ([Mistake], Int) -> Verdict
     private let same: (Verdict, Verdict, Int) -> Bool
     private let failing: [Int]
     private let passed: [Int]
@@ -51,7 +53,7 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
     /// unexplained are then judged against every mistake: the same answer, at a fraction of the
     /// cost, for a run whose failures have catalogued causes.
     public static func diagnose(cases: [Case], catalog: [Mistake], reference: [Verdict], firstRelevant: Bool = true,
-                                judge: @escaping ([Mistake], Int) -> Verdict, same: @escaping (Verdict, Verdict, Int) -> Bool) -> Diagnosis {
+                                judge: @escaping @Sendable ([Mistake], Int) -> Verdict, same: @escaping (Verdict, Verdict, Int) -> Bool) -> Diagnosis {
         var search = DefectSearch(cases: cases, catalog: catalog, reference: reference, judge: judge, same: same)
         guard !search.failing.isEmpty else { return Diagnosis(defects: [], failures: 0, unexplained: []) }
         var diagnosis = search.settled { mistake, index in
@@ -65,7 +67,7 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
         return diagnosis
     }
 
-    private init(cases: [Case], catalog: [Mistake], reference: [Verdict], judge: @escaping ([Mistake], Int) -> Verdict,
+    private init(cases: [Case], catalog: [Mistake], reference: [Verdict], judge: @escaping @Sendable ([Mistake], Int) -> Verdict,
                  same: @escaping (Verdict, Verdict, Int) -> Bool) {
         self.cases = cases
         self.catalog = catalog
@@ -126,12 +128,23 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
         return (Diagnosis(defects: defects, failures: failing.count, unexplained: failing.filter { !explained.contains($0) }.map { cases[$0].id }), chosen)
     }
 
-    /// Judges `mistake`'s model alone in `indices` not judged before.
+    /// Judges `mistake`'s model alone in `indices` not judged before, on every core.
     private mutating func judge(_ mistake: Mistake, in indices: [Int]) {
-        for index in indices where judged[mistake, default: []].insert(index).inserted {
-            let verdict = judge([mistake], index)
-            if verdict != reference[index] { differs[mistake, default: [:]][index] = verdict }
+        let fresh = indices.filter { judged[mistake, default: []].insert($0).inserted }
+        let judge = judge
+        for (index, verdict) in zip(fresh, Self.concurrently(fresh.count) { judge([mistake], fresh[$0]) }) where verdict != reference[index] {
+            differs[mistake, default: [:]][index] = verdict
         }
+    }
+
+    /// `body` of 0..<count, run on every core, in order: judging a model is pure, each case on its own.
+    public static func concurrently(_ count: Int, _ body: @Sendable (Int) -> Verdict) -> [Verdict] {
+        let verdicts = Mutex<[Verdict?]>(Array(repeating: nil, count: count))
+        DispatchQueue.concurrentPerform(iterations: count) { index in
+            let verdict = body(index)
+            verdicts.withLock { $0[index] = verdict }
+        }
+        return verdicts.withLock { $0.map { $0! } }
     }
 
     /// The failing cases the model of `mistakes` explains, among those where one of them alone

@@ -18,7 +18,7 @@ public enum ClientDiagnosis {
         let byID = Dictionary(cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let results = run.results.filter { byID[$0.testCase.id] != nil }
         let ran = results.map { byID[$0.testCase.id]! }
-        func judge(_ faults: [ClientFault], _ index: Int) -> Verdict {
+        @Sendable func judge(_ faults: [ClientFault], _ index: Int) -> Verdict {
             do {
                 return try SimulatedClientCase(ran[index], against: ReferenceClientTestee(faults: Set(faults))).verdict()
             } catch {
@@ -29,7 +29,7 @@ public enum ClientDiagnosis {
             DefectSearch<ClientFault>.Case(id: ran[index].id, size: ran[index].inputSize,
                                            actual: results[index].verdict, requirements: ran[index].requirements)
         }
-        let reference = ran.indices.map { judge([], $0) }
+        let reference = DefectSearch<ClientFault>.concurrently(ran.count) { judge([], $0) }
         return DefectSearch.diagnose(cases: searched, catalog: catalog, reference: reference,
                                      judge: judge, same: { model, got, _ in model.isSame(as: got) })
     }

@@ -21,15 +21,18 @@ public enum ServerDiagnosis {
         let byID = Dictionary(cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let results = run.results.filter { byID[$0.testCase.id] != nil }
         let ran = results.map { byID[$0.testCase.id]! }
-        var configuration = PeerConfiguration()
-        if let identity = run.identity {
-            configuration.version = identity.version
-            configuration.features = identity.features
-        }
-        configuration.bodyLimit = profile.bodyLimit
-        configuration.depthLimit = profile.depthLimit
-        configuration.idleTimeout = profile.idleTimeout ?? configuration.idleTimeout
-        func judge(_ breakages: [ServerTargets.Breakage], _ index: Int) -> Verdict {
+        let configuration = {
+            var configuration = PeerConfiguration()
+            if let identity = run.identity {
+                configuration.version = identity.version
+                configuration.features = identity.features
+            }
+            configuration.bodyLimit = profile.bodyLimit
+            configuration.depthLimit = profile.depthLimit
+            configuration.idleTimeout = profile.idleTimeout ?? configuration.idleTimeout
+            return configuration
+        }()
+        @Sendable func judge(_ breakages: [ServerTargets.Breakage], _ index: Int) -> Verdict {
             let breakage = breakages.reduce(ServerTargets.Breakage(faults: [], mistakes: []), +)
             do {
                 return try SimulatedServerCase(ran[index], against: breakage.configuration(from: configuration), mistakes: Set(breakage.mistakes),
@@ -42,7 +45,7 @@ public enum ServerDiagnosis {
             DefectSearch<ServerTargets.Breakage>.Case(id: ran[index].id, size: ran[index].transmissions.reduce(0) { $0 + $1.bytes.count },
                                                       actual: results[index].verdict, requirements: ran[index].requirements)
         }
-        let reference = ran.indices.map { judge([], $0) }
+        let reference = DefectSearch<ServerTargets.Breakage>.concurrently(ran.count) { judge([], $0) }
         return DefectSearch.diagnose(cases: searched, catalog: catalog, reference: reference,
                                      judge: judge, same: { model, got, _ in model.isSame(as: got) })
     }

