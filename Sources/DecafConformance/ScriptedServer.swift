@@ -168,7 +168,7 @@ public struct ScriptedServer {
             return advanceAll(at: now)
         case let .write(index, bytes, label):
             guard connections[index].open else { return [] }
-            return [write(bytes, label: label, on: index, at: now)]
+            return emit(bytes, label: label, on: index, at: now)
         }
     }
 
@@ -279,17 +279,17 @@ public struct ScriptedServer {
         case .unanswered:
             return []
         case .ackFirst:
-            actions = acks.map { write(Self.encode($0), label: Self.label($0), on: index, at: now) }
-            actions.append(write(Self.encode(responseFrame), label: Self.label(responseFrame), on: index, at: now))
+            actions = acks.flatMap { emit(Self.encode($0), label: Self.label($0), on: index, at: now) }
+            actions += emit(Self.encode(responseFrame), label: Self.label(responseFrame), on: index, at: now)
         case let .late(pause):
-            actions = acks.map { write(Self.encode($0), label: Self.label($0), on: index, at: now) }
+            actions = acks.flatMap { emit(Self.encode($0), label: Self.label($0), on: index, at: now) }
             actions += send(responseFrame, after: pause, on: index, at: now)
         case let .responseFirst(pause):
-            actions.append(write(Self.encode(responseFrame), label: Self.label(responseFrame), on: index, at: now))
+            actions += emit(Self.encode(responseFrame), label: Self.label(responseFrame), on: index, at: now)
             for ack in acks { actions += send(ack, after: pause, on: index, at: now) }
         case .together:
             let bytes = Self.encode(responseFrame) + acks.flatMap(Self.encode)
-            actions.append(write(bytes, label: ([responseFrame] + acks).map(Self.label).joined(separator: " + "), on: index, at: now))
+            actions += emit(bytes, label: ([responseFrame] + acks).map(Self.label).joined(separator: " + "), on: index, at: now)
         case .bytewise:
             let bytes = acks.flatMap(Self.encode) + Self.encode(responseFrame)
             let label = (acks + [responseFrame]).map(Self.label).joined(separator: " + ")
@@ -411,8 +411,21 @@ public struct ScriptedServer {
 
     private mutating func send(_ frame: OutgoingFrame, after delay: Duration, on index: Int, at now: SessionTime, label: String? = nil) -> [ScriptedServerAction] {
         let label = label ?? Self.label(frame)
-        guard delay > .zero else { return [write(Self.encode(frame), label: label, on: index, at: now)] }
+        guard delay > .zero else { return emit(Self.encode(frame), label: label, on: index, at: now) }
         return [schedule(.write(connection: index, bytes: Self.encode(frame), label: label), after: delay)]
+    }
+
+    /// A frame the server sends now or, while a transmission goes out in parts (a frame written a
+    /// byte at a time, a header and then its body), after its last part: a stream cannot carry a
+    /// frame in the middle of another. (Over loopback a client that resent its VERSION_REQUEST
+    /// during a handshake answer written a byte a millisecond got the ACK of the resend inside it,
+    /// and refused the mixed bytes as BODY_TOO_LARGE.)
+    private mutating func emit(_ bytes: [UInt8], label: String, on index: Int, at now: SessionTime) -> [ScriptedServerAction] {
+        guard connections[index].queue.isEmpty else {
+            connections[index].queue.append(.write(bytes, label: label))
+            return []
+        }
+        return [write(bytes, label: label, on: index, at: now)]
     }
 
     private mutating func write(_ bytes: [UInt8], label: String, on index: Int, at now: SessionTime) -> ScriptedServerAction {
