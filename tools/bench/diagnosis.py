@@ -18,6 +18,8 @@ import subprocess
 import sys
 import time
 
+from fuzz import Peer
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GOAL = 0.10
 
@@ -31,25 +33,6 @@ def conform(decaf, arguments):
         return json.loads(result.stdout), elapsed
     except json.JSONDecodeError:
         sys.exit(f"decaf conform {' '.join(arguments)} printed no JSON report: {result.stdout[:300]}{result.stderr[:300]}")
-
-
-class Peer:
-    """`decaf peer` with `arguments` on a port of its own, for as long as the `with` lasts."""
-
-    def __init__(self, decaf, arguments):
-        self.process = subprocess.Popen([decaf, "peer", "--listen", "127.0.0.1:0"] + arguments,
-                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        line = self.process.stdout.readline()
-        if not line.startswith("listening on "):
-            sys.exit(f"decaf peer did not start: {line}")
-        self.address = line.split()[-1]
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *_):
-        self.process.terminate()
-        self.process.wait()
 
 
 def main():
@@ -81,7 +64,7 @@ def main():
         row("codec", "decaf testee decoder " + " ".join("--mistake " + m for m in mistakes), mistakes, report, elapsed)
     for faults, mistakes in [(["fixed-features"], []), (["ack-wrong-sequence"], ["depth-limit-off-by-one"])]:
         options = [word for fault in faults for word in ["--fault", fault]] + [word for mistake in mistakes for word in ["--mistake", mistake]]
-        with Peer(decaf, ["--idle-timeout", "5s"] + options) as peer:
+        with Peer(decaf, arguments=["--idle-timeout", "5s"] + options) as peer:
             report, elapsed = conform(decaf, ["server", peer.address, "--idle-timeout", "5s", "--json"])
         row("server", "decaf peer " + " ".join(options), faults + mistakes, report, elapsed)
     for faults in [["new-sequence-on-resend"], ["double-ack", "depth-limit-three"]]:

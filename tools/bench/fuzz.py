@@ -57,8 +57,8 @@ def suite(decaf, kind, arguments):
 class Peer:
     """`decaf peer` on a port of its own, for as long as the `with` lasts."""
 
-    def __init__(self, decaf, limit):
-        self.process = subprocess.Popen([decaf, "peer", "--listen", "127.0.0.1:0", "--body-limit", str(limit or 10485760)],
+    def __init__(self, decaf, limit=None, arguments=()):
+        self.process = subprocess.Popen([decaf, "peer", "--listen", "127.0.0.1:0", "--body-limit", str(limit or 10485760)] + list(arguments),
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.process.stdout.readline()
         if not line.startswith("listening on "):
