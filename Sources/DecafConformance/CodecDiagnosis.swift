@@ -2,23 +2,23 @@ import DecafDiagnosis
 import DecafWire
 
 /// The diagnosis of a codec run: which catalogued mistakes (`CodecMistake`), planted together in
-/// the reference (`CodecModel`), give the verdicts the testee got (`DefectSearch`). Each
-/// mistake's verdicts in the catalog's cases are the same for every testee, so worked out once per
-/// process. Pure.
+/// the reference (`CodecModel`), give the verdicts the testee got (`DefectSearch`). Pure.
 public enum CodecDiagnosis {
     /// The defects of a testee whose verdicts in `cases` are `results` (cases not in `results`
     /// did not run), and the failures they leave unexplained.
     public static func diagnose(cases given: [CodecCase], results: [CaseResult]) -> Diagnosis {
         let ran = Dictionary(results.map { ($0.testCase.id, $0.verdict) }, uniquingKeysWith: { first, _ in first })
         let cases = given.filter { ran[$0.id] != nil }
-        let catalog = catalogVerdicts
         let searched = cases.map { DefectSearch<CodecMistake>.Case(id: $0.id, size: $0.inputSize, actual: ran[$0.id]!, requirements: $0.conformanceCase.requirements) }
-        let reference = cases.map { catalog.reference[$0.id] ?? judge($0, with: []) }
-        // A catalog case's verdict with one mistake is the catalog's (the reference's where it does not differ).
+        // Each model judged only where the search asks (a mistake that may still be named, in the
+        // failures; one about to be named, in the passes): for a testee with one defect, about
+        // that one's verdicts, not the whole catalog's.
+        let reference = DefectSearch<CodecMistake>.concurrently(cases.count) { judge(cases[$0], with: []) }
+        // A mistake of decoding writes the reference's bytes: its encode verdicts are the reference's
+        // (a 10 MiB payload is compressed once, not once a mistake).
         @Sendable func judged(_ mistakes: [CodecMistake], _ index: Int) -> Verdict {
-            let id = cases[index].id
-            guard mistakes.count == 1, catalog.reference[id] != nil else { return judge(cases[index], with: mistakes) }
-            return catalog.alone[mistakes[0]]?[id] ?? reference[index]
+            if case .encode = cases[index].task, !CodecModel(Set(mistakes)).altersEncoding { return reference[index] }
+            return judge(cases[index], with: mistakes)
         }
         return DefectSearch.diagnose(cases: searched, catalog: CodecMistake.allCases, reference: reference, firstRelevant: false, judge: judged,
                                      same: { model, got, index in same(model, got, zlibEncoding: cases[index].isZlibEncoding) })
@@ -29,7 +29,7 @@ public enum CodecDiagnosis {
     }
 
     /// The reference's verdict in every catalog case, and each mistake's where it differs: the
-    /// same for every testee, so worked out once, as the cases are.
+    /// same for every testee, so worked out once, as the cases are (`decaf conform coverage`).
     static let catalogVerdicts: (reference: [String: Verdict], alone: [CodecMistake: [String: Verdict]]) = {
         let cases = CodecCase.all, mistakes = CodecMistake.allCases
         // The reference's verdicts, then each mistake's, judged on every core.

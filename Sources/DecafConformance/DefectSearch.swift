@@ -12,8 +12,11 @@ import Synchronization
 /// named for a failure of another cause, and what none explains stays unexplained.
 ///
 /// A model is judged one case at a time (a peer or a client in memory costs a simulation each),
-/// so the search judges only what can change its answer: a mistake in the failing cases first,
-/// and in the cases the testee passed only once it would be chosen. Pure.
+/// so the search judges only what can change its answer: the most promising mistakes first, in
+/// the failures still unexplained, and only until no other could explain more than the best
+/// found (lazy greedy: what a mistake may explain is bounded before it is judged); in the cases
+/// the testee passed only once it would be chosen; each verdict once, the cases of one model side
+/// by side on every core. Pure.
 public struct DefectSearch<Mistake: CataloguedMistake> {
     /// One case of the run, as the search sees it.
     public struct Case {
@@ -44,6 +47,11 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
     /// the cases judged so far (`judged`).
     private var differs: [Mistake: [Int: Verdict]] = [:]
     private var judged: [Mistake: Set<Int>] = [:]
+    /// The verdicts of models of several mistakes together judged so far, by case index: each
+    /// round of the search asks again for most of them.
+    private var together: [Set<Mistake>: [Int: Verdict]] = [:]
+    /// The failing cases a mistake is judged in before it is named, in the search under way.
+    private var relevant: (Mistake, Int) -> Bool = { _, _ in true }
 
     /// The diagnosis of the testee's verdicts in `cases` over `catalog` (in the order defects
     /// are reported): `reference` is each case's verdict without a mistake, `judge` the verdict of
@@ -83,8 +91,8 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
     /// until every mistake named was judged in every failure: a mistake whose failures show under
     /// other requirements (a client that delivers repeats sends their read receipts again) is
     /// credited with them, not a second mistake that explains only those.
-    private mutating func settled(judging: (Mistake, Int) -> Bool) -> Diagnosis {
-        for mistake in catalog { judge(mistake, in: failing.filter { judging(mistake, $0) }) }
+    private mutating func settled(judging: @escaping (Mistake, Int) -> Bool) -> Diagnosis {
+        relevant = judging
         while true {
             let (diagnosis, chosen) = search()
             let partial = chosen.filter { !judged[$0, default: []].isSuperset(of: failing) }
@@ -98,32 +106,45 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
         var chosen: [Mistake] = []
         var explained: Set<Int> = []
         while true {
-            // A mistake whose model changes no failure still unexplained cannot explain one more.
             let unexplained = failing.filter { !explained.contains($0) }
-            let ranked = catalog.compactMap { mistake -> (mistake: Mistake, explained: Set<Int>)? in
-                guard !chosen.contains(mistake), unexplained.contains(where: { differs[mistake]?[$0] != nil }),
-                      let explaining = explanation(of: chosen + [mistake]), explaining.count > explained.count else { return nil }
-                return (mistake, explaining)
-            }
-            // The most explaining first (the catalog's order among equals), each ruled out if it fails a case the testee passed.
-            var best: (mistake: Mistake, explained: Set<Int>)?
-            for candidate in ranked.enumerated().sorted(by: { ($0.element.explained.count, -$0.offset) > ($1.element.explained.count, -$1.offset) }).map(\.element) {
-                if failsNothingPassed(chosen + [candidate.mistake]) {
-                    best = candidate
-                    break
-                }
+            let touchedByChosen = Set(touched(by: chosen, in: unexplained))
+            // The most a mistake could explain beside those chosen: what is explained, and each
+            // failure still unexplained that its model or theirs may change (where it differs,
+            // or is to be judged and not yet). Mistakes are judged most promising first, and only
+            // until none left could beat the best found: a testee with one defect costs about
+            // that one's verdicts.
+            let order = catalog.indices.filter { !chosen.contains(catalog[$0]) }.map { position in
+                let mistake = catalog[position]
+                return (position: position, most: explained.count + unexplained.count { index in
+                    touchedByChosen.contains(index) || differs[mistake]?[index] != nil
+                        || relevant(mistake, index) && !judged[mistake, default: []].contains(index)
+                })
+            }.sorted { ($0.most, -$0.position) > ($1.most, -$1.position) }
+            // The most explaining (the catalog's order among equals) that fails no case the testee passed.
+            var best: (position: Int, mistake: Mistake, explained: Set<Int>)?
+            for candidate in order {
+                if candidate.most <= explained.count { break }
+                if let best, (best.explained.count, -best.position) >= (candidate.most, -candidate.position) { break }
+                let mistake = catalog[candidate.position]
+                judge(mistake, in: failing.filter { relevant(mistake, $0) })
+                // A mistake whose model changes no failure still unexplained cannot explain one more.
+                guard unexplained.contains(where: { differs[mistake]?[$0] != nil }), let explaining = explanation(of: chosen + [mistake]),
+                      explaining.count > explained.count else { continue }
+                if let best, (best.explained.count, -best.position) >= (explaining.count, -candidate.position) { continue }
+                if failsNothingPassed(chosen + [mistake]) { best = (candidate.position, mistake, explaining) }
             }
             guard let best else { break }
             chosen.append(best.mistake)
             explained = best.explained
         }
-        let defects = catalog.filter(chosen.contains).compactMap { mistake -> Defect? in
+        var defects: [Defect] = []
+        for mistake in catalog where chosen.contains(mistake) {
             // A failure is this mistake's when the others alone do not explain it (or, where they
             // do, one its model changes).
             let others = explanation(of: chosen.filter { $0 != mistake }, strict: false) ?? []
             let own = explained.subtracting(others)
             let mine = own.isEmpty ? explained.intersection((differs[mistake] ?? [:]).keys) : own
-            return mine.isEmpty ? nil : defect(mistake, explaining: mine.sorted())
+            if !mine.isEmpty { defects.append(defect(mistake, explaining: mine.sorted())) }
         }
         return (Diagnosis(defects: defects, failures: failing.count, unexplained: failing.filter { !explained.contains($0) }.map { cases[$0].id }), chosen)
     }
@@ -149,11 +170,13 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
 
     /// The failing cases the model of `mistakes` explains, among those where one of them alone
     /// changes the verdict, or nil (`strict`) when it explains under half the failures it predicts.
-    private func explanation(of mistakes: [Mistake], strict: Bool = true) -> Set<Int>? {
+    private mutating func explanation(of mistakes: [Mistake], strict: Bool = true) -> Set<Int>? {
         guard !mistakes.isEmpty else { return [] }
         var explained: Set<Int> = []
         var predicted = 0
-        for index in touched(by: mistakes, in: failing) {
+        let touched = touched(by: mistakes, in: failing)
+        judge(together: mistakes, in: touched)
+        for index in touched {
             let verdict = verdict(of: mistakes, at: index)
             guard verdict.kind.isFailure else { continue }
             predicted += 1
@@ -167,7 +190,21 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
     /// alone changes the verdict (judging them there now).
     private mutating func failsNothingPassed(_ mistakes: [Mistake]) -> Bool {
         for mistake in mistakes { judge(mistake, in: passed) }
-        return !touched(by: mistakes, in: passed).contains { cases[$0].actual.kind.isPass && verdict(of: mistakes, at: $0).kind.isFailure }
+        let touched = touched(by: mistakes, in: passed).filter { cases[$0].actual.kind.isPass }
+        judge(together: mistakes, in: touched)
+        return !touched.contains { verdict(of: mistakes, at: $0).kind.isFailure }
+    }
+
+    /// Judges the model of `mistakes` together (two or more) in `indices` not judged before, on every core.
+    private mutating func judge(together mistakes: [Mistake], in indices: [Int]) {
+        guard mistakes.count > 1 else { return }
+        let key = Set(mistakes)
+        let fresh = indices.filter { together[key]?[$0] == nil }
+        guard !fresh.isEmpty else { return }
+        let judge = judge
+        for (index, verdict) in zip(fresh, Self.concurrently(fresh.count) { judge(mistakes, fresh[$0]) }) {
+            together[key, default: [:]][index] = verdict
+        }
     }
 
     /// Of `indices`, those where one of `mistakes` alone changes the verdict, in order.
@@ -176,7 +213,7 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
     }
 
     private func verdict(of mistakes: [Mistake], at index: Int) -> Verdict {
-        mistakes.count == 1 ? differs[mistakes[0]]![index]! : judge(mistakes, index)
+        mistakes.count == 1 ? differs[mistakes[0]]![index]! : together[Set(mistakes)]![index]!
     }
 
     private func defect(_ mistake: Mistake, explaining indices: [Int]) -> Defect {

@@ -54,10 +54,15 @@ public enum TesteeMessage {
     static func request(for codecCase: CodecCase) -> Request {
         switch codecCase.task {
         case .decode:
-            return Request(case: codecCase.id, op: .decode, hex: Hex.string(codecCase.vector.bytes), options: FrameVectorFileJSON.Options(codecCase.options))
+            return Request(case: codecCase.id, op: .decode, hex: Hex.string(codecCase.vector.bytes), options: request(options: codecCase.options))
         case let .encode(frame):
             return Request(case: codecCase.id, op: .encode, header: FrameHeaderJSON(frame.header), payload: Hex.string(frame.payload))
         }
+    }
+
+    /// The options a decode request carries for `options`: all a testee learns of them.
+    static func request(options: DecodeOptions) -> FrameVectorFileJSON.Options {
+        FrameVectorFileJSON.Options(options)
     }
 
     static func line(_ request: Request) -> String { JSONLine.encode(request) }

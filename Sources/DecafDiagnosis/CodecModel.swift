@@ -15,6 +15,16 @@ public struct CodecModel: Sendable {
         self.mistakes = mistakes
     }
 
+    /// The mistakes `encode` makes: a codec with none of them writes the reference's bytes
+    /// (a test holds every other mistake to it), so a diagnosis need not encode again for them.
+    public static let encodingMistakes: Set<CodecMistake> = [
+        .tlvLengthLittleEndian, .zlibFlagWithoutCompressing, .emptyZlibBodyInflated, .checksumOfInflatedBody,
+        .checksumWithoutFinalXOR, .bodyLengthCountsHeader, .checksumLittleEndian,
+    ]
+
+    /// Whether it writes other bytes than the reference for some frame.
+    public var altersEncoding: Bool { !mistakes.isDisjoint(with: Self.encodingMistakes) }
+
     /// Largest body a codec with no limit is modelled to take (it would take more, memory allowing).
     public static let unlimitedBody = 64 << 20
 

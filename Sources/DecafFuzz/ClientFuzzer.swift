@@ -14,13 +14,18 @@ public final class ClientFuzzer: FuzzCampaign {
     private let runner: ClientConformanceRunner
     private let corpus: [[UInt8]]
     private let settings: FuzzSettings
+    /// Names the defect a failure is, so findings are one per cause.
+    private let diagnosis: FindingDiagnosis<ClientCase>?
     public var target: String { runner.settings.command.joined(separator: " ") }
 
-    /// `clock` gives the UNIX time the server's frames are stamped with.
-    public init(command: [String], corpus: [[UInt8]], settings: FuzzSettings, clock: @escaping @Sendable () -> UInt32) {
+    /// `clock` gives the UNIX time the server's frames are stamped with; `diagnosis` names the
+    /// defect of a failure, when its catalog has one that gives it.
+    public init(command: [String], corpus: [[UInt8]], settings: FuzzSettings, diagnosis: FindingDiagnosis<ClientCase>? = nil,
+                clock: @escaping @Sendable () -> UInt32) {
         runner = ClientConformanceRunner(settings: ClientRunSettings(command: command, clock: clock))
         self.corpus = corpus
         self.settings = settings
+        self.diagnosis = diagnosis
     }
 
     /// Fuzzes until `settings.runs` inputs, `settings.duration`, `settings.maxFindings` or cancellation.
@@ -36,7 +41,11 @@ public final class ClientFuzzer: FuzzCampaign {
             },
             attempt: { clientCase, _ in await runner.attempt(clientCase, execution: 0) },
             handle: { input, attempt, state, start throws(FuzzError) in
-                guard let (oracle, signature) = try await classify(attempt, of: input.testCase), !signatures.contains(signature) else { return .undisturbed }
+                guard let (oracle, signature) = try await classify(attempt, of: input.testCase) else { return .undisturbed }
+                if signatures.contains(signature) {
+                    state.repeats[signature, default: 0] += 1
+                    return .undisturbed
+                }
                 if oracle == .disagreement, try await classify(runner.attempt(input.testCase, execution: 0), of: input.testCase)?.1 != signature {
                     return .undisturbed
                 }
@@ -84,6 +93,17 @@ public final class ClientFuzzer: FuzzCampaign {
         return attempt.result.transcript.contains { $0.direction == .sent && ($0.label ?? "").hasPrefix(label) }
     }
 
+    public func explained(_ findings: [FuzzFinding]) -> [FuzzFinding] {
+        guard let diagnosis else { return findings }
+        return findings.map { finding in
+            guard finding.defects.isEmpty, finding.oracle != .crash, case let .client(split) = finding.target,
+                  let clientCase = Self.clientCase(finding.input, options: settings.options, number: 0, split: split, limit: settings.timeout) else { return finding }
+            var explained = finding
+            explained.defects = diagnosis.namedCause(of: finding.verdict, for: clientCase)
+            return explained
+        }
+    }
+
     /// Each case's testee is stopped when its case ends: nothing is left to stop.
     public func stop() {}
 
@@ -110,20 +130,27 @@ public final class ClientFuzzer: FuzzCampaign {
         }
         switch verdict.kind {
         case .timeout:
-            guard confirmingHangs else { return (.hang, "hang") }
+            let hang = (FuzzOracle.hang, diagnosed("hang", verdict, in: clientCase))
+            guard confirmingHangs else { return hang }
             var patient = clientCase
             patient.limit = settings.timeout * 2
             let again = await runner.attempt(patient, execution: 0)
             // A wait the campaign's end or an interruption cut short shows no hang.
-            return again.result.verdict.kind == .timeout && !Task.isCancelled ? (.hang, "hang") : nil
+            return again.result.verdict.kind == .timeout && !Task.isCancelled ? hang : nil
         case .fail where !Self.inputArrived(attempt, of: clientCase):
             // The input never reached the client: whatever it was, the failure is one cause.
             return (.disagreement, "before the input arrived: \(FaultSignature.masked(verdict.reason))")
         case .fail where clientCase.level == .required || verdict.breaksMust:
-            return (.disagreement, "\(FaultSignature.masked(verdict.reason)); \(Self.brief(clientCase.check))")
+            return (.disagreement, diagnosed("\(FaultSignature.masked(verdict.reason)); \(Self.brief(clientCase.check))", verdict, in: clientCase))
         default:
             return nil
         }
+    }
+
+    /// "defect NAME" when catalogued mistakes' model gives `verdict` on `clientCase`; else `signature`.
+    private func diagnosed(_ signature: String, _ verdict: Verdict, in clientCase: ClientCase) -> String {
+        let cause = diagnosis?.cause(of: verdict, for: clientCase, signature: signature) ?? []
+        return cause.isEmpty ? signature : FuzzFinding.signature(of: cause)
     }
 
     /// What the brief asks of the client for a case's input, in a few words: part of a
@@ -170,6 +197,7 @@ public final class ClientFuzzer: FuzzCampaign {
         // A client that dies or stops answering breaks EX-5 whatever the input asked.
         if oracle != .disagreement { finding.verdict.requirements = [.ex5] }
         finding.target = .client(split: Self.cuts(split, within: bytes.count))
+        finding.defects = diagnosis?.mistakes(in: signature) ?? []
         finding.transcript = attempt.result.transcript
         return finding
     }

@@ -36,8 +36,11 @@ public final class DecoderFuzzer: FuzzCampaign {
             handle: { input, attempt, state, start throws(FuzzError) in
                 if attempt.cannotStart { throw .cannotStart(attempt.result.verdict.reason) }
                 Self.account(attempt.irregularities, asking: input.number, in: &state)
-                guard !state.isStopped, !Task.isCancelled, let (oracle, signature) = Self.classify(attempt, of: input.testCase),
-                      oracle == .crash || !signatures.contains(signature) else { return .undisturbed }
+                guard !state.isStopped, !Task.isCancelled, let (oracle, signature) = Self.classify(attempt, of: input.testCase) else { return .undisturbed }
+                if oracle != .crash, signatures.contains(signature) {
+                    state.repeats[signature, default: 0] += 1
+                    return .undisturbed
+                }
                 let confirmed = await confirmed(input.testCase, signature: signature)
                 // A confirmation the campaign's end or an interruption cut short confirms nothing.
                 guard !Task.isCancelled else { return .undisturbed }
@@ -46,7 +49,10 @@ public final class DecoderFuzzer: FuzzCampaign {
                     if oracle == .crash { Self.account(TesteeIrregularities(exits: [attempt.result.verdict.reason]), asking: input.number, in: &state) }
                     return .undisturbed
                 }
-                guard signatures.insert(signature).inserted else { return .undisturbed }
+                guard signatures.insert(signature).inserted else {
+                    state.repeats[signature, default: 0] += 1
+                    return .undisturbed
+                }
                 let finding = await minimized(input.bytes, oracle: oracle, signature: signature, mutations: input.mutations, before: input.number - 1,
                                               elapsed: ContinuousClock.now - start, first: attempt)
                 state.findings += 1
@@ -128,6 +134,7 @@ public final class DecoderFuzzer: FuzzCampaign {
                                   outcome: DecodeOutcome(of: input, options: settings.options), verdict: attempt.result.verdict,
                                   lastWords: attempt.lastWords, inputsBefore: before, elapsed: elapsed)
         finding.transcript = attempt.result.transcript
+        finding.defects = FuzzFinding.defectNames(in: signature).compactMap(CodecMistake.init(rawValue:))
         return finding
     }
 
@@ -148,7 +155,7 @@ public final class DecoderFuzzer: FuzzCampaign {
             if let response = response(of: attempt), DecoderCase.isLegal(response, of: codecCase) { return nil }
             // One finding per defect: the catalogued mistake that gives this answer, when one does.
             if let response = response(of: attempt), let mistake = CodecMistake.cause(of: response, to: codecCase) {
-                return (.disagreement, FuzzFinding.signature(of: mistake))
+                return (.disagreement, FuzzFinding.signature(of: [mistake]))
             }
             let brief = codecCase.vector.expectation.refusal.map { "must refuse with \($0.error.name)" } ?? "must accept"
             return (.disagreement, "\(verdict.reason); \(brief)")

@@ -4,9 +4,16 @@ public protocol FuzzCampaign: Sendable {
     func run(progress: (FuzzProgress) -> Void, found: (FuzzFinding) -> Void) async throws(FuzzError) -> FuzzProgress
     /// Stops the testee or the server the campaign started.
     func stop()
+    /// `findings` with the cause of each that was unexplained when found, where a mistake the
+    /// campaign named later gives it (`FindingDiagnosis.namedCause`): for the reports at the end.
+    func explained(_ findings: [FuzzFinding]) -> [FuzzFinding]
 }
 
 extension FuzzCampaign {
+    /// A campaign that names causes as it finds them (the codec's, by its own catalog) has
+    /// nothing to add at the end.
+    public func explained(_ findings: [FuzzFinding]) -> [FuzzFinding] { findings }
+
     /// How long after its duration a campaign is cut short, whatever its target does: twice the
     /// timeout, the longest wait for the last input's answer once asked again.
     public static func grace(of settings: FuzzSettings) -> Duration {

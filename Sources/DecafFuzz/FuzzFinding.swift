@@ -51,7 +51,7 @@ public struct FuzzFinding: Sendable {
         }
         var seen = Set<RequirementID>()
         // A defect breaks its own rules, whatever rule the input was about.
-        let rule = (defect?.breaks ?? (verdict.requirements.isEmpty ? outcomeRequirements : verdict.requirements)).filter { seen.insert($0).inserted }
+        let rule = ((defects.isEmpty ? nil : defects.flatMap(\.breaks)) ?? (verdict.requirements.isEmpty ? outcomeRequirements : verdict.requirements)).filter { seen.insert($0).inserted }
         let breaks = rule.isEmpty ? "" : " Breaks \(rule.map { "\($0.rawValue) (\($0.summary))" }.joined(separator: "; "))."
         // The mutations made the input as first found; the input shown and saved may be its minimized form.
         let minimized = input == original || original.isEmpty ? "" : ", then minimized from \(original.count) to \(input.count) bytes"
@@ -60,19 +60,34 @@ public struct FuzzFinding: Sendable {
         return "\(oracle.rawValue.uppercased()): \(sent); \(happened).\(breaks)\(made)\(defectSentence)"
     }
 
-    /// The signature of a disagreement the catalogued `mistake` gives: one finding per defect.
-    public static func signature(of mistake: CodecMistake) -> String { defectPrefix + mistake.name }
+    /// The catalogued mistakes whose model gives the target's very answer to the input (one, or
+    /// two together; `FindingDiagnosis`, `CodecMistake.cause`): the defect the finding is, said
+    /// once. Empty when no model gives it: unexplained.
+    public var defects: [any CataloguedMistake] = []
 
-    private static let defectPrefix = "defect "
-
-    /// The catalogued mistake the signature names, when one gives the testee's answer.
-    public var defect: CodecMistake? {
-        signature.hasPrefix(Self.defectPrefix) ? CodecMistake(rawValue: String(signature.dropFirst(Self.defectPrefix.count))) : nil
+    /// The signature of a failure the catalogued `mistakes` give together: one finding per defect.
+    public static func signature(of mistakes: [any CataloguedMistake]) -> String {
+        defectPrefix + mistakes.map(\.name).joined(separator: separator)
     }
 
-    /// " Defect: reads ... (name); fix: ...", or nothing.
+    private static let defectPrefix = "defect "
+    private static let separator = " + "
+
+    /// The names of the catalogued mistakes a signature names, if it names any.
+    public static func defectNames(in signature: String) -> [String] {
+        guard signature.hasPrefix(defectPrefix) else { return [] }
+        return signature.dropFirst(defectPrefix.count).components(separatedBy: separator)
+    }
+
+    /// " Defect NAME: the server ...; fix: ...", each mistake once, or nothing.
     private var defectSentence: String {
-        defect.map { " Defect \($0.name): the testee \($0.cause); fix: \($0.fix)." } ?? ""
+        switch defects.count {
+        case 0: return ""
+        case 1: return " Defect \(defects[0].name): the \(target.role) \(defects[0].cause); fix: \(defects[0].fix)."
+        default:
+            let each = defects.map { "\($0.name): the \(target.role) \($0.cause); fix: \($0.fix)." }
+            return " Defects \(defects.map(\.name).joined(separator: " and ")) together (neither alone gives this answer). " + each.joined(separator: " ")
+        }
     }
 
     private var outcomeRequirements: [RequirementID] {

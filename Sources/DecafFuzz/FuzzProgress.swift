@@ -17,6 +17,9 @@ public struct FuzzProgress: Sendable {
     /// The campaign was cut short after its duration and grace, an answer still awaited
     /// (`FuzzCampaign.run(within:progress:found:)`).
     public var cutShort = false
+    /// How many more inputs fired each finding's signature after it was found (by signature):
+    /// the findings are one per cause, and this is how often each cause showed.
+    public var repeats: [String: Int] = [:]
     /// Times the testee exited by itself: between requests, or on an input it then answered.
     public var testeeExits = 0
 

@@ -15,6 +15,15 @@ public enum FuzzTarget: Hashable, Sendable {
         }
     }
 
+    /// What the target is called in a finding's words.
+    public var role: String {
+        switch self {
+        case .decoder: "testee"
+        case .server: "server"
+        case .client: "client"
+        }
+    }
+
     private static func writes(_ split: [Int]) -> String {
         split.isEmpty ? "" : " in \(split.count + 1) writes"
     }

@@ -17,18 +17,19 @@ public final class ServerFuzzer: FuzzCampaign {
     private let corpus: [[UInt8]]
     private let settings: FuzzSettings
     private let restart: ServerRestart?
+    /// Names the defect a failure is, so findings are one per cause.
+    private let diagnosis: FindingDiagnosis<ServerFuzzCase>?
     /// The server's identity from its last fresh handshake, which every case is judged against.
     private let identity = Mutex<TargetIdentity?>(nil)
     /// The verdict on the plain frame of each control signature (`control(_:)`): what its finding says.
     private let controls = Mutex<[String: Verdict]>([:])
     public var target: String { "\(runner.settings.host):\(runner.settings.port)" }
 
-    /// `clock` gives the UNIX time the frames are stamped with.
-    public init(host: String, port: Int, corpus: [[UInt8]], settings: FuzzSettings, restart: ServerRestart?, clock: @escaping @Sendable () -> UInt32) {
-        var profile = ConformanceProfile()
-        profile.version = settings.options.version
-        profile.bodyLimit = settings.options.bodyLimit
-        profile.depthLimit = settings.options.tlv.depthLimit
+    /// `clock` gives the UNIX time the frames are stamped with; `diagnosis` names the defect of a
+    /// failure, when its catalog has one that gives it.
+    public init(host: String, port: Int, corpus: [[UInt8]], settings: FuzzSettings, restart: ServerRestart?, diagnosis: FindingDiagnosis<ServerFuzzCase>? = nil,
+                clock: @escaping @Sendable () -> UInt32) {
+        let profile = Self.profile(for: settings)
         var run = ServerRunSettings(host: host, port: port, clock: clock)
         run.timeout = settings.timeout
         // The runners run the fuzzer's own cases: the catalog's would only cost time to build.
@@ -39,6 +40,16 @@ public final class ServerFuzzer: FuzzCampaign {
         self.corpus = corpus
         self.settings = settings
         self.restart = restart
+        self.diagnosis = diagnosis
+    }
+
+    /// The profile a campaign with `settings` judges its cases with: the decode options' version and limits.
+    public static func profile(for settings: FuzzSettings) -> ConformanceProfile {
+        var profile = ConformanceProfile()
+        profile.version = settings.options.version
+        profile.bodyLimit = settings.options.bodyLimit
+        profile.depthLimit = settings.options.tlv.depthLimit
+        return profile
     }
 
     /// Fuzzes until `settings.runs` inputs, `settings.duration`, `settings.maxFindings`, a crash
@@ -70,6 +81,7 @@ public final class ServerFuzzer: FuzzCampaign {
                     (oracle, signature) = fired
                 }
                 let isNew = signatures.insert(signature).inserted
+                if !isNew { state.repeats[signature, default: 0] += 1 }
                 let lastWords = oracle == .crash ? restart?.lastWords ?? "" : ""
                 if oracle == .crash && restart == nil {
                     if isNew {
@@ -101,6 +113,17 @@ public final class ServerFuzzer: FuzzCampaign {
         guard let serverCase = ServerCase.make(bytes, options: settings.options, number: 1, plan: plan) else { return nil }
         let attempt = await runner.attempt(serverCase, target: current, execution: 1)
         return (attempt, await classify(attempt, of: serverCase, plan: plan))
+    }
+
+    public func explained(_ findings: [FuzzFinding]) -> [FuzzFinding] {
+        guard let diagnosis else { return findings }
+        return findings.map { finding in
+            guard finding.defects.isEmpty, finding.oracle != .crash, case let .server(plan) = finding.target,
+                  let serverCase = ServerCase.make(finding.input, options: settings.options, number: 0, plan: plan) else { return finding }
+            var explained = finding
+            explained.defects = diagnosis.namedCause(of: finding.verdict, for: ServerFuzzCase(conformanceCase: serverCase, identity: current))
+            return explained
+        }
     }
 
     /// Stops the server `restart` started.
@@ -160,9 +183,10 @@ public final class ServerFuzzer: FuzzCampaign {
         case .timeout:
             let again = await patient.attempt(serverCase, target: current, execution: 0)
             guard again.result.verdict.kind == .timeout, !Task.isCancelled else { return nil }
-            fired = await control(plan) ?? (.hang, "hang")
+            fired = await control(plan) ?? (.hang, diagnosed("hang", verdict, in: serverCase))
         case .fail where serverCase.level == .required:
-            fired = await control(plan) ?? (.disagreement, "\(FaultSignature.masked(verdict.reason)); \(serverCase.steps.last.map { "\($0)" } ?? "")")
+            fired = await control(plan) ?? (.disagreement, diagnosed("\(FaultSignature.masked(verdict.reason)); \(serverCase.steps.last.map { "\($0)" } ?? "")",
+                                                                     verdict, in: serverCase))
         default:
             fired = nil
         }
@@ -176,7 +200,7 @@ public final class ServerFuzzer: FuzzCampaign {
         guard let probe = ServerCase.make(ProbeFrame.bytes, options: settings.options, number: 0, plan: plain) else { return nil }
         let verdict = await patient.attempt(probe, target: current, execution: 0).result.verdict
         guard !verdict.kind.isPass, verdict.kind != .unsupported, verdict.kind != .harnessError else { return nil }
-        let signature = "not the input's: a plain DATA frame fails too: \(FaultSignature.masked(verdict.reason))"
+        let signature = diagnosed("not the input's: a plain DATA frame fails too: \(FaultSignature.masked(verdict.reason))", verdict, in: probe)
         let opening = plan.dataFirst ? "after the handshake and a DATA frame" : "after the handshake"
         var told = verdict
         told.reason = "not caused by the input: a plain DATA frame sent \(opening) fails the same way (\(verdict.reason))"
@@ -184,6 +208,12 @@ public final class ServerFuzzer: FuzzCampaign {
         told.actual = ""
         controls.withLock { $0[signature] = $0[signature] ?? told }
         return (verdict.kind == .timeout ? .hang : .disagreement, signature)
+    }
+
+    /// "defect NAME" when catalogued mistakes' model gives `verdict` on `serverCase`; else `signature`.
+    private func diagnosed(_ signature: String, _ verdict: Verdict, in serverCase: ConformanceCase) -> String {
+        let cause = diagnosis?.cause(of: verdict, for: ServerFuzzCase(conformanceCase: serverCase, identity: current), signature: signature) ?? []
+        return cause.isEmpty ? signature : FuzzFinding.signature(of: cause)
     }
 
     /// The finding of `bytes`, shrunk while the same oracle fires with the same signature, within
@@ -220,6 +250,7 @@ public final class ServerFuzzer: FuzzCampaign {
                                   outcome: DecodeOutcome(of: input, options: settings.options), verdict: verdict,
                                   lastWords: lastWords, inputsBefore: before, elapsed: elapsed)
         finding.target = .server(plan)
+        finding.defects = diagnosis?.mistakes(in: signature) ?? []
         finding.transcript = attempt.result.transcript
         return finding
     }

@@ -18,13 +18,7 @@ public enum ClientDiagnosis {
         let byID = Dictionary(cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let results = run.results.filter { byID[$0.testCase.id] != nil }
         let ran = results.map { byID[$0.testCase.id]! }
-        @Sendable func judge(_ faults: [ClientFault], _ index: Int) -> Verdict {
-            do {
-                return try SimulatedClientCase(ran[index], against: ReferenceClientTestee(faults: Set(faults))).verdict()
-            } catch {
-                return Verdict(.harnessError, "the client in memory could not be set up: \(error)")
-            }
-        }
+        @Sendable func judge(_ faults: [ClientFault], _ index: Int) -> Verdict { verdict(of: ran[index], with: Set(faults)) }
         let searched = results.indices.map { index in
             DefectSearch<ClientFault>.Case(id: ran[index].id, size: ran[index].inputSize,
                                            actual: results[index].verdict, requirements: ran[index].requirements)
@@ -32,6 +26,16 @@ public enum ClientDiagnosis {
         let reference = DefectSearch<ClientFault>.concurrently(ran.count) { judge([], $0) }
         return DefectSearch.diagnose(cases: searched, catalog: catalog, reference: reference,
                                      judge: judge, same: { model, got, _ in model.isSame(as: got) })
+    }
+
+    /// The verdict of the reference client with `faults` planted, configured as `decaf testee
+    /// client` is, on `clientCase`, judged in memory.
+    public static func verdict(of clientCase: ClientCase, with faults: Set<ClientFault>) -> Verdict {
+        do {
+            return try SimulatedClientCase(clientCase, against: ReferenceClientTestee(faults: faults)).verdict()
+        } catch {
+            return Verdict(.harnessError, "the client in memory could not be set up: \(error)")
+        }
     }
 }
 

@@ -21,25 +21,10 @@ public enum ServerDiagnosis {
         let byID = Dictionary(cases.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         let results = run.results.filter { byID[$0.testCase.id] != nil }
         let ran = results.map { byID[$0.testCase.id]! }
-        let configuration = {
-            var configuration = PeerConfiguration()
-            if let identity = run.identity {
-                configuration.version = identity.version
-                configuration.features = identity.features
-            }
-            configuration.bodyLimit = profile.bodyLimit
-            configuration.depthLimit = profile.depthLimit
-            configuration.idleTimeout = profile.idleTimeout ?? configuration.idleTimeout
-            return configuration
-        }()
+        let identity = run.identity
         @Sendable func judge(_ breakages: [ServerTargets.Breakage], _ index: Int) -> Verdict {
-            let breakage = breakages.reduce(ServerTargets.Breakage(faults: [], mistakes: []), +)
-            do {
-                return try SimulatedServerCase(ran[index], against: breakage.configuration(from: configuration), mistakes: Set(breakage.mistakes),
-                                               profile: profile, timeout: timeout).verdict()
-            } catch {
-                return Verdict(.harnessError, "the peer in memory could not be set up: \(error)")
-            }
+            verdict(of: ran[index], with: breakages, identity: identity,
+                    profile: profile, timeout: timeout)
         }
         let searched = results.indices.map { index in
             DefectSearch<ServerTargets.Breakage>.Case(id: ran[index].id, size: ran[index].transmissions.reduce(0) { $0 + $1.bytes.count },
@@ -48,6 +33,28 @@ public enum ServerDiagnosis {
         let reference = DefectSearch<ServerTargets.Breakage>.concurrently(ran.count) { judge([], $0) }
         return DefectSearch.diagnose(cases: searched, catalog: catalog, reference: reference,
                                      judge: judge, same: { model, got, _ in model.isSame(as: got) })
+    }
+
+    /// The verdict of the reference peer with `breakages` planted together, on `serverCase`, judged in memory
+    /// as a run with `profile` and `timeout` judges it: the peer has the version and features of
+    /// `identity` (what the run learned of the target) and the profile's limits; none planted: the reference.
+    public static func verdict(of serverCase: ConformanceCase, with breakages: [ServerTargets.Breakage], identity: TargetIdentity?,
+                               profile: ConformanceProfile, timeout: Duration) -> Verdict {
+        let breakage = breakages.reduce(ServerTargets.Breakage(faults: [], mistakes: []), +)
+        var configuration = PeerConfiguration()
+        if let identity {
+            configuration.version = identity.version
+            configuration.features = identity.features
+        }
+        configuration.bodyLimit = profile.bodyLimit
+        configuration.depthLimit = profile.depthLimit
+        configuration.idleTimeout = profile.idleTimeout ?? configuration.idleTimeout
+        do {
+            return try SimulatedServerCase(serverCase, against: breakage.configuration(from: configuration), mistakes: Set(breakage.mistakes),
+                                           profile: profile, timeout: timeout).verdict()
+        } catch {
+            return Verdict(.harnessError, "the peer in memory could not be set up: \(error)")
+        }
     }
 }
 

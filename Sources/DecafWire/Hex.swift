@@ -101,13 +101,20 @@ public enum Hex {
     /// Bytes from hex text. Whitespace, `:` and `-` separate groups, a group may start with `0x`,
     /// and the digits of all groups together must form whole bytes; anything else gives nil.
     public static func bytes(_ text: some StringProtocol) -> [UInt8]? {
+        // Read as contiguous UTF-8, not through the generic protocol's iterator: the codec
+        // diagnosis reads tens of thousands of answers a run.
+        var text = String(text)
+        return text.withUTF8(bytes(utf8:))
+    }
+
+    private static func bytes(utf8 text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count / 2)
+        bytes.reserveCapacity(text.count / 2)
         var high: UInt8?
         // The group's characters so far, counted up to 2, and whether it opened with a zero.
         var groupLength = 0
         var opensWithZero = false
-        for char in text.utf8 {
+        for char in text {
             let nibble: UInt8
             switch char {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = char - UInt8(ascii: "0")

@@ -75,8 +75,10 @@ struct FuzzCampaignOptions: ParsableArguments {
         fuzzer.stop()
         progress.clear()
         let summary = FuzzProgressLine.summary(state, of: target.rawValue, findings: findings)
-        let run = FuzzReport.run(of: state, findings: found.all, kind: target, target: described, settings: settings, corpus: corpus, summary: summary)
-        reports.emit(run, text: ((state.targetLost ?? state.stoppedBy).map { "Stopped: \($0).\n" } ?? "") + summary + "\n")
+        let explained = fuzzer.explained(found.all)
+        let run = FuzzReport.run(of: state, findings: explained, kind: target, target: described, settings: settings, corpus: corpus, summary: summary)
+        let defects = run.diagnosis.map { FuzzProgressLine.defects($0, of: explained, in: state) + "\n" } ?? ""
+        reports.emit(run, text: ((state.targetLost ?? state.stoppedBy).map { "Stopped: \($0).\n" } ?? "") + defects + summary + "\n")
         Foundation.exit(run.exitStatus)
     }
 

@@ -22,7 +22,9 @@ struct FuzzClientCommand: AsyncParsableCommand {
         COMMAND sends one again. Ctrl-C stops the run and keeps every finding. \
         A campaign ends within --duration and twice --timeout, whatever the client does. Memory: of each client, a line \
         of at most 64 KiB and twice the input's payload, the last 16 KiB of its standard error, and a transcript of \
-        the first and last 256 KiB; --jobs clients at once.
+        the first and last 256 KiB; --jobs clients at once. Findings are one per defect: a failure the reference client \
+        gives with one of its faults planted (or two together) is named by them, and the inputs that show a defect \
+        already found are counted, not reported again.
         The progress line counts the distinct answers: how many different kinds of answer the client gave (a frame, each \
         error, a close, a hang): how much of it the inputs reach.
         Exit status: 0 no finding, 1 findings, 2 usage error or a client that cannot be started, 3 no input could be sent, 130 interrupted.
@@ -50,7 +52,7 @@ struct FuzzClientCommand: AsyncParsableCommand {
         let inputs = try campaign.inputs()
         let directory = try campaign.directory()
         let settings = campaign.settings(timeout: timeout, options: limits.decodeOptions)
-        let fuzzer = ClientFuzzer(command: command, corpus: inputs, settings: settings, clock: Clock.unixSeconds)
+        let fuzzer = ClientFuzzer(command: command, corpus: inputs, settings: settings, diagnosis: FindingDiagnoses.client(), clock: Clock.unixSeconds)
         let store = FindingStore(directory: directory, shown: campaign.findings, seed: campaign.seed, options: settings.options, testee: ["--client"] + command)
         try await campaign.conduct(fuzzer, against: .client, described: fuzzer.target, corpus: inputs, settings: settings, store: store, reports: reports, hint: "; check the command after --")
     }

@@ -8,6 +8,9 @@ struct FuzzFindingJSON: Codable {
     var oracle: FuzzOracle
     var summary: String
     var signature: String
+    /// The catalogued mistakes whose model gives the target's answer, when the finding was made
+    /// (the cause, alone or two together); none: unexplained then.
+    var defects: [String]?
     var requirements: [String]
     var brief: String
     var reason: String
@@ -34,6 +37,7 @@ struct FuzzFindingJSON: Codable {
         oracle = finding.oracle
         summary = finding.paragraph
         signature = finding.signature
+        defects = finding.defects.isEmpty ? nil : finding.defects.map(\.name)
         requirements = finding.verdict.requirements.map(\.rawValue)
         brief = finding.outcome.description
         reason = finding.verdict.reason

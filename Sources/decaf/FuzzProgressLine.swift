@@ -1,3 +1,4 @@
+import DecafDiagnosis
 import DecafFuzz
 import DecafDissect
 import Foundation
@@ -23,6 +24,20 @@ struct FuzzProgressLine: Sendable {
         let perSecond = rate >= 10 || rate == 0 ? "\(Int(rate.rounded()))" : String(format: rate >= 1 ? "%.1f" : "%.2g", rate)
         return "\(state.inputs) inputs in \(String(format: "%.1f", state.elapsed / .seconds(1))) s (\(perSecond)/s), "
             + "\(state.findings) finding\(state.findings == 1 ? "" : "s"), \(state.distinctAnswers) distinct answers"
+    }
+
+    /// "2 defects explain 3 of 4 findings: checksum-little-endian (finding 1, and 812 more
+    /// inputs), ...": the line the end of a campaign with findings opens with.
+    static func defects(_ diagnosis: Diagnosis, of findings: [FuzzFinding], in state: FuzzProgress) -> String {
+        let ids = findings.enumerated().map { FuzzReport.id(of: $1, at: $0) }
+        let named = diagnosis.defects.map { defect in
+            let explained = ids.indices.filter { defect.explains.contains(ids[$0]) }
+            let more = explained.reduce(0) { $0 + (state.repeats[findings[$1].signature] ?? 0) }
+            let numbers = explained.map { "\($0 + 1)" }.joined(separator: ", ")
+            return "\(defect.name) (finding\(explained.count == 1 ? "" : "s") \(numbers)\(more > 0 ? ", and \(more) more input\(more == 1 ? "" : "s")" : ""))"
+        }
+        let headline = diagnosis.headline.replacingOccurrences(of: "failure", with: "finding")
+        return headline + (named.isEmpty ? "" : ": " + named.joined(separator: ", "))
     }
 
     /// The last line of a campaign against `target` (`decoder`, `server`, `client`).

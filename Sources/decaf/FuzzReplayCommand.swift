@@ -92,8 +92,9 @@ struct FuzzReplayCommand: AsyncParsableCommand {
 
     /// Sends `input` to `server` as `plan` says and reports as for a testee.
     private func replay(_ input: [UInt8], options: DecodeOptions, signature: String?, plan: ServerCase.Plan, on server: Endpoint) async throws {
-        let fuzzer = ServerFuzzer(host: server.host, port: server.port, corpus: [input], settings: FuzzSettings(timeout: timeout, options: options),
-                                  restart: nil, clock: Clock.unixSeconds)
+        let settings = FuzzSettings(timeout: timeout, options: options)
+        let fuzzer = ServerFuzzer(host: server.host, port: server.port, corpus: [input], settings: settings,
+                                  restart: nil, diagnosis: FindingDiagnoses.server(settings, recalling: signature), clock: Clock.unixSeconds)
         let judged: (attempt: CaseAttempt, fired: (FuzzOracle, String)?)
         do {
             guard let result = try await fuzzer.judge(input, plan: plan) else {
@@ -110,7 +111,8 @@ struct FuzzReplayCommand: AsyncParsableCommand {
     /// Has the suite's server send `input` to the client testee after the handshake, cut as it was
     /// found, and reports as for a codec.
     private func replayToClient(_ input: [UInt8], options: DecodeOptions, signature: String?, split: [Int]) async throws {
-        let fuzzer = ClientFuzzer(command: command, corpus: [input], settings: FuzzSettings(timeout: timeout, options: options), clock: Clock.unixSeconds)
+        let fuzzer = ClientFuzzer(command: command, corpus: [input], settings: FuzzSettings(timeout: timeout, options: options),
+                                  diagnosis: FindingDiagnoses.client(recalling: signature), clock: Clock.unixSeconds)
         let judged: (attempt: CaseAttempt, fired: (FuzzOracle, String)?)
         do {
             guard let result = try await fuzzer.judge(input, split: split) else {

@@ -21,7 +21,9 @@ struct FuzzServerCommand: AsyncParsableCommand {
         A campaign ends within --duration and twice --timeout, whatever the server does (an answer still awaited then \
         is given up). Memory: of each connection at most 4 MiB of frames not yet judged and a transcript of the first \
         and last 256 KiB, whatever the server sends. A failure that a plain DATA frame sent the same way shows too is \
-        not laid at the input's door: it is one finding, "not caused by the input".
+        not laid at the input's door: it is one finding, "not caused by the input". Findings are one per defect: a failure \
+        the reference peer gives with one of its faults or codec mistakes planted (or two together) is named by them, and \
+        the inputs that show a defect already found are counted, not reported again.
         The progress line counts the distinct answers: how many different kinds of answer the server gave (a frame, each \
         error, a close, a hang): how much of it the inputs reach.
         Exit status: 0 no finding, 1 findings, 2 usage error or a server that cannot be reached, 3 no input could be sent, 130 interrupted.
@@ -50,7 +52,8 @@ struct FuzzServerCommand: AsyncParsableCommand {
         let directory = try campaign.directory()
         let settings = campaign.settings(timeout: timeout, options: limits.decodeOptions)
         let restarter = restart.map { ServerRestart(command: $0, log: directory.appending(path: "server.log")) }
-        let fuzzer = ServerFuzzer(host: server.host, port: server.port, corpus: inputs, settings: settings, restart: restarter, clock: Clock.unixSeconds)
+        let fuzzer = ServerFuzzer(host: server.host, port: server.port, corpus: inputs, settings: settings, restart: restarter,
+                                  diagnosis: FindingDiagnoses.server(settings), clock: Clock.unixSeconds)
         let store = FindingStore(directory: directory, shown: campaign.findings, seed: campaign.seed, options: settings.options, testee: ["--server", fuzzer.target])
         try await campaign.conduct(fuzzer, against: .server, described: fuzzer.target, corpus: inputs, settings: settings, store: store, reports: reports)
     }

@@ -1,6 +1,7 @@
 @testable import DecafConformance
 import DecafDiagnosis
 import DecafWire
+import DecafVectors
 import Testing
 
 /// The codec suite's diagnosis against codecs with mistakes planted: each catalogued mistake alone
@@ -99,5 +100,18 @@ struct CodecDiagnosisTests {
         #expect(coverage.missing.isEmpty)
         let used = Set(coverage.targets.filter { $0.level == .required }.flatMap(\.mistakes))
         #expect(used == Set(CodecMistake.allCases))
+    }
+
+    @Test("a mistake outside CodecModel.encodingMistakes writes the reference's bytes for every encode case; each inside alters some")
+    func encodingMistakes() {
+        let frames = CodecCase.all.compactMap { codecCase -> ExpectedFrame? in
+            if case let .encode(frame) = codecCase.task { frame } else { nil }
+        }
+        let reference = frames.map { CodecModel().encode($0.header, payload: $0.payload) }
+        for mistake in CodecMistake.allCases {
+            let model = CodecModel([mistake])
+            let alters = frames.indices.contains { model.encode(frames[$0].header, payload: frames[$0].payload) != reference[$0] }
+            #expect(alters == model.altersEncoding, "\(mistake)")
+        }
     }
 }
