@@ -12,7 +12,7 @@ TOOLS := tshark:tshark xmllint:libxml2-utils python3:python3
 # driving `decaf proxy --control` in a test.
 PYTHON_PACKAGES := toxiproxy:toxiproxy-python
 
-.PHONY: demo test build install docs deps fixtures fixtures-check fuzz sanitize bench bench-dissect bench-proxy bench-fuzz load weak clean
+.PHONY: demo test build install docs deps fixtures fixtures-check fuzz sanitize bench bench-dissect bench-proxy bench-fuzz zoo load weak clean
 
 ## demo: install what is missing (as root), build, and show what Decaf does on golden frames.
 demo: deps build
@@ -105,6 +105,10 @@ bench-proxy: deps
 ## bench-fuzz: decaf fuzz (release) against codec testees, decaf peer and client testees, inputs a second beside the conformance suite's cases a second.
 bench-fuzz: deps
 	tools/bench/record.py 'make bench-fuzz' tools/bench/fuzz.py
+
+## zoo: every legal codec (decaf testee decoder with each combination of --choice) through decaf conform decoder and a 10-minute decaf fuzz decoder campaign (ZOO_DURATION to change); any failure or finding is a false verdict.
+zoo: deps
+	tools/zoo/legal.py --duration $(or $(ZOO_DURATION),10m)
 
 ## load: decaf send against decaf peer, 100 connections; messages/s, latency, peer memory.
 load: deps

@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(name: "DecafCaptureTests", dependencies: ["DecafCapture", "DecafDissect", "DecafJSON", "DecafVectors", "DecafWire", "DecafTestSupport"]),
         .testTarget(name: "DecafWireTests", dependencies: ["DecafWire", "DecafTestSupport"]),
         .testTarget(name: "DecafJSONTests", dependencies: ["DecafJSON", "DecafWire"]),
-        .testTarget(name: "DecafFuzzTests", dependencies: ["DecafFuzz", "DecafWire", "DecafVectors", "DecafConformance", "DecafSession"]),
+        .testTarget(name: "DecafFuzzTests", dependencies: ["DecafFuzz", "DecafWire", "DecafVectors", "DecafConformance", "DecafSession", "DecafDiagnosis"]),
         .testTarget(
             name: "DecafNIOTests",
             dependencies: ["DecafNIO", "DecafWire", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio")]

@@ -7,7 +7,7 @@ import DecafWire
 /// Decaf's own codec as a testee of the testee protocol (`Specs/conform-testee.md`): DecafWire
 /// answers each request, as `tools/reference/testee.py` does in Python. With faults it misbehaves
 /// on purpose, only on the rare inputs each fault names; with mistakes (`CodecModel`) it makes
-/// them on every input. Pure: the command that runs it reads the
+/// them on every input; with choices (`ReceiverChoice`) it is another legal codec. Pure: the command that runs it reads the
 /// requests, writes the answers, and crashes or hangs when told to.
 public struct CodecTestee: Sendable {
     /// What the testee does with a request.
@@ -22,10 +22,13 @@ public struct CodecTestee: Sendable {
     public let faults: Set<CodecFault>
     /// The mistakes it makes on every input (the codec suite's targets).
     public let model: CodecModel
+    /// The choices the brief leaves a receiver that it makes: a legal codec either way.
+    public let choices: Set<ReceiverChoice>
 
-    public init(faults: Set<CodecFault> = [], mistakes: Set<CodecMistake> = []) {
+    public init(faults: Set<CodecFault> = [], mistakes: Set<CodecMistake> = [], choices: Set<ReceiverChoice> = []) {
         self.faults = faults
         model = CodecModel(mistakes)
+        self.choices = choices
     }
 
     public func reply(to request: TesteeMessage.Request) -> Reply {
@@ -35,11 +38,17 @@ public struct CodecTestee: Sendable {
     }
 
     /// The stream decoded as one receiver decodes it, then ended: its one frame, or its first error.
-    private func decode(_ bytes: [UInt8], options: DecodeOptions) -> Reply {
+    private func decode(_ bytes: [UInt8], options given: DecodeOptions) -> Reply {
+        if let refusal = ReceiverChoice.refusal(of: bytes, choices: choices) { return .answer(model.response(.error(refusal))) }
+        var options = ReceiverChoice.options(given, choices: choices)
         if faults.contains(.acceptsShortZlibBody), let frame = Self.shortZlibFrame(bytes, options: options) {
             return .answer(model.response(.frame(frame)))
         }
-        let decoded = model.decode(bytes, options: options)
+        var decoded = model.decode(bytes, options: options)
+        if case let .error(error) = decoded, let again = ReceiverChoice.options(after: error, of: bytes, options: options, choices: choices) {
+            options = again
+            decoded = model.decode(bytes, options: options)
+        }
         if case let .frame(frame) = decoded {
             if faults.contains(.crashOnDeepEmptyText), DeepInput.holdsEmptyText(TLVSequence(frame.payload), deeperThan: 3) {
                 return .crash("a container nested four deep holds an empty TEXT")

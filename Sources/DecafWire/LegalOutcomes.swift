@@ -1,7 +1,7 @@
 /// Every answer a receiver may give a byte stream under the brief, as one model: DecafWire's own
 /// (the strict reading, Specs/decaf-wire-v1.md), then what a receiver makes of the same bytes
-/// after each choice the brief leaves it, each followed to its end, so a choice that leads to a
-/// later refusal yields that refusal too:
+/// after each choice the brief leaves it (`ReceiverChoice`), each followed to its end, so a
+/// choice that leads to a later refusal yields that refusal too:
 ///
 /// - a receiver that can decrypt takes an AES256 body as opaque (FRAME-5, interpretation 6), and
 ///   goes on to the checks after encryption (an unknown compress_type is then its refusal);
@@ -34,16 +34,15 @@ public struct LegalOutcomes: Sendable {
             let current = pending.removeFirst()
             guard let outcome = Self.decode(bytes, options: current) else { continue }
             if !outcomes.contains(outcome) { outcomes.append(outcome) }
-            for choice in Self.choices(after: outcome, of: bytes, options: current) where tried.insert(choice).inserted {
-                pending.append(choice)
-            }
+            guard case let .refused(error) = outcome,
+                  let choice = ReceiverChoice.options(after: error, of: bytes, options: current, choices: Set(ReceiverChoice.allCases)),
+                  tried.insert(choice).inserted else { continue }
+            pending.append(choice)
         }
         // A header judged only once whole: what is shorter than a header is cut short, and nothing else.
-        if bytes.count < FrameHeader.size, !bytes.isEmpty {
-            let cut = Outcome.refused(WireError(.truncatedFrame(received: bytes.count, expected: nil), offset: 0))
-            if !outcomes.contains(where: { if case let .refused(error) = $0 { error.code == .truncatedFrame && error.offset == 0 } else { false } }) {
-                outcomes.append(cut)
-            }
+        if let cut = ReceiverChoice.refusal(of: bytes, choices: [.wholeHeader]),
+           !outcomes.contains(where: { if case let .refused(error) = $0 { error.code == .truncatedFrame && error.offset == 0 } else { false } }) {
+            outcomes.append(.refused(cut))
         }
         self.outcomes = outcomes
     }
@@ -72,32 +71,5 @@ public struct LegalOutcomes: Sendable {
         } catch {
             return .refused(error)
         }
-    }
-
-    /// The options of a receiver that chose otherwise where `outcome` shows the brief lets it.
-    private static func choices(after outcome: Outcome, of bytes: [UInt8], options: DecodeOptions) -> [DecodeOptions] {
-        guard case let .refused(error) = outcome else { return [] }
-        switch error.fault {
-        case .undecryptableBody where !options.acceptsEncryptedBodies:
-            var decrypting = options
-            decrypting.acceptsEncryptedBodies = true
-            return [decrypting]
-        case .tlvTooDeep where emptyContainer(at: error.offset, in: bytes, options: options):
-            var lenient = options
-            lenient.tlv.depthLimit += 1
-            return [lenient]
-        default:
-            return []
-        }
-    }
-
-    /// Whether the field at body offset `offset` (of the inflated body) is an empty container.
-    private static func emptyContainer(at offset: Int, in bytes: [UInt8], options: DecodeOptions) -> Bool {
-        var deep = options
-        deep.tlv.depthLimit = TLVOptions.maximumDepthLimit
-        guard case let .frame(frame)? = decode(bytes, options: deep) else { return false }
-        let payload = Array(frame.payload)
-        guard offset >= 0, offset + TLVEncoder.fieldHeaderSize <= payload.count else { return false }
-        return payload[offset..<(offset + TLVEncoder.fieldHeaderSize)].elementsEqual([0xFF, 0xFF, 0, 0, 0, 0])
     }
 }

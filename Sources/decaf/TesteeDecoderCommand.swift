@@ -3,6 +3,7 @@ import DecafConformance
 import DecafDiagnosis
 import DecafDissect
 import DecafJSON
+import DecafWire
 import Foundation
 
 /// `decaf testee decoder`: DecafWire as a testee of `decaf conform decoder` and `decaf fuzz
@@ -16,7 +17,9 @@ struct TesteeDecoderCommand: ParsableCommand {
             It answers each request on standard input with one line on standard output, as Specs/conform-testee.md says. \
             With --fault it misbehaves on purpose, only on the rare inputs the fault names: what decaf fuzz decoder must find \
             and no conformance case meets. With --mistake it makes one of the mistakes codecs of this protocol make, on every \
-            input: the targets the codec suite must fail, and the defects its diagnosis names (--list-mistakes shows them).
+            input: the targets the codec suite must fail, and the defects its diagnosis names (--list-mistakes shows them). \
+            With --choice it makes a choice the brief leaves a receiver (--list-choices): still a legal codec, which every \
+            suite must pass and no fuzz campaign may report (tools/zoo/legal.py runs them all).
             """
     )
 
@@ -26,19 +29,30 @@ struct TesteeDecoderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Make this mistake on every input (--list-mistakes shows them); repeatable.", valueName: "name"))
     var mistake: [CodecMistake] = []
 
+    @Option(help: ArgumentHelp("Make this choice the brief leaves a receiver (a legal codec either way; --list-choices shows them); repeatable.",
+                               valueName: "name"))
+    var choice: [ReceiverChoice] = []
+
     @Flag(help: "List the faults, what each does and the requirements it breaks.")
     var listFaults = false
 
     @Flag(help: "List the mistakes, the defect each is and the requirements it breaks.")
     var listMistakes = false
 
+    @Flag(help: "List the choices the brief leaves a receiver, and what each does.")
+    var listChoices = false
+
     func run() throws {
+        if listChoices {
+            for line in FaultListing.lines(ReceiverChoice.allCases.map { ($0.rawValue, [], $0.summary) }) { print(line) }
+            return
+        }
         if listFaults || listMistakes {
             let listed = listFaults ? CodecFault.allCases.map { ($0.name, $0.breaks, $0.summary) } : CodecMistake.allCases.map { ($0.name, $0.breaks, $0.cause) }
             for line in FaultListing.lines(listed) { print(line) }
             return
         }
-        let testee = CodecTestee(faults: Set(fault), mistakes: Set(mistake))
+        let testee = CodecTestee(faults: Set(fault), mistakes: Set(mistake), choices: Set(choice))
         let output = FileHandleOutput.standardOutput
         while let line = readLine() {
             guard let request = try? JSONDecoder().decode(TesteeMessage.Request.self, from: Data(line.utf8)) else {
@@ -67,6 +81,12 @@ extension CodecFault: ExpressibleByArgument {
 }
 
 extension CodecMistake: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument) }
+
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}
+
+extension ReceiverChoice: ExpressibleByArgument {
     public init?(argument: String) { self.init(rawValue: argument) }
 
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }
