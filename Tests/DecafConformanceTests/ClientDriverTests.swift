@@ -201,6 +201,37 @@ struct ClientStandingFailureTests {
         #expect(attempt.isSuspect)
     }
 
+    @Test("a frame the server sends while an answer goes out a byte at a time waits behind its last byte: no frame inside another")
+    func noFrameInsideAnother() throws {
+        let testCase = try #require(ClientCatalog.cases.first { $0.id == "client.frame.split-byte-by-byte" })
+        var server = ScriptedServer(script: testCase.script, settings: .suggested)
+        var time = SessionTime(elapsed: .milliseconds(10), unixSeconds: 1_700_000_000)
+        _ = server.start(at: time)
+        let connection = server.accepted(at: time).connection
+        let (header, fields) = CaseFrames.versionRequest(.v1_0, .basic)
+        let request = Frame(header: header, body: TLVEncoder.encode(fields)[...])
+        var written: [UInt8] = []
+        var actions = server.received(request, on: connection, at: time)
+        var pauses = 0
+        while pauses < 1000 {
+            for case let .write(_, bytes, _) in actions { written += bytes }
+            guard let (token, delay) = actions.lazy.compactMap({ if case let .schedule(token, delay) = $0 { (token, delay) } else { nil } }).first else { break }
+            time.elapsed += delay
+            pauses += 1
+            actions = server.timerFired(token, at: time)
+            // Ten bytes into the answer, the client resends its request (as one did over loopback
+            // under load): its ACK must not land among the answer's bytes.
+            if pauses == 10 { actions += server.received(request, on: connection, at: time) }
+        }
+        #expect(pauses > 60)
+        var decoder = FrameDecoder(options: .observer)
+        decoder.append(written)
+        var frames: [Frame] = []
+        while let frame = try decoder.nextFrame() { frames.append(frame) }
+        try decoder.finish()
+        #expect(frames.count(where: { $0.header.messageType == .ack }) >= 2, "the request's ACK and the resend's")
+    }
+
     @Test("a case whose precondition never happened is unsupported with the reason, never a pass", arguments: [
         "client.frame.truncated-then-close", "client.reconnect.no-hammering",
     ])

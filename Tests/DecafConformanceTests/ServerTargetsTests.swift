@@ -73,6 +73,11 @@ struct ServerTargetsTests {
         #expect(compared.count * 2 > cases.count, "only \(compared.count) of \(cases.count) cases ran undisturbed over loopback")
         for result in compared {
             let simulated = try SimulatedServerCase(result.testCase, against: configuration, mistakes: Set(mistakes), profile: Self.profile).verdict()
+            // A loopback case that lasted past the peer's idle timeout may have met its idle close:
+            // a suite held up between its last bytes and its stream end takes that close for the
+            // answer to the stream end (CI21: ignores-stream-end passed the truncation cases so,
+            // its closes 7 s in). No comparison then.
+            if result.duration >= configuration.idleTimeout, simulated.reason.hasPrefix("the connection was still open") { continue }
             #expect(simulated.kind == result.verdict.kind, "\(result.testCase.id): in memory \(simulated.kind.rawValue) (\(simulated.reason)), over loopback \(result.verdict.kind.rawValue) (\(result.verdict.reason))")
         }
         if !faults.isEmpty || !mistakes.isEmpty {

@@ -7,8 +7,9 @@ import Testing
 /// The zoo of legal codecs: `decaf testee decoder` with every combination of the choices the brief
 /// leaves a receiver (`ReceiverChoice`). Each passes the whole codec suite and is never a finding of
 /// the decoder fuzzer's oracle, on the golden vectors and on mutants of them, in memory. The long
-/// campaigns against each, as processes, are `tools/zoo/legal.py` (not the default test run).
-@Suite("the zoo of legal codecs")
+/// campaigns against each, as processes, are `tools/zoo/legal.py` (not the default test run). One
+/// member at a time: side by side they would take both cores from the socket tests of the run.
+@Suite("the zoo of legal codecs", .serialized)
 struct LegalCodecZooTests {
     /// Every combination of the choices, none first.
     static let members: [Set<ReceiverChoice>] = (0..<(1 << ReceiverChoice.allCases.count)).map { mask in
