@@ -15,14 +15,15 @@ struct ServerTargetsTests {
     static let profile: ConformanceProfile = {
         var profile = ConformanceProfile()
         // Above the 2 s a case waits for an answer: a silent peer is not closed as idle just as the
-        // wait ends (over loopback either may come first).
-        profile.idleTimeout = .seconds(5)
+        // wait ends (over loopback either may come first); and far above it, so that a case held
+        // up by a loaded machine seldom meets the idle close.
+        profile.idleTimeout = .seconds(10)
         return profile
     }()
 
     static func configuration(_ faults: [PeerFault] = []) -> PeerConfiguration {
         var configuration = PeerConfiguration()
-        configuration.idleTimeout = .seconds(5)
+        configuration.idleTimeout = profile.idleTimeout!
         configuration.faults = faults
         return configuration
     }
@@ -73,11 +74,13 @@ struct ServerTargetsTests {
         #expect(compared.count * 2 > cases.count, "only \(compared.count) of \(cases.count) cases ran undisturbed over loopback")
         for result in compared {
             let simulated = try SimulatedServerCase(result.testCase, against: configuration, mistakes: Set(mistakes), profile: Self.profile).verdict()
-            // A loopback case that lasted past the peer's idle timeout may have met its idle close:
-            // a suite held up between its last bytes and its stream end takes that close for the
-            // answer to the stream end (CI21: ignores-stream-end passed the truncation cases so,
-            // its closes 7 s in). No comparison then.
-            if result.duration >= configuration.idleTimeout, simulated.reason.hasPrefix("the connection was still open") { continue }
+            // A loopback case that lasted past the peer's idle timeout may have met its idle close,
+            // which the virtual clock's run does not: a suite held up between its last bytes and
+            // its stream end takes that close for the answer to the stream end (CI21:
+            // ignores-stream-end passed the truncation cases so), a case held up mid-way fails
+            // on it (CI22: the faultless peer closed eight cases' connections). No comparison then,
+            // but for the case of the idle close itself.
+            if result.duration >= configuration.idleTimeout, result.testCase.id != "exchange.idle-timeout" { continue }
             #expect(simulated.kind == result.verdict.kind, "\(result.testCase.id): in memory \(simulated.kind.rawValue) (\(simulated.reason)), over loopback \(result.verdict.kind.rawValue) (\(result.verdict.reason))")
         }
         if !faults.isEmpty || !mistakes.isEmpty {
