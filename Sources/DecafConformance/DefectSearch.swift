@@ -38,7 +38,8 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
 
     private let cases: [Case]
     private let catalog: [Mistake]
-    private let reference: [Verdict]
+    /// Each case's verdict without a mistake, judged as the search first needs it.
+    private var reference: [Verdict?]
     private let judge: @Sendable ([Mistake], Int) -> Verdict
     private let same: (Verdict, Verdict, Int) -> Bool
     private let failing: [Int]
@@ -54,13 +55,14 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
     private var relevant: (Mistake, Int) -> Bool = { _, _ in true }
 
     /// The diagnosis of the testee's verdicts in `cases` over `catalog` (in the order defects
-    /// are reported): `reference` is each case's verdict without a mistake, `judge` the verdict of
+    /// are reported): `reference` is each case's verdict without a mistake (nil: judged by `judge`
+    /// with none, where the search needs it), `judge` the verdict of
     /// a model with mistakes in the case at an index, `same` whether a model's verdict is the
     /// testee's there. With `firstRelevant`, a mistake is first judged only in the failing cases
     /// that check a requirement it breaks or whose verdict names one, and the failures that leaves
     /// unexplained are then judged against every mistake: the same answer, at a fraction of the
     /// cost, for a run whose failures have catalogued causes.
-    public static func diagnose(cases: [Case], catalog: [Mistake], reference: [Verdict], firstRelevant: Bool = true,
+    public static func diagnose(cases: [Case], catalog: [Mistake], reference: [Verdict]? = nil, firstRelevant: Bool = true,
                                 judge: @escaping @Sendable ([Mistake], Int) -> Verdict, same: @escaping (Verdict, Verdict, Int) -> Bool) -> Diagnosis {
         var search = DefectSearch(cases: cases, catalog: catalog, reference: reference, judge: judge, same: same)
         guard !search.failing.isEmpty else { return Diagnosis(defects: [], failures: 0, unexplained: []) }
@@ -75,11 +77,11 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
         return diagnosis
     }
 
-    private init(cases: [Case], catalog: [Mistake], reference: [Verdict], judge: @escaping @Sendable ([Mistake], Int) -> Verdict,
+    private init(cases: [Case], catalog: [Mistake], reference: [Verdict]?, judge: @escaping @Sendable ([Mistake], Int) -> Verdict,
                  same: @escaping (Verdict, Verdict, Int) -> Bool) {
         self.cases = cases
         self.catalog = catalog
-        self.reference = reference
+        self.reference = reference ?? Array(repeating: nil, count: cases.count)
         self.judge = judge
         self.same = same
         failing = cases.indices.filter { cases[$0].actual.kind.isFailure }
@@ -153,6 +155,8 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
     private mutating func judge(_ mistake: Mistake, in indices: [Int]) {
         let fresh = indices.filter { judged[mistake, default: []].insert($0).inserted }
         let judge = judge
+        let unknown = fresh.filter { reference[$0] == nil }
+        for (index, verdict) in zip(unknown, Self.concurrently(unknown.count) { judge([], unknown[$0]) }) { reference[index] = verdict }
         for (index, verdict) in zip(fresh, Self.concurrently(fresh.count) { judge([mistake], fresh[$0]) }) where verdict != reference[index] {
             differs[mistake, default: [:]][index] = verdict
         }

@@ -23,8 +23,7 @@ public enum ClientDiagnosis {
             DefectSearch<ClientFault>.Case(id: ran[index].id, size: ran[index].inputSize,
                                            actual: results[index].verdict, requirements: ran[index].requirements)
         }
-        let reference = DefectSearch<ClientFault>.concurrently(ran.count) { judge([], $0) }
-        return DefectSearch.diagnose(cases: searched, catalog: catalog, reference: reference,
+        return DefectSearch.diagnose(cases: searched, catalog: catalog,
                                      judge: judge, same: { model, got, _ in model.isSame(as: got) })
     }
 

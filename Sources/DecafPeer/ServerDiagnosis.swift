@@ -30,8 +30,7 @@ public enum ServerDiagnosis {
             DefectSearch<ServerTargets.Breakage>.Case(id: ran[index].id, size: ran[index].transmissions.reduce(0) { $0 + $1.bytes.count },
                                                       actual: results[index].verdict, requirements: ran[index].requirements)
         }
-        let reference = DefectSearch<ServerTargets.Breakage>.concurrently(ran.count) { judge([], $0) }
-        return DefectSearch.diagnose(cases: searched, catalog: catalog, reference: reference,
+        return DefectSearch.diagnose(cases: searched, catalog: catalog,
                                      judge: judge, same: { model, got, _ in model.isSame(as: got) })
     }
 
