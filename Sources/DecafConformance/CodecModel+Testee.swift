@@ -15,7 +15,7 @@ extension CodecModel {
             guard let header = request.header?.frameHeader, let payload = request.payload.flatMap(Hex.bytes) else {
                 return TesteeMessage.Response(result: "skipped", reason: "an encode request needs a header and a payload")
             }
-            return TesteeMessage.Response(result: "bytes", hex: Hex.string(encode(header, payload: payload)))
+            return encoded(header, payload: payload)
         }
     }
 
@@ -27,8 +27,13 @@ extension CodecModel {
             let options = TesteeMessage.request(options: codecCase.options).decodeOptions
             return response(decode(codecCase.vector.bytes, options: options))
         case let .encode(frame):
-            return TesteeMessage.Response(result: "bytes", hex: Hex.string(encode(frame.header, payload: frame.payload)))
+            return encoded(frame.header, payload: frame.payload)
         }
+    }
+
+    /// The answer to an encode request: the bytes this codec writes for the frame.
+    private func encoded(_ header: FrameHeader, payload: [UInt8]) -> TesteeMessage.Response {
+        TesteeMessage.Response(result: "bytes", hex: Hex.string(encode(header, payload: payload)))
     }
 
     /// The testee protocol's answer for `decoded`, as this codec reports a header.

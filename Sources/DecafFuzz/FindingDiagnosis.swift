@@ -22,8 +22,10 @@ public final class FindingDiagnosis<Input: Sendable>: Sendable {
     private let catalog: [any CataloguedMistake]
     private let model: Model
     /// What a campaign has learnt: the indices into the catalog of the mistakes named so far, in
-    /// the order they were, and the signatures of failures no model gave.
+    /// the order they were, and the signatures of failures no model gave (at most
+    /// `unexplainedLimit`: a target whose answers vary without end costs models, never memory).
     private let memory = Mutex<(named: [Int], unexplained: Set<String>)>(([], []))
+    static var unexplainedLimit: Int { 4096 }
 
     /// A diagnosis drawing on `catalog`, its mistakes judged by `model`.
     public init(catalog: [any CataloguedMistake], model: @escaping Model) {
@@ -48,7 +50,7 @@ public final class FindingDiagnosis<Input: Sendable>: Sendable {
         memory.withLock { memory in
             if let found {
                 memory.named += found.filter { !memory.named.contains($0) }
-            } else {
+            } else if memory.unexplained.count < Self.unexplainedLimit {
                 memory.unexplained.insert(signature)
             }
         }

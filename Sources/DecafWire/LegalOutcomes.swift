@@ -28,6 +28,7 @@ public struct LegalOutcomes: Sendable {
     /// Every outcome a legal receiver with `options` (and each choice the brief leaves it) gives `bytes`, the strict one first.
     public init(of bytes: [UInt8], options: DecodeOptions) {
         var outcomes: [Outcome] = []
+        let every = Set(ReceiverChoice.allCases)
         var tried: Set<DecodeOptions> = [options]
         var pending = [options]
         while !pending.isEmpty {
@@ -35,7 +36,7 @@ public struct LegalOutcomes: Sendable {
             guard let outcome = Self.decode(bytes, options: current) else { continue }
             if !outcomes.contains(outcome) { outcomes.append(outcome) }
             guard case let .refused(error) = outcome,
-                  let choice = ReceiverChoice.options(after: error, of: bytes, options: current, choices: Set(ReceiverChoice.allCases)),
+                  let choice = ReceiverChoice.options(after: error, of: bytes, options: current, choices: every),
                   tried.insert(choice).inserted else { continue }
             pending.append(choice)
         }

@@ -27,12 +27,7 @@ public enum ReceiverChoice: String, CaseIterable, Hashable, Sendable {
     /// The refusal a receiver with `choices` gives `bytes` before decoding them, if any.
     public static func refusal(of bytes: [UInt8], choices: Set<ReceiverChoice>) -> WireError? {
         guard choices.contains(.wholeHeader), !bytes.isEmpty, bytes.count < FrameHeader.size else { return nil }
-        return truncatedHeader(bytes)
-    }
-
-    /// What a receiver that judges a header only once whole answers `bytes`, shorter than a header.
-    static func truncatedHeader(_ bytes: [UInt8]) -> WireError {
-        WireError(.truncatedFrame(received: bytes.count, expected: nil), offset: 0)
+        return WireError(.truncatedFrame(received: bytes.count, expected: nil), offset: 0)
     }
 
     /// The options a receiver with `choices` decodes with.

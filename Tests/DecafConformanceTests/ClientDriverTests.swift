@@ -177,15 +177,21 @@ struct ClientStandingFailureTests {
                 "a frame cut short may be the client still writing it")
     }
 
-    @Test("a byte-by-byte answer whose pauses each end a little late puts the script behind by their sum, which makes a failure suspect")
-    func scriptFallsBehind() throws {
+    /// The scripted server of client.frame.split-byte-by-byte, started, with a connection accepted,
+    /// and the VERSION_REQUEST a client sends it.
+    static func byteByByteCase() throws -> (ClientCase, ScriptedServer, Int, Frame, SessionTime) {
         let testCase = try #require(ClientCatalog.cases.first { $0.id == "client.frame.split-byte-by-byte" })
         var server = ScriptedServer(script: testCase.script, settings: .suggested)
-        var time = SessionTime(elapsed: .milliseconds(10), unixSeconds: 1_700_000_000)
+        let time = SessionTime(elapsed: .milliseconds(10), unixSeconds: 1_700_000_000)
         _ = server.start(at: time)
         let connection = server.accepted(at: time).connection
         let (header, fields) = CaseFrames.versionRequest(.v1_0, .basic)
-        let request = Frame(header: header, body: TLVEncoder.encode(fields)[...])
+        return (testCase, server, connection, Frame(header: header, body: TLVEncoder.encode(fields)[...]), time)
+    }
+
+    @Test("a byte-by-byte answer whose pauses each end a little late puts the script behind by their sum, which makes a failure suspect")
+    func scriptFallsBehind() throws {
+        var (testCase, server, connection, request, time) = try Self.byteByByteCase()
         var actions = server.received(request, on: connection, at: time)
         var pauses = 0
         // Every pause ends 12 ms late: far under any one timer's tolerance, but it adds up.
@@ -203,13 +209,7 @@ struct ClientStandingFailureTests {
 
     @Test("a frame the server sends while an answer goes out a byte at a time waits behind its last byte: no frame inside another")
     func noFrameInsideAnother() throws {
-        let testCase = try #require(ClientCatalog.cases.first { $0.id == "client.frame.split-byte-by-byte" })
-        var server = ScriptedServer(script: testCase.script, settings: .suggested)
-        var time = SessionTime(elapsed: .milliseconds(10), unixSeconds: 1_700_000_000)
-        _ = server.start(at: time)
-        let connection = server.accepted(at: time).connection
-        let (header, fields) = CaseFrames.versionRequest(.v1_0, .basic)
-        let request = Frame(header: header, body: TLVEncoder.encode(fields)[...])
+        var (_, server, connection, request, time) = try Self.byteByByteCase()
         var written: [UInt8] = []
         var actions = server.received(request, on: connection, at: time)
         var pauses = 0

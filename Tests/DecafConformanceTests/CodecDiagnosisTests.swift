@@ -114,4 +114,16 @@ struct CodecDiagnosisTests {
             #expect(alters == model.altersEncoding, "\(mistake)")
         }
     }
+
+    @Test("the model's answer to a case is its answer to the case's request, hex and all, with and without each mistake")
+    func answerWithoutHex() {
+        for codecCase in CodecCase.all {
+            let request = TesteeMessage.request(for: codecCase)
+            // Every mistake on the cases under 64 KiB; the reference on the 10 MiB ones too.
+            let models = codecCase.inputSize < 65536 ? [CodecModel()] + CodecMistake.allCases.map { CodecModel([$0]) } : [CodecModel()]
+            for model in models {
+                #expect(model.answer(to: codecCase) == model.answer(request), "\(codecCase.id), \(model.mistakes)")
+            }
+        }
+    }
 }

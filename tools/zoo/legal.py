@@ -25,6 +25,15 @@ def choices(decaf):
     return [line.split()[0] for line in listing.splitlines() if line.strip()]
 
 
+def seconds(duration):
+    """A --duration such as 90s, 10m or 1h, in seconds."""
+    units = {"ms": 0.001, "s": 1, "m": 60, "h": 3600}
+    for unit in sorted(units, key=len, reverse=True):
+        if duration.endswith(unit) and duration[: -len(unit)].replace(".", "", 1).isdigit():
+            return float(duration[: -len(unit)]) * units[unit]
+    sys.exit(f"legal.py: --duration {duration}: give a number with ms, s, m or h, e.g. 10m")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--duration", default="10m")
@@ -33,6 +42,9 @@ def main():
     if args.decaf == parser.get_default("decaf"):
         subprocess.run(["swift", "build", "-c", "release", "--product", "decaf"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     decaf = args.decaf
+    # Every wait has a deadline: a campaign ends within its duration and twice its answer timeout;
+    # a conformance run of the codec suite within minutes.
+    campaign_limit = seconds(args.duration) + 300
     names = choices(decaf)
     print(f"the zoo of legal codecs: decaf testee decoder with each combination of {', '.join(names)}; {os.path.relpath(decaf, ROOT)}, "
           f"a {args.duration} campaign each\n")
@@ -42,12 +54,12 @@ def main():
     for count in range(len(names) + 1):
         for combination in itertools.combinations(names, count):
             testee = [decaf, "testee", "decoder"] + [word for name in combination for word in ["--choice", name]]
-            conform = subprocess.run([decaf, "conform", "decoder", "--json", "--"] + testee, capture_output=True, text=True)
+            conform = subprocess.run([decaf, "conform", "decoder", "--json", "--"] + testee, capture_output=True, text=True, timeout=600)
             run = json.loads(conform.stdout)
             passed = sum(1 for case in run["cases"] if case["verdict"] == "pass")
             with tempfile.TemporaryDirectory() as findings:
                 fuzz = subprocess.run([decaf, "fuzz", "decoder", "--duration", args.duration, "--findings", findings, "--json", "--"] + testee,
-                                      capture_output=True, text=True)
+                                      capture_output=True, text=True, timeout=campaign_limit)
             campaign = json.loads(fuzz.stdout)
             found = sum(1 for case in campaign["cases"] if case["id"].startswith("fuzz.finding-"))
             inputs = next((case["summary"] for case in campaign["cases"] if case["id"] == "fuzz.campaign"), "")
