@@ -120,7 +120,7 @@ extension ClientJudge {
 
     /// On the first connection, where the case's frames are sent.
     private func judgeAcknowledgedOnce(_ sequence: SequenceNumber, session: SessionID) -> Verdict {
-        let acks = observation.connections[0].acks(of: sequence)
+        let acks = observation.connections[caseConnection].acks(of: sequence)
         guard let ack = acks.first else {
             return sentinelAcknowledged() ? fail("no ACK of \(sequence), though the DATA frame after it was acknowledged", expected: "one ACK of \(sequence)", actual: "none")
                 : fail("no ACK of \(sequence)", expected: "one ACK of \(sequence)", actual: "none")
@@ -235,17 +235,17 @@ extension ClientJudge {
     }
 
     private func judgeNotAcknowledged(_ sequence: SequenceNumber) -> Verdict {
-        let acks = observation.connections[0].acks(of: sequence)
+        let acks = observation.connections[caseConnection].acks(of: sequence)
         if !acks.isEmpty {
             return fail("the client acknowledged \(sequence), which must never be acknowledged", expected: "no ACK", actual: "\(acks.count) ACK(s)",
                         requirements: [.ex3])
         }
-        guard sentinelAcknowledged(on: 0) else { return sentinelMissing }
+        guard sentinelAcknowledged(on: caseConnection) else { return sentinelMissing }
         return pass("no ACK of \(sequence), and the connection stayed open")
     }
 
     private func judgeKeptOpen() -> Verdict {
-        guard sentinelAcknowledged(on: 0) else { return sentinelMissing }
+        guard sentinelAcknowledged(on: caseConnection) else { return sentinelMissing }
         return pass("the connection stayed open: the next DATA frame was acknowledged on it")
     }
 
@@ -274,7 +274,7 @@ extension ClientJudge {
     }
 
     private func judgeAcknowledged(_ sequence: SequenceNumber, times count: Int) -> Verdict {
-        let acks = observation.connections[0].acks(of: sequence)
+        let acks = observation.connections[caseConnection].acks(of: sequence)
         guard sentinelAcknowledged() else { return sentinelMissing }
         guard acks.count == count else {
             return fail("\(acks.count) ACK(s) of \(sequence), sent \(count) times", expected: "\(count) ACKs", actual: "\(acks.count)")

@@ -5,22 +5,19 @@ import DecafWire
 /// and on any one frame a server sends (a fuzzed input): taken as the brief says, or refused.
 extension ClientJudge {
     func judgeRefusal(_ code: ErrorCode, sequence: SequenceNumber?) -> Verdict {
-        let connection = observation.connections[0]
         if let payload = observation.delivered.first {
             return fail("the client delivered a frame it must refuse (\(code.name))", expected: "nothing delivered", actual: Self.describe(payload: payload))
         }
-        if let sequence, !connection.acks(of: sequence).isEmpty {
+        if let sequence, observation.connections.contains(where: { !$0.acks(of: sequence).isEmpty }) {
             return fail("the client acknowledged a frame it must refuse (\(code.name))", expected: "no ACK, a close", actual: "an ACK of \(sequence)")
         }
-        // A close proves a refusal only once the frame to refuse was sent: the frame the script
-        // sends last before it waits for the close.
+        // A close proves a refusal only once the frame to refuse was sent, on the connection that
+        // carried it: the frame the script sends last before it waits for the close.
         let label = testCase.script.connection(0).lastSentLabel(before: .awaitClosed)
-        guard let sentAt = connection.written(label) else {
-            let before = connection.closed.map { "the connection was \(closer(connection)) at \(Self.text($0)), before it" }
-                ?? scriptWaiting ?? "the case ended before it"
-            return Verdict(.unsupported, "the case never sent the frame the client must refuse (\(code.name)): \(before), so nothing could be judged",
-                           requirements: testCase.requirements)
+        guard let (index, sentAt) = firstWrite(label) else {
+            return neverSent("the frame the client must refuse (\(code.name))")
         }
+        let connection = observation.connections[index]
         // The close may come once the client has handled what it refuses: a second more for each
         // MiB of it, as a case's time limit allows (a zlib bomb is inflated to the body limit first).
         let handled = testCase.script.connection(0).transmissions
@@ -66,20 +63,35 @@ extension ClientJudge {
         }
     }
 
+    /// The case's frame never went out: why (the client closed first, or the script was still
+    /// waiting), and nothing judged.
+    func neverSent(_ frame: String) -> Verdict {
+        let before = observation.connections.last.flatMap { connection in
+            connection.closed.map { "the connection was \(closer(connection)) at \(Self.text($0)), before it" }
+        } ?? scriptWaiting ?? "the case ended before it"
+        return Verdict(.unsupported, "the case never sent \(frame): \(before), so nothing could be judged", requirements: testCase.requirements)
+    }
+
     func judgeAcceptOrRefusal(_ sequence: SequenceNumber, _ code: ErrorCode) -> Verdict {
-        let connection = observation.connections[0]
+        // Judged on the connection that carried the frame: a client may close one and come back
+        // before the frame goes out (its own handshake deadline on a loaded machine), and that
+        // close refuses nothing.
+        guard let (index, sentAt) = firstWrite(testCase.script.connection(0).firstSentLabel) else {
+            return neverSent("the frame the client may take or refuse (\(code.name))")
+        }
+        let connection = observation.connections[index]
         if !connection.acks(of: sequence).isEmpty {
-            guard sentinelAcknowledged(on: 0) else { return sentinelMissing }
+            guard sentinelAcknowledged(on: index) else { return sentinelMissing }
             return pass("accepted the frame and acknowledged it, as the brief allows")
         }
-        if let closed = connection.closed, closedByClient(connection) {
+        // A refusal is the client's own close after the frame, before it took the frame after it.
+        if let closed = connection.closed, closedByClient(connection), closed >= sentAt, !sentinelAcknowledged(on: index) {
             let errors = observation.reports.compactMap { if case let .error(name) = $0.event { name } else { nil } }
-            return pass("refused the frame (\(errors.first ?? "no error reported")) and closed after \(Self.text(closed - connection.opened)), as the brief allows")
+            return pass("refused the frame (\(errors.first ?? "no error reported")) and closed \(Self.text(closed - sentAt)) after it, as the brief allows")
         }
-        // Only the client's own close is a refusal: not the suite's at the case's end, nor the script's.
-        let state = closer(connection)
+        let state = sentinelAcknowledged(on: index) ? "the DATA frame after it acknowledged" : "the connection \(closer(connection))"
         return fail("the client neither acknowledged the frame nor refused it", expected: "an ACK of \(sequence), or \(code.name) and a close",
-                    actual: "neither: no ACK, and the connection \(state)")
+                    actual: "neither: no ACK, and \(state)")
     }
 
     func judgeTruncated() -> Verdict {
@@ -87,12 +99,8 @@ extension ClientJudge {
             return fail("the client delivered a frame cut off by the end of the stream", expected: "nothing delivered", actual: Self.describe(payload: payload))
         }
         // Nothing delivered proves something only once the cut frame and the close reached it.
-        let connection = observation.connections[0]
-        let label = testCase.script.connection(0).firstSentLabel
-        guard let cut = connection.written(label) else {
-            let waiting = scriptWaiting.map { ": " + $0 } ?? ""
-            return Verdict(.unsupported, "the case never sent its cut-off frame\(waiting), so nothing could be judged", requirements: testCase.requirements)
-        }
+        guard let (index, cut) = firstWrite(testCase.script.connection(0).firstSentLabel) else { return neverSent("its cut-off frame") }
+        let connection = observation.connections[index]
         guard connection.closedBy == .script, let closed = connection.closed else {
             return Verdict(.unsupported, "the connection closed before the server's script ended the stream after the cut-off frame, so nothing could be judged",
                            requirements: testCase.requirements)
@@ -102,14 +110,14 @@ extension ClientJudge {
     }
 
     func judgeTaking(_ sequence: SequenceNumber, session: SessionID, acknowledged: Bool, payload: [UInt8]?) -> Verdict {
-        let closedByClient = closedByClient(observation.connections[0])
+        let closedByClient = closedByClient(observation.connections[caseConnection])
         // Neither the frame after it acknowledged nor the connection closed when the case ran out
         // of time: the client stopped handling the connection.
         if observation.timedOut, !sentinelAcknowledged(), !closedByClient {
             return Verdict(.timeout, "the client neither acknowledged the DATA frame sent after the frame nor closed the connection in \(Self.text(observation.ended ?? .zero))",
                            requirements: [.ex5])
         }
-        if closedByClient, !sentinelAcknowledged() {
+        if closedByClient, !sentinelAcknowledged(on: caseConnection) {
             let errors = observation.reports.compactMap { if case let .error(name) = $0.event { name } else { nil } }
             let said = errors.isEmpty ? "" : " (\(errors.joined(separator: ", ")))"
             return fail("the client refused a frame the brief accepts\(said) and closed the connection",

@@ -128,6 +128,21 @@ public struct ClientJudge {
         frame.header.messageType == .control && frame.fields.contains { $0.tag == .versionRequest }
     }
 
+    /// The first connection on which the server wrote a transmission whose label starts with
+    /// `label`, and when: the script runs again on each connection the client makes.
+    func firstWrite(_ label: String) -> (index: Int, time: Duration)? {
+        for (index, connection) in observation.connections.enumerated() {
+            if let time = connection.written(label) { return (index, time) }
+        }
+        return nil
+    }
+
+    /// The connection the case's frames went out on: the first that carried the script's first
+    /// transmission (a client may close one and come back before that, on its own handshake
+    /// deadline on a loaded machine, and what it did there says nothing of the case's frames);
+    /// the first connection when the script sends nothing.
+    var caseConnection: Int { firstWrite(testCase.script.connection(0).firstSentLabel)?.index ?? 0 }
+
     /// The sentinel was acknowledged on connection `index`, or on any connection.
     func sentinelAcknowledged(on index: Int? = nil) -> Bool {
         let connections = index.map { observation.connections.indices.contains($0) ? [observation.connections[$0]] : [] } ?? observation.connections
@@ -154,7 +169,7 @@ public struct ClientJudge {
             return Verdict(.timeout, "the case ended before the server sent the DATA frame that follows the case's frames\(waiting)",
                            expected: "the script to reach its DATA frame \(ClientCaseSteps.sentinel)", actual: "not sent", requirements: testCase.requirements)
         }
-        let closed = observation.connections.first.map(closedByClient) ?? false
+        let closed = observation.connections.indices.contains(caseConnection) && closedByClient(observation.connections[caseConnection])
         return fail(closed ? "the client closed the connection before it acknowledged the DATA frame sent after the case's frames"
                            : "the client never acknowledged the DATA frame sent after the case's frames (EX-1)",
                     expected: "an ACK of \(ClientCaseSteps.sentinel)", actual: "none", requirements: closed ? testCase.requirements : [.ex1])
