@@ -106,9 +106,9 @@ bench-proxy: deps
 bench-fuzz: deps
 	tools/bench/record.py 'make bench-fuzz' tools/bench/fuzz.py
 
-## zoo: every legal codec (decaf testee decoder with each combination of --choice) through decaf conform decoder and a 10-minute decaf fuzz decoder campaign (ZOO_DURATION to change); any failure or finding is a false verdict.
+## zoo: every legal codec and client (decaf testee decoder|client with each combination of --choice) and server (decaf peer with each --choice, --refuse-after-body, a timestamp window, alone and together) through decaf conform and a 10-minute decaf fuzz campaign (ZOO_DURATION, ZOO_ROLE=codec|server|client to change); any failure or finding is a false verdict.
 zoo: deps
-	tools/zoo/legal.py --duration $(or $(ZOO_DURATION),10m)
+	tools/zoo/legal.py --duration $(or $(ZOO_DURATION),10m) --role $(or $(ZOO_ROLE),all)
 
 ## load: decaf send against decaf peer, 100 connections; messages/s, latency, peer memory.
 load: deps

@@ -41,7 +41,7 @@ extension ClientCase {
             guard let header else { return nil }
             if vector.requirements.contains(.ts1) {
                 return made(vector.requirements, .optional, vector.comment + " (a client may enforce a window)",
-                            [send, .pause(.milliseconds(300))] + ClientCaseSteps.closing, .acceptsOrRefuses(header.sequence, .timestampOutOfWindow))
+                            [send, .pause(.milliseconds(300))] + ClientCaseSteps.closing, .acceptsOrRefuses(header.sequence, .timestampOutOfWindow, acknowledged: header.messageType.isAcknowledged))
             }
             let type = header.messageType
             let acknowledged = type.isAcknowledged
@@ -63,7 +63,7 @@ extension ClientCase {
         case let .acceptable(_, refusal):
             guard let header else { return nil }
             return made(vector.requirements, .required, vector.comment, [send, .pause(.milliseconds(300))] + ClientCaseSteps.closing,
-                        .acceptsOrRefuses(header.sequence, refusal.error))
+                        .acceptsOrRefuses(header.sequence, refusal.error, acknowledged: header.messageType.isAcknowledged))
         }
     }
 }

@@ -97,8 +97,9 @@ public enum ClientCheck: Hashable, Sendable {
     // MARK: Hostile servers
     /// A fatal error: the client closes without delivering or acknowledging the frame, and says so.
     case refuses(ErrorCode, sequence: SequenceNumber?)
-    /// Either the frame `sequence` acknowledged and delivered, or the fatal error `code`: the brief allows both.
-    case acceptsOrRefuses(SequenceNumber, ErrorCode)
+    /// Either the frame `sequence` taken (acknowledged, unless `acknowledged` is false: an ACK or a
+    /// frame of an undefined type, taken in silence), or the fatal error `code`: the brief allows both.
+    case acceptsOrRefuses(SequenceNumber, ErrorCode, acknowledged: Bool = true)
     /// A stream that ends inside a frame: nothing delivered, no crash.
     case truncatedIgnored
     /// A frame the brief accepts, taken as a receiver must: one ACK of `sequence` echoing

@@ -44,7 +44,7 @@ extension ClientJudge {
         case .heartbeatSequences: return judgeHeartbeatSequences()
         case .deadServerNoticed: return judgeDeadServer()
         case let .refuses(code, sequence): return judgeRefusal(code, sequence: sequence)
-        case let .acceptsOrRefuses(sequence, code): return judgeAcceptOrRefusal(sequence, code)
+        case let .acceptsOrRefuses(sequence, code, acknowledged): return judgeAcceptOrRefusal(sequence, code, acknowledged: acknowledged)
         case .truncatedIgnored: return judgeTruncated()
         case let .takes(sequence, session, acknowledged, payload): return judgeTaking(sequence, session: session, acknowledged: acknowledged, payload: payload)
         case .categories: return judgeCategories()

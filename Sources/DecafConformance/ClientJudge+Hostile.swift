@@ -72,7 +72,7 @@ extension ClientJudge {
         return Verdict(.unsupported, "the case never sent \(frame): \(before), so nothing could be judged", requirements: testCase.requirements)
     }
 
-    func judgeAcceptOrRefusal(_ sequence: SequenceNumber, _ code: ErrorCode) -> Verdict {
+    func judgeAcceptOrRefusal(_ sequence: SequenceNumber, _ code: ErrorCode, acknowledged: Bool) -> Verdict {
         // Judged on the connection that carried the frame: a client may close one and come back
         // before the frame goes out (its own handshake deadline on a loaded machine), and that
         // close refuses nothing.
@@ -81,8 +81,16 @@ extension ClientJudge {
         }
         let connection = observation.connections[index]
         if !connection.acks(of: sequence).isEmpty {
+            guard acknowledged else {
+                return fail("the client acknowledged \(sequence), which must never be acknowledged", expected: "no ACK", actual: "an ACK", requirements: [.ex3])
+            }
             guard sentinelAcknowledged(on: index) else { return sentinelMissing }
             return pass("accepted the frame and acknowledged it, as the brief allows")
+        }
+        // A frame that gets no ACK is taken in silence: the DATA frame after it acknowledged on
+        // the same connection.
+        if !acknowledged, sentinelAcknowledged(on: index) {
+            return pass("took the frame in silence (its type gets no ACK) and acknowledged the DATA frame after it, as the brief allows")
         }
         // A refusal is the client's own close after the frame, before it took the frame after it.
         if let closed = connection.closed, closedByClient(connection), closed >= sentAt, !sentinelAcknowledged(on: index) {
@@ -90,7 +98,8 @@ extension ClientJudge {
             return pass("refused the frame (\(errors.first ?? "no error reported")) and closed \(Self.text(closed - sentAt)) after it, as the brief allows")
         }
         let state = sentinelAcknowledged(on: index) ? "the DATA frame after it acknowledged" : "the connection \(closer(connection))"
-        return fail("the client neither acknowledged the frame nor refused it", expected: "an ACK of \(sequence), or \(code.name) and a close",
+        let taken = acknowledged ? "an ACK of \(sequence)" : "the DATA frame after it acknowledged"
+        return fail("the client neither took the frame nor refused it", expected: "\(taken), or \(code.name) and a close",
                     actual: "neither: no ACK, and \(state)")
     }
 

@@ -8,6 +8,8 @@ import DecafWire
 public struct ReferenceClientTestee: Hashable, Sendable {
     /// The faults planted on purpose (`--fault`).
     public var faults: Set<ClientFault> = []
+    /// The choices the brief leaves a client, made (`--choice`).
+    public var choices: Set<ClientChoice> = []
     /// The largest body the client accepts, before and after inflating (`--body-limit`).
     public var bodyLimit = DecodeOptions.defaultBodyLimit
     /// The version the client offers (`--protocol-version`).
@@ -31,6 +33,7 @@ public struct ReferenceClientTestee: Hashable, Sendable {
         configuration.reconnectBase = settings.reconnectBase
         configuration.maxDelay = settings.reconnectMax
         configuration.faults = faults
+        configuration.choices = choices
         configuration.decodeOptions.bodyLimit = bodyLimit
         configuration.version = version
         var ready = settings

@@ -37,15 +37,18 @@ public struct ServerConformanceRunner: Sendable {
     /// the profile's major and every known feature. The answer is what HS-2 makes of the target's
     /// own version and features. When it gets no answer at all, a DATA frame is tried: a server
     /// that ignores the handshake but acknowledges DATA is still tested. Throws, with what
-    /// answered instead, when the target cannot be tested.
-    public func identify() async throws(TargetProblem) -> TargetIdentity {
+    /// answered instead, when the target cannot be tested. With `execution`, in that execution's
+    /// own session (`attempt`'s): a target that remembers CONTROL frames across a session's
+    /// connections (interpretation 15) takes a handshake opened the same way in the same second
+    /// for a repeat, and answers it with an ACK alone.
+    public func identify(execution: Int? = nil) async throws(TargetProblem) -> TargetIdentity {
         let profile = catalog.profile
         let offer = VersionRequest(version: ProtocolVersion(major: profile.version.major, minor: .max), features: .known)
         let assumed = TargetIdentity(version: profile.version, features: .known, note: "")
         let name = "\(settings.host):\(settings.port)"
         let report: HandshakeReport
         do {
-            report = try await HandshakeClient.run(host: settings.host, port: settings.port, offer: offer, session: CaseFrames.session,
+            report = try await HandshakeClient.run(host: settings.host, port: settings.port, offer: offer, session: execution.map(ServerSuiteDriver.session(ofExecution:)) ?? CaseFrames.session,
                                                    timeout: settings.timeout, now: settings.clock ?? { CaseFrames.timestamp })
         } catch {
             throw TargetProblem(reason: "\(error)")

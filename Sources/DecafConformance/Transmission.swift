@@ -50,14 +50,21 @@ public struct Transmission: Hashable, Sendable {
     public func bytes(at now: UInt32?, replacing session: (from: SessionID, to: SessionID)? = nil, receiver: ProtocolVersion? = nil) -> [UInt8] {
         guard now != nil || session != nil || receiver != nil, !stamps.isEmpty else { return bytes }
         var out = bytes
-        for stamp in stamps where stamp.headerOffset + FrameHeader.size <= out.count {
-            guard var header = FrameHeader(decoding: out[stamp.headerOffset...]) else { continue }
-            if let now, stamp.setsClock { header.timestamp = UInt32(clamping: max(0, Int64(now) + stamp.skew)) }
-            if let session, header.sessionID == session.from { header.sessionID = session.to }
-            if let receiver, stamp.minorAboveReceiver {
+        for stamp in stamps where stamp.headerOffset < out.count {
+            // A header cut short is stamped in the fields it holds whole, as a whole one is: a
+            // receiver may judge its timestamp before the rest arrives (interpretation 1, TS-1).
+            let held = min(FrameHeader.size, out.count - stamp.headerOffset)
+            var whole = Array(out[stamp.headerOffset..<(stamp.headerOffset + held)])
+            whole += Array(repeating: 0, count: FrameHeader.size - held)
+            guard var header = FrameHeader(decoding: whole) else { continue }
+            let holds = { (field: FrameHeader.Field) in field.offset + field.size <= held }
+            if let now, stamp.setsClock, holds(.timestamp) { header.timestamp = UInt32(clamping: max(0, Int64(now) + stamp.skew)) }
+            if let session, holds(.sessionID), header.sessionID == session.from { header.sessionID = session.to }
+            if let receiver, stamp.minorAboveReceiver, holds(.versionMinor) {
                 header.version = ProtocolVersion(major: receiver.major, minor: receiver.minor == .max ? .max : receiver.minor + 1)
             }
-            out.withUnsafeMutableBytes { header.write(to: UnsafeMutableRawBufferPointer(rebasing: $0[stamp.headerOffset...])) }
+            whole.withUnsafeMutableBytes { header.write(to: $0) }
+            out.replaceSubrange(stamp.headerOffset..<(stamp.headerOffset + held), with: whole.prefix(held))
         }
         return out
     }

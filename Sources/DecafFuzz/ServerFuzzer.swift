@@ -23,6 +23,8 @@ public final class ServerFuzzer: FuzzCampaign {
     private let identity = Mutex<TargetIdentity?>(nil)
     /// The verdict on the plain frame of each control signature (`control(_:)`): what its finding says.
     private let controls = Mutex<[String: Verdict]>([:])
+    /// The connections opened so far: each opens a session of its own (`nextExecution`).
+    private let executions = Atomic<Int>(0)
     public var target: String { "\(runner.settings.host):\(runner.settings.port)" }
 
     /// `clock` gives the UNIX time the frames are stamped with; `diagnosis` names the defect of a
@@ -67,7 +69,7 @@ public final class ServerFuzzer: FuzzCampaign {
                 let plan = ServerCase.Plan.random(for: bytes, using: &random)
                 return ServerCase.make(bytes, options: options, number: number, plan: plan).map { ServerInput(conformanceCase: $0, plan: plan) }
             },
-            attempt: { [self] input, job in await runner.attempt(input.conformanceCase, target: current, execution: job) },
+            attempt: { [self] input, _ in await runner.attempt(input.conformanceCase, target: current, execution: nextExecution()) },
             handle: { input, attempt, state, start throws(FuzzError) in
                 guard !Task.isCancelled, var (oracle, signature) = await classify(attempt, of: input.testCase.conformanceCase, plan: input.testCase.plan) else { return .undisturbed }
                 var aftermath = FuzzLoop<ServerInput>.Aftermath.undisturbed
@@ -76,7 +78,7 @@ public final class ServerFuzzer: FuzzCampaign {
                     // again, alone, once the server is back.
                     try await refresh()
                     aftermath = .restarted
-                    let again = await runner.attempt(input.testCase.conformanceCase, target: current, execution: 0)
+                    let again = await runner.attempt(input.testCase.conformanceCase, target: current, execution: nextExecution())
                     guard let fired = await classify(again, of: input.testCase.conformanceCase, plan: input.testCase.plan), fired.0 == .crash else { return aftermath }
                     (oracle, signature) = fired
                 }
@@ -111,7 +113,7 @@ public final class ServerFuzzer: FuzzCampaign {
     public func judge(_ bytes: [UInt8], plan: ServerCase.Plan) async throws(FuzzError) -> (attempt: CaseAttempt, fired: (FuzzOracle, String)?)? {
         try await refresh()
         guard let serverCase = ServerCase.make(bytes, options: settings.options, number: 1, plan: plan) else { return nil }
-        let attempt = await runner.attempt(serverCase, target: current, execution: 1)
+        let attempt = await runner.attempt(serverCase, target: current, execution: nextExecution())
         return (attempt, await classify(attempt, of: serverCase, plan: plan))
     }
 
@@ -131,6 +133,13 @@ public final class ServerFuzzer: FuzzCampaign {
         restart?.stop()
     }
 
+    /// A number no connection of the campaign had: its session is its own, so no two handshakes
+    /// in one second are one repeated (a server may remember CONTROL frames per session,
+    /// interpretation 15; sessions come round again after 65,535 connections).
+    private func nextExecution() -> Int {
+        executions.add(1, ordering: .relaxed).newValue
+    }
+
     /// The identity the cases are judged against: the last fresh handshake's.
     private var current: TargetIdentity {
         identity.withLock { $0 } ?? TargetIdentity(version: settings.options.version, features: .known, note: "")
@@ -146,13 +155,13 @@ public final class ServerFuzzer: FuzzCampaign {
     /// when it does not answer, and given ten seconds to.
     private func reachable() async throws(FuzzError) -> TargetIdentity {
         do throws(TargetProblem) {
-            return try await runner.identify()
+            return try await runner.identify(execution: nextExecution())
         } catch {
             guard let restart else { throw .cannotStart(error.reason) }
             try restart.restart()
             let deadline = ContinuousClock.now + .seconds(10)
             while ContinuousClock.now < deadline, !Task.isCancelled {
-                if let identity = try? await runner.identify() { return identity }
+                if let identity = try? await runner.identify(execution: nextExecution()) { return identity }
                 try? await Task.sleep(for: .milliseconds(100))
             }
             throw .cannotStart("--restart \(restart.command) did not bring \(target) back within 10 s: \(restart.lastWords)")
@@ -162,8 +171,8 @@ public final class ServerFuzzer: FuzzCampaign {
     /// Whether a fresh handshake still gets its answer, asked again with twice the wait before the
     /// server is called dead: a loaded machine can make a live server late once.
     private func alive() async -> Bool {
-        if (try? await runner.identify()) != nil { return true }
-        return (try? await patient.identify()) != nil
+        if (try? await runner.identify(execution: nextExecution())) != nil { return true }
+        return (try? await patient.identify(execution: nextExecution())) != nil
     }
 
     /// Which oracle an attempt fires, and what makes it this fault: nothing for a pass, a case the
@@ -181,7 +190,7 @@ public final class ServerFuzzer: FuzzCampaign {
         let fired: (FuzzOracle, String)?
         switch verdict.kind {
         case .timeout:
-            let again = await patient.attempt(serverCase, target: current, execution: 0)
+            let again = await patient.attempt(serverCase, target: current, execution: nextExecution())
             guard again.result.verdict.kind == .timeout, !Task.isCancelled else { return nil }
             fired = await control(plan) ?? (.hang, diagnosed("hang", verdict, in: serverCase))
         case .fail where serverCase.level == .required:
@@ -198,7 +207,7 @@ public final class ServerFuzzer: FuzzCampaign {
     private func control(_ plan: ServerCase.Plan) async -> (FuzzOracle, String)? {
         let plain = ServerCase.Plan(split: [], dataFirst: plan.dataFirst)
         guard let probe = ServerCase.make(ProbeFrame.bytes, options: settings.options, number: 0, plan: plain) else { return nil }
-        let verdict = await patient.attempt(probe, target: current, execution: 0).result.verdict
+        let verdict = await patient.attempt(probe, target: current, execution: nextExecution()).result.verdict
         guard !verdict.kind.isPass, verdict.kind != .unsupported, verdict.kind != .harnessError else { return nil }
         let signature = diagnosed("not the input's: a plain DATA frame fails too: \(FaultSignature.masked(verdict.reason))", verdict, in: probe)
         let opening = plan.dataFirst ? "after the handshake and a DATA frame" : "after the handshake"
@@ -228,7 +237,7 @@ public final class ServerFuzzer: FuzzCampaign {
             guard frames.count == 1, tries < budget, ContinuousClock.now < deadline, !Task.isCancelled,
                   let serverCase = ServerCase.make(frames[0], options: settings.options, number: 0, plan: plan) else { return false }
             tries += 1
-            let attempt = await runner.attempt(serverCase, target: current, execution: tries)
+            let attempt = await runner.attempt(serverCase, target: current, execution: nextExecution())
             let fired = await classify(attempt, of: serverCase, plan: plan)
             if oracle == .crash, fired?.0 == .crash { try? await refresh() }
             guard fired?.1 == signature else { return false }

@@ -60,14 +60,15 @@ public final class ClientConnection: Sendable {
     /// Adds the handlers that turn a client connection's bytes into frames and its frames into
     /// bytes, as `configuration` says, its faults included (the checksum written in host order,
     /// bodies marked zlib and left plain, a read taken as a frame): the client's whole codec, for a socket or a channel in
-    /// memory. `localClose` tells the decoder which closes were the client's own.
+    /// memory. `localClose` tells the decoder which closes were the client's own; `now` is the
+    /// clock of a timestamp window, when the client has one.
     public static func addCodecHandlers(to pipeline: ChannelPipeline.SynchronousOperations, configuration: ClientConfiguration,
-                                        localClose: LocalClose? = nil) throws {
+                                        localClose: LocalClose? = nil, now: (() -> UInt32)? = nil) throws {
         if configuration.faults.contains(.checksumInHostOrder) { try pipeline.addHandler(ChecksumByteSwapHandler()) }
         if configuration.faults.contains(.framePerRead) {
             try pipeline.addHandler(ByteToMessageHandler(FramePerReadDecoderHandler(options: configuration.effectiveDecodeOptions)))
         } else {
-            try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: configuration.effectiveDecodeOptions, localClose: localClose)))
+            try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: configuration.effectiveDecodeOptions, now: now, localClose: localClose)))
         }
         if configuration.faults.contains(.plainBodyMarkedZlib) {
             try pipeline.addHandler(MessageToByteHandler(PlainBodyEncoderHandler()))
@@ -238,6 +239,7 @@ final class ClientDriver {
         connecting = .now()
         let driver = NIOLoopBound(self, eventLoop: eventLoop)
         let configuration = session.configuration
+        let unixSeconds = self.unixSeconds
         ClientBootstrap(group: eventLoop)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .connectTimeout(TimeAmount(session.configuration.connectTimeout))
@@ -247,7 +249,7 @@ final class ClientDriver {
                     let localClose = LocalClose()
                     try pipeline.addHandler(localClose)
                     try pipeline.addHandler(FirstBytesHandler { bytes in driver.value.receivedFirst(bytes, generation: generation) })
-                    try ClientConnection.addCodecHandlers(to: pipeline, configuration: configuration, localClose: localClose)
+                    try ClientConnection.addCodecHandlers(to: pipeline, configuration: configuration, localClose: localClose, now: unixSeconds)
                     try pipeline.addHandler(ClientChannelHandler(driver: driver, generation: generation))
                 }
             }

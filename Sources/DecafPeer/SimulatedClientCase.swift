@@ -303,7 +303,8 @@ private final class ClientCaseSimulation {
         let serverEvents = WireEventCollector()
         let server = EmbeddedChannel()
         do {
-            try ClientConnection.addCodecHandlers(to: client.pipeline.syncOperations, configuration: testees[instance].session.configuration)
+            try ClientConnection.addCodecHandlers(to: client.pipeline.syncOperations, configuration: testees[instance].session.configuration,
+                                                  now: { [unowned self] in now.unixSeconds })
             try client.pipeline.syncOperations.addHandler(clientEvents)
             try server.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoderHandler()))
             try server.pipeline.syncOperations.addHandler(serverEvents)

@@ -25,16 +25,21 @@ public struct SimulatedServerCase {
     private let mistakes: Set<CodecMistake>
     private let profile: ConformanceProfile
     private let timeout: Duration
+    /// The UNIX time the peer's clock and the suite's both read, throughout.
+    private let unixTime: UInt32
 
     /// `testCase` against a peer with `configuration` whose decoder makes `mistakes`, judged with
-    /// `profile` and `timeout` (how long a wait for what the case expects lasts).
+    /// `profile` and `timeout` (how long a wait for what the case expects lasts), at `unixTime`
+    /// (by default the catalog's own timestamp; another time shows what the suite stamps and what
+    /// it leaves, to a peer with a timestamp window).
     public init(_ testCase: ConformanceCase, against configuration: PeerConfiguration, mistakes: Set<CodecMistake> = [], profile: ConformanceProfile,
-                timeout: Duration = .seconds(2)) {
+                timeout: Duration = .seconds(2), unixTime: UInt32 = CaseFrames.timestamp) {
         self.testCase = testCase
         self.configuration = configuration
         self.mistakes = mistakes
         self.profile = profile
         self.timeout = timeout
+        self.unixTime = unixTime
     }
 
     /// The case's verdict. The target's identity is what the peer is configured to be, which a
@@ -42,12 +47,12 @@ public struct SimulatedServerCase {
     public func verdict() throws -> Verdict {
         let loop = EmbeddedEventLoop()
         let peer = EmbeddedChannel(loop: loop)
-        let now = CaseFrames.timestamp
+        let now = unixTime
         try PeerServer.addHandlers(to: peer, configuration: configuration, mistakes: mistakes, pcap: nil, logger: Self.silent,
                                    statistics: NIOLockedValueBox(PeerStatistics()), replay: NIOLockedValueBox(configuration.makeReplayMemory()),
                                    clock: { now }, onDelivery: nil)
         try peer.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
-        var connection = Connection(peer: peer, loop: loop, closesOnStreamEnd: PeerServer.closesOnStreamEnd(configuration))
+        var connection = Connection(peer: peer, loop: loop, closesOnStreamEnd: PeerServer.closesOnStreamEnd(configuration), unixTime: now)
         defer { connection.end() }
         let target = TargetIdentity(version: configuration.version, features: configuration.features, note: "")
         var judge = ServerJudge(testCase: testCase, target: target, timeout: timeout, idleTimeout: profile.idleTimeout,
@@ -121,14 +126,16 @@ public struct SimulatedServerCase {
         let closesOnStreamEnd: Bool
         private var failed = false
         private var closed = false
+        let unixTime: UInt32
 
-        init(peer: EmbeddedChannel, loop: EmbeddedEventLoop, closesOnStreamEnd: Bool) {
+        init(peer: EmbeddedChannel, loop: EmbeddedEventLoop, closesOnStreamEnd: Bool, unixTime: UInt32) {
             self.peer = peer
             self.loop = loop
             self.closesOnStreamEnd = closesOnStreamEnd
+            self.unixTime = unixTime
         }
 
-        var now: SessionTime { SessionTime(elapsed: elapsed, unixSeconds: CaseFrames.timestamp) }
+        var now: SessionTime { SessionTime(elapsed: elapsed, unixSeconds: unixTime) }
 
         /// Lets `duration` pass: the peer's timers fire, and what they send is seen.
         mutating func advance(by duration: Duration) {

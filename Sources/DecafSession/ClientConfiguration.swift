@@ -55,16 +55,21 @@ public struct ClientConfiguration: Hashable, Sendable {
     /// sequence): the server ACKs a repeat but does not answer it again (REPLAY-1), so resending the
     /// same one cannot make up for a lost VERSION_RESPONSE.
     public var renewsHandshakeRequest = false
+    /// Choices the brief leaves a client, made; none by default.
+    public var choices: Set<ClientChoice> = []
     /// Misbehave on purpose, for testing conformance tools.
     public var faults: Set<ClientFault> = []
 
     /// The brief's defaults: no faults, nothing compressed.
     public init() {}
 
-    /// The decoder settings: the client's own version, and the faults that change what it accepts.
+    /// The decoder settings: the client's own version, and the choices and faults that change what
+    /// it accepts.
     public var effectiveDecodeOptions: DecodeOptions {
         var options = decodeOptions
         options.version = version
+        if choices.contains(.takesDuplicateTags) { options.tlv.allowsDuplicateTags = true }
+        if choices.contains(.timestampWindow) { options.timestampWindow = TimestampWindow(seconds: ClientChoice.windowSeconds, now: 0) }
         if faults.contains(.acceptsBadCRC) { options.verifiesChecksum = false }
         if faults.contains(.depthLimitThree) { options.tlv.depthLimit = 3 }
         if faults.contains(.ignoresDuplicateTags) { options.tlv.allowsDuplicateTags = true }

@@ -31,6 +31,8 @@ public struct PeerConfiguration: Sendable {
     /// Whether a frame whose header breaks a rule is refused from its header, or only once its
     /// body is in or the stream ends; the brief allows both, except for a body too large (FRAME-2).
     public var refusesFromHeader = true
+    /// Choices the brief leaves a server, made; none by default.
+    public var choices: Set<PeerChoice> = []
     /// Ways to misbehave on purpose; none by default.
     public var faults: [PeerFault] = []
 
@@ -42,16 +44,18 @@ public struct PeerConfiguration: Sendable {
         ReplayMemory(window: replayWindow, limit: replayMemoryLimit)
     }
 
-    /// The decoder settings for a connection: the limits, the peer's version, and the faults that
-    /// change what the decoder accepts.
+    /// The decoder settings for a connection: the limits, the peer's version, and the choices and
+    /// faults that change what the decoder accepts.
     public var decodeOptions: DecodeOptions {
-        DecodeOptions(
+        var options = DecodeOptions(
             bodyLimit: bodyLimit,
             version: version,
             tlv: TLVOptions(depthLimit: has(.dropOnDeepTLV) ? 2 : depthLimit),
             timestampWindow: timestampWindow.map { TimestampWindow(seconds: $0, now: 0) },
             verifiesChecksum: !has(.acceptBadCRC)
         )
+        options.acceptsEncryptedBodies = choices.contains(.decryptsAES256)
+        return options
     }
 
     /// The delay of the `slow-ack` fault, if it is on.

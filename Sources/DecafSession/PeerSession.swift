@@ -13,7 +13,7 @@ public struct PeerSession {
     /// The version and features agreed by the last handshake whose majors matched.
     private var agreed: VersionResponse?
     /// CONTROL frames are remembered per connection: a handshake on a new connection is answered
-    /// whatever came before on others.
+    /// whatever came before on others (unless the peer chose to remember them per session).
     private var controlReplay: ReplayMemory
     /// The memory of DATA and READ_RECEIPT frames of a connection served on its own; a server
     /// shares one across its connections.
@@ -60,7 +60,8 @@ public struct PeerSession {
             return configuration.has(.noHeartbeatAck) ? [] : [ack(header, now: now)]
         case .data, .control, .readReceipt:
             let key = ReplayMemory.Key(header)
-            let fresh = header.messageType == .control ? controlReplay.insert(key, now: now) : replay.insert(key, now: now)
+            let perConnection = header.messageType == .control && !configuration.choices.contains(.controlRememberedPerSession)
+            let fresh = perConnection ? controlReplay.insert(key, now: now) : replay.insert(key, now: now)
             if !fresh {
                 summary.repeats += 1
                 if configuration.has(.replayReject) {
@@ -68,13 +69,17 @@ public struct PeerSession {
                 }
                 if !configuration.has(.replayRedeliver) { return acks(header, now: now) }
             }
-            var actions = acks(header, now: now)
+            let acknowledgements = acks(header, now: now)
             if header.messageType == .data {
-                actions += deliver(frame, now: now)
+                return acknowledgements + deliver(frame, now: now)
             } else if header.messageType == .control {
-                actions += handshake(frame, now: now)
+                let answer = handshake(frame, now: now)
+                // The response, then the ACK, then the close of a handshake across majors, when
+                // that is the order chosen (HS-2) and there is a response.
+                guard configuration.choices.contains(.responseFirst), let response = answer.first else { return acknowledgements + answer }
+                return [response] + acknowledgements + answer.dropFirst()
             }
-            return actions
+            return acknowledgements
         default:
             return configuration.has(.ackUnknownTypes) ? [ack(header, now: now)] : []
         }

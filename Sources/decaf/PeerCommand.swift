@@ -36,6 +36,13 @@ struct PeerCommand: AsyncParsableCommand {
                                valueName: "name"))
     var mistake: [CodecMistake] = []
 
+    @Option(help: ArgumentHelp("Make this choice the brief leaves a server (a legal server either way; --list-choices shows them); repeatable.",
+                               valueName: "name"))
+    var choice: [PeerChoice] = []
+
+    @Flag(help: "List the choices the brief leaves a server, and what each does.")
+    var listChoices = false
+
     @Option(help: ArgumentHelp("Wait before a read receipt is sent. (default: 0s)", valueName: "duration"), transform: DurationArgument.nonNegative)
     var readReceiptDelay = Duration.zero
 
@@ -79,6 +86,10 @@ struct PeerCommand: AsyncParsableCommand {
             for line in FaultListing.lines(PeerFault.named.map { ($0.name, $0.breaks, $0.summary) }) { print(line) }
             return
         }
+        if listChoices {
+            for line in FaultListing.lines(PeerChoice.allCases.map { ($0.rawValue, [], $0.summary) }) { print(line) }
+            return
+        }
         let level = logLevel ?? (verbose ? .info : .warning)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
@@ -89,6 +100,7 @@ struct PeerCommand: AsyncParsableCommand {
         configuration.version = protocolVersion
         configuration.features = features
         configuration.faults = fault
+        configuration.choices = Set(choice)
         configuration.readReceiptDelay = readReceiptDelay
         configuration.idleTimeout = idleTimeout
         configuration.maxConnections = maxConnections
@@ -128,3 +140,9 @@ struct PeerCommand: AsyncParsableCommand {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+
+extension PeerChoice: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument) }
+
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}

@@ -28,6 +28,13 @@ struct TesteeClientCommand: ParsableCommand {
     @Flag(help: "List the faults, what each does and the requirements it breaks.")
     var listFaults = false
 
+    @Option(help: ArgumentHelp("Make this choice the brief leaves a client (a legal client either way; --list-choices shows them); repeatable.",
+                               valueName: "name"))
+    var choice: [ClientChoice] = []
+
+    @Flag(help: "List the choices the brief leaves a client, and what each does.")
+    var listChoices = false
+
     @Option(help: ArgumentHelp("Largest body the client accepts, before and after inflating, in bytes. (default: 10485760)", valueName: "bytes"),
             transform: IntegerArgument.within(0...Int(UInt32.max)))
     var bodyLimit = DecodeOptions.defaultBodyLimit
@@ -44,6 +51,10 @@ struct TesteeClientCommand: ParsableCommand {
             for line in FaultListing.lines(ClientFault.allCases.map { ($0.name, $0.breaks, $0.summary) }) { print(line) }
             return
         }
+        if listChoices {
+            for line in FaultListing.lines(ClientChoice.allCases.map { ($0.rawValue, [], $0.summary) }) { print(line) }
+            return
+        }
         let environment = ProcessInfo.processInfo.environment
         guard let host = environment["DECAF_CONFORM_HOST"], let portText = environment["DECAF_CONFORM_PORT"] else {
             throw InputError("DECAF_CONFORM_HOST and DECAF_CONFORM_PORT are not set: decaf conform client starts this command with them")
@@ -55,6 +66,7 @@ struct TesteeClientCommand: ParsableCommand {
         let settings = ClientSettings(environment: environment, problem: &problem)
         if let problem { throw InputError(problem) }
         var testee = ReferenceClientTestee(faults: Set(fault))
+        testee.choices = Set(choice)
         testee.bodyLimit = bodyLimit
         testee.version = protocolVersion
         testee.features = features
@@ -93,6 +105,12 @@ struct TesteeClientCommand: ParsableCommand {
 }
 
 extension ClientFault: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument) }
+
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}
+
+extension ClientChoice: ExpressibleByArgument {
     public init?(argument: String) { self.init(rawValue: argument) }
 
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }

@@ -1,3 +1,4 @@
+import DecafSession
 import DecafTestSupport
 import Foundation
 import Testing
@@ -82,5 +83,18 @@ struct FuzzClientCommandTests {
         let cases = json["cases"] as? [[String: Any]] ?? []
         #expect(cases.map { $0["id"] as? String } == ["fuzz.campaign"])
         #expect((cases.first?["summary"] as? String)?.hasPrefix("fuzz client: 300 inputs") == true, "\(cases)")
+    }
+
+    /// A client with every choice the brief leaves it is no finding either: one that allows a
+    /// repeated tag (TLV-3) once gave one at the first frame with two TEXT fields.
+    @Test("a client with every legal choice gives no finding")
+    func legalChoices() async throws {
+        let directory = Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let choices = ClientChoice.allCases.flatMap { ["--choice", $0.rawValue] }
+        let run = try await DecafProcess.run(["fuzz", "client", "--runs", "200", "--jobs", "4", "--seed", "7", "--findings", directory.path] + Self.limits
+                                             + ["--", Self.decaf, "testee", "client"] + choices + Self.limits, limit: .seconds(300))
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+        #expect(run.output.contains("fuzz client: 200 inputs"), "\(run.output)")
     }
 }

@@ -1,3 +1,4 @@
+import DecafSession
 import DecafTestSupport
 import Foundation
 import Testing
@@ -95,6 +96,23 @@ struct FuzzServerCommandTests {
         _ = try await peer.stop()
         #expect(run.status == 0, "\(run.output)\(run.error)")
         #expect(run.output.contains("fuzz server: 1000 inputs"))
+    }
+
+    /// The peer with every choice the brief leaves a server gives no finding either, at the pace of
+    /// the faultless one: a peer that remembers CONTROL frames per session once took each input's
+    /// handshake, opened in the same session and second as the one before it, for a repeat, and
+    /// answered it with an ACK alone (half an input a second, every one a wait to its timeout).
+    @Test("a peer with every legal choice gives no finding, at the faultless peer's pace")
+    func legalChoices() async throws {
+        let (peer, address) = try await Self.peer(["--body-limit", "65536", "--refuse-after-body", "--timestamp-window", "60s"]
+                                                  + PeerChoice.allCases.flatMap { ["--choice", $0.rawValue] })
+        let directory = FileManager.default.temporaryDirectory.appending(path: "decaf-fuzz-server-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try await DecafProcess.run(["fuzz", "server", address, "--runs", "600", "--seed", "3", "--body-limit", "65536", "--findings", directory.path],
+                                             limit: .seconds(120))
+        _ = try await peer.stop()
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+        #expect(run.output.contains("fuzz server: 600 inputs"), "\(run.output)")
     }
 
     @Test("a server that cannot be reached, or a --restart that brings none, is one line and exit 2")

@@ -299,6 +299,13 @@ struct ClientStandingFailureTests {
         observation.ended = .milliseconds(2200)
         let ignored = ClientJudge(testCase: testCase, observation: observation).verdict
         #expect(ignored.kind == .fail && ignored.requirements.contains(.tlv3), "\(ignored.kind): \(ignored.reason)")
+        // Of a type that gets no ACK, the same is the frame taken in silence; an ACK of it breaks EX-3.
+        var silent = testCase
+        silent.check = .acceptsOrRefuses(SequenceNumber(category: .normal, counter: 1), .tlvDuplicateTag, acknowledged: false)
+        #expect(ClientJudge(testCase: silent, observation: observation).verdict.kind == .pass)
+        var acknowledgedSilent = observation
+        acknowledgedSilent.connections[1].frames.insert(ack(SequenceNumber(category: .normal, counter: 1), at: .milliseconds(1821)), at: 0)
+        #expect(ClientJudge(testCase: silent, observation: acknowledgedSilent).verdict.requirements == [.ex3])
         // Acknowledged on the connection that carried it: taken, as the brief allows.
         observation.connections[1].frames.insert(ack(SequenceNumber(category: .normal, counter: 1), at: .milliseconds(1821)), at: 0)
         #expect(ClientJudge(testCase: testCase, observation: observation).verdict.kind == .pass)

@@ -73,6 +73,23 @@ struct ClientInputCaseTests {
         #expect(Self.make(ServerCaseTests.frame(.data) + ServerCaseTests.frame(.data)) == nil, "one frame at a time")
     }
 
+    /// A client may be configured to allow repeats (TLV-3): a frame refused for a repeated tag
+    /// alone may be taken, as the client suite allows; one of a type that gets no ACK is taken in
+    /// silence, so its acceptance is the frame after it acknowledged (once a false finding against
+    /// `decaf testee client --choice takes-duplicate-tags`).
+    @Test("a repeated tag is refused, or taken by a client that allows repeats: with an ACK, or in silence for a type that gets none")
+    func duplicateTags() {
+        let twice = [TLVField(tag: .text, text: "one"), TLVField(tag: .text, text: "two")]
+        #expect(Self.make(ServerCaseTests.frame(.data, fields: twice))?.check
+            == .acceptsOrRefuses(SequenceNumber(category: .normal, counter: 7), .tlvDuplicateTag, acknowledged: true))
+        #expect(Self.make(ServerCaseTests.frame(MessageType(rawValue: 5), fields: twice))?.check
+            == .acceptsOrRefuses(SequenceNumber(category: .usual(for: MessageType(rawValue: 5)), counter: 7), .tlvDuplicateTag, acknowledged: false))
+        // A repeat that is not the first fault stays a refusal: a deeper error follows it.
+        var broken = ServerCaseTests.frame(.data, fields: twice)
+        broken[broken.count - 1] ^= 0xFF
+        #expect(Self.make(broken)?.check == .refuses(.checksumMismatch, sequence: SequenceNumber(category: .normal, counter: 7)))
+    }
+
     @Test("a shorter input keeps the cuts that still fall inside it")
     func cuts() {
         #expect(ClientFuzzer.cuts([3, 10], within: 40) == [3, 10])

@@ -124,6 +124,36 @@ struct PeerSessionTests {
         }
     }
 
+    @Test("with response-first the VERSION_RESPONSE goes out before the ACK, and before the close of a handshake across majors (HS-2)")
+    func responseFirst() throws {
+        var session = Self.session { $0.choices = [.responseFirst] }
+        let request = Frames.versionRequest(1, 0, .basic)
+        let sent = session.receive(request, now: 1000).sent
+        #expect(sent.map(\.header.messageType) == [.control, .ack])
+        #expect(Self.isAck(sent[1], of: request.header.sequence))
+        // A CONTROL frame that is no VERSION_REQUEST gets its ACK alone.
+        #expect(session.receive(Frames.make(.control, counter: 2), now: 1000).sent.map(\.header.messageType) == [.ack])
+        var across = Self.session { $0.choices = [.responseFirst] }
+        let actions = across.receive(Frames.versionRequest(2, 0, .known), now: 1000)
+        #expect(actions.sent.map(\.header.messageType) == [.control, .ack])
+        guard case .close = actions.last else {
+            Issue.record("the close must come last")
+            return
+        }
+    }
+
+    @Test("with control-remembered-per-session a VERSION_REQUEST repeated on another connection is a repeat: ACKed, not answered (interpretation 15)")
+    func controlRememberedPerSession() {
+        let request = Frames.versionRequest(1, 0, .basic)
+        for (choices, answers) in [(Set<PeerChoice>(), 2), ([.controlRememberedPerSession], 1)] {
+            var first = Self.session { $0.choices = choices }
+            var second = Self.session { $0.choices = choices }
+            var replay = PeerConfiguration().makeReplayMemory()
+            #expect(first.receive(request, now: 1000, replay: &replay).sent.count == 2)
+            #expect(second.receive(request, now: 1001, replay: &replay).sent.count == answers, "\(choices)")
+        }
+    }
+
     @Test("a later handshake renegotiates (HS-2)")
     func renegotiation() {
         var session = Self.session()

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""The zoo of legal codecs, the long way (`make zoo`): `decaf testee decoder` with every
-combination of the choices the brief leaves a receiver (`decaf testee decoder --list-choices`),
-each run through `decaf conform decoder` and a `decaf fuzz decoder` campaign (release build). A
-legal codec passes every case and gives no finding; anything else is a false verdict of Decaf's
-and the run exits 1. The default test run checks the same in memory on fewer inputs
-(LegalCodecZooTests); this is the campaign of `--duration` each (default 10m).
+"""The zoo of legal implementations, the long way (`make zoo`). Codecs: `decaf testee decoder` with
+every combination of the choices the brief leaves a receiver (`decaf testee decoder --list-choices`),
+each through `decaf conform decoder` and a `decaf fuzz decoder` campaign. Servers: `decaf peer` with
+each choice the brief leaves a server alone (`decaf peer --list-choices`, `--refuse-after-body`, a
+60 s `--timestamp-window`) and all together, each through `decaf conform server` and a `decaf fuzz
+server` campaign. Clients: `decaf testee client` with every combination of its choices (`--list-choices`),
+each through `decaf conform client` and a `decaf fuzz client` campaign. Release build. A legal
+implementation passes every case and gives no finding; anything else is a false verdict of Decaf's
+and the run exits 1. The default test run checks the same in memory (LegalCodecZooTests,
+LegalServerZooTests, LegalClientZooTests); this is the campaign of `--duration` each (default 10m).
 
-Usage: legal.py [--duration 10m] [--decaf PATH]
+Usage: legal.py [--duration 10m] [--role codec|server|client|all] [--decaf PATH]
 """
 import argparse
 import itertools
@@ -19,9 +23,9 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def choices(decaf):
-    """The choice names `decaf testee decoder --list-choices` gives."""
-    listing = subprocess.run([decaf, "testee", "decoder", "--list-choices"], capture_output=True, text=True, check=True).stdout
+def listed(command):
+    """The names a `--list-choices` command gives, one per line."""
+    listing = subprocess.run(command, capture_output=True, text=True, check=True).stdout
     return [line.split()[0] for line in listing.splitlines() if line.strip()]
 
 
@@ -34,39 +38,79 @@ def seconds(duration):
     sys.exit(f"legal.py: --duration {duration}: give a number with ms, s, m or h, e.g. 10m")
 
 
+def verdicts(conform, fuzz):
+    """What a member's two runs say: cases passed, of how many, fuzz inputs, findings."""
+    run = json.loads(conform.stdout)
+    passed = sum(1 for case in run["cases"] if case["verdict"] in ("pass", "unsupported"))
+    campaign = json.loads(fuzz.stdout)
+    found = sum(1 for case in campaign["cases"] if case["id"].startswith("fuzz.finding-"))
+    summary = next((case["summary"] for case in campaign["cases"] if case["id"] == "fuzz.campaign"), "")
+    inputs = summary.split(" inputs")[0].split()[-1] if " inputs" in summary else "?"
+    return passed, len(run["cases"]), inputs, found
+
+
+def testees(role, decaf, duration, limit, fuzz_options=()):
+    """Every combination of a testee's choices (`decaf testee ROLE --list-choices`, ROLE decoder or
+    client): its rows."""
+    names = listed([decaf, "testee", role, "--list-choices"])
+    for count in range(len(names) + 1):
+        for combination in itertools.combinations(names, count):
+            testee = [decaf, "testee", role] + [word for name in combination for word in ["--choice", name]]
+            conform = subprocess.run([decaf, "conform", role, "--json", "--"] + testee, capture_output=True, text=True, timeout=900)
+            with tempfile.TemporaryDirectory() as findings:
+                fuzz = subprocess.run([decaf, "fuzz", role, "--duration", duration, "--findings", findings, "--json", *fuzz_options, "--"] + testee,
+                                      capture_output=True, text=True, timeout=limit)
+            yield "codec" if role == "decoder" else role, ", ".join(combination) or "none", conform.returncode, verdicts(conform, fuzz)
+
+
+def codecs(decaf, duration, limit):
+    """Every combination of the receiver's choices."""
+    return testees("decoder", decaf, duration, limit)
+
+
+def clients(decaf, duration, limit):
+    """Every combination of the client's choices, four testees at once."""
+    return testees("client", decaf, duration, limit, ["--jobs", "4"])
+
+
+def servers(decaf, duration, limit):
+    """The peer with each of a server's choices alone, and all together."""
+    options = [["--choice", name] for name in listed([decaf, "peer", "--list-choices"])] + [["--refuse-after-body"], ["--timestamp-window", "60s"]]
+    for member in [[]] + options + [[word for option in options for word in option]]:
+        peer = subprocess.Popen([decaf, "peer", "--listen", "127.0.0.1:0"] + member, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            address = peer.stdout.readline().split()[-1]
+            conform = subprocess.run([decaf, "conform", "server", "--json", address], capture_output=True, text=True, timeout=900)
+            with tempfile.TemporaryDirectory() as findings:
+                fuzz = subprocess.run([decaf, "fuzz", "server", address, "--duration", duration, "--findings", findings, "--json"],
+                                      capture_output=True, text=True, timeout=limit)
+        finally:
+            peer.terminate()
+            peer.wait(timeout=30)
+        yield "server", " ".join(member) or "none", conform.returncode, verdicts(conform, fuzz)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--duration", default="10m")
+    parser.add_argument("--role", choices=["codec", "server", "client", "all"], default="all")
     parser.add_argument("--decaf", default=os.path.join(ROOT, ".build/release/decaf"))
     args = parser.parse_args()
     if args.decaf == parser.get_default("decaf"):
         subprocess.run(["swift", "build", "-c", "release", "--product", "decaf"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     decaf = args.decaf
     # Every wait has a deadline: a campaign ends within its duration and twice its answer timeout;
-    # a conformance run of the codec suite within minutes.
-    campaign_limit = seconds(args.duration) + 300
-    names = choices(decaf)
-    print(f"the zoo of legal codecs: decaf testee decoder with each combination of {', '.join(names)}; {os.path.relpath(decaf, ROOT)}, "
-          f"a {args.duration} campaign each\n")
-    print("| choices | conform decoder | fuzz decoder: inputs | findings |")
-    print("|---|---|---:|---:|")
+    # a conformance run within minutes.
+    limit = seconds(args.duration) + 300
+    print(f"the zoo of legal implementations: {os.path.relpath(decaf, ROOT)}, a {args.duration} fuzz campaign each\n")
+    print("| role | choices | conform: passed | fuzz: inputs | findings |")
+    print("|---|---|---|---:|---:|")
+    roles = {"codec": [codecs], "server": [servers], "client": [clients], "all": [codecs, servers, clients]}[args.role]
     false_verdicts = 0
-    for count in range(len(names) + 1):
-        for combination in itertools.combinations(names, count):
-            testee = [decaf, "testee", "decoder"] + [word for name in combination for word in ["--choice", name]]
-            conform = subprocess.run([decaf, "conform", "decoder", "--json", "--"] + testee, capture_output=True, text=True, timeout=600)
-            run = json.loads(conform.stdout)
-            passed = sum(1 for case in run["cases"] if case["verdict"] == "pass")
-            with tempfile.TemporaryDirectory() as findings:
-                fuzz = subprocess.run([decaf, "fuzz", "decoder", "--duration", args.duration, "--findings", findings, "--json", "--"] + testee,
-                                      capture_output=True, text=True, timeout=campaign_limit)
-            campaign = json.loads(fuzz.stdout)
-            found = sum(1 for case in campaign["cases"] if case["id"].startswith("fuzz.finding-"))
-            inputs = next((case["summary"] for case in campaign["cases"] if case["id"] == "fuzz.campaign"), "")
-            inputs = inputs.split(" inputs")[0].split()[-1] if " inputs" in inputs else "?"
-            false_verdicts += (conform.returncode != 0) + found
-            print(f"| {', '.join(combination) or 'none'} | {passed} of {len(run['cases'])} passed (exit {conform.returncode}) "
-                  f"| {inputs} | {found} |", flush=True)
+    for role in roles:
+        for kind, member, status, (passed, cases, inputs, found) in role(decaf, args.duration, limit):
+            false_verdicts += (status != 0) + found
+            print(f"| {kind} | {member} | {passed} of {cases} (exit {status}) | {inputs} | {found} |", flush=True)
     sys.exit(1 if false_verdicts else 0)
 
 

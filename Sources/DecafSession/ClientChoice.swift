@@ -1,0 +1,21 @@
+import DecafWire
+
+/// A choice the brief leaves a client: a legal client may make it or not, and the client suite
+/// and fuzzer judge it the same (`decaf testee client --choice`, the zoo of legal clients).
+public enum ClientChoice: String, CaseIterable, Hashable, Sendable {
+    /// It is configured to allow a tag repeated in one sequence, and takes such a frame (TLV-3).
+    case takesDuplicateTags = "takes-duplicate-tags"
+    /// It refuses a frame whose timestamp is more than 60 s from its clock (TS-1: a MAY).
+    case timestampWindow = "timestamp-window"
+
+    /// The window of `timestampWindow`, in seconds: the brief's default.
+    public static let windowSeconds: UInt32 = 60
+
+    /// What the choice is, in a line.
+    public var summary: String {
+        switch self {
+        case .takesDuplicateTags: "allows a tag repeated in one sequence: takes and delivers such a frame (TLV-3)"
+        case .timestampWindow: "refuses a frame whose timestamp is more than 60 s from its clock as TIMESTAMP_OUT_OF_WINDOW (TS-1)"
+        }
+    }
+}
