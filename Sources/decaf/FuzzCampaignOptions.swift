@@ -47,7 +47,7 @@ struct FuzzCampaignOptions: ParsableArguments {
     }
 
     /// Runs `fuzzer` against the `target` (`decoder`, `server`, `client`: `described` for the
-    /// reports) with a live progress line, saves and prints each finding as it comes (on standard
+    /// reports) with its progress (`FuzzProgressLine`), saves and prints each finding as it comes (on standard
     /// error with `--json`), stops what the campaign started, then prints the summary (or the run as
     /// JSON), writes the reports asked for and exits as decaf conform does: 0 no finding, 1
     /// findings, 3 no input could be sent, 130 interrupted (Ctrl-C keeps every finding). A
@@ -55,7 +55,7 @@ struct FuzzCampaignOptions: ParsableArguments {
     func conduct(_ fuzzer: some FuzzCampaign, against target: ConformanceRun.Kind, described: String, corpus: [[UInt8]], settings: FuzzSettings,
                  store: FindingStore, reports: ReportFiles, hint: String = "") async throws -> Never {
         let signals = await SignalWaiter.install()
-        let progress = FuzzProgressLine()
+        let progress = FuzzProgressLine(target: target.rawValue)
         let found = FindingList()
         let state: FuzzProgress
         do {
@@ -63,8 +63,10 @@ struct FuzzCampaignOptions: ParsableArguments {
                 try await fuzzer.run(within: settings, progress: progress.show) { finding in
                     progress.clear()
                     found.append(finding)
-                    let paragraph = store.save(finding) + "\n"
-                    if reports.json { FileHandleOutput.standardError.write(paragraph + "\n") } else { print(paragraph) }
+                    // Written at once, unbuffered: a campaign whose output goes to a file shows each
+                    // finding as it is found, not at its end.
+                    let paragraph = store.save(finding) + "\n\n"
+                    (reports.json ? FileHandleOutput.standardError : FileHandleOutput.standardOutput).write(paragraph)
                 }
             }
         } catch {

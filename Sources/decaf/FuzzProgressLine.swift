@@ -2,19 +2,40 @@ import DecafDiagnosis
 import DecafFuzz
 import DecafDissect
 import Foundation
+import Synchronization
 
-/// The live line of a campaign on a terminal's standard error (inputs a second, findings,
-/// distinct answers), and the summary it ends with.
-struct FuzzProgressLine: Sendable {
-    private let isShown = isatty(2) == 1
+/// The progress of a campaign on standard error (inputs a second, findings, distinct answers):
+/// on a terminal a live line, rewritten in place; otherwise (CI, a file) a line of its own every
+/// `interval`, so a campaign can be watched wherever its output goes. And the summary it ends with.
+final class FuzzProgressLine: Sendable {
+    /// How often a line is written when standard error is not a terminal.
+    static let interval = Duration.seconds(10)
+
+    private let isTerminal = isatty(2) == 1
+    /// The target (`decoder`, `server`, `client`), as the summary names it.
+    private let target: String
+    /// When the last line of its own was written (the campaign's start before the first).
+    private let written = Mutex(ContinuousClock.now)
+
+    init(target: String) {
+        self.target = target
+    }
 
     @Sendable func show(_ state: FuzzProgress) {
-        guard isShown else { return }
-        FileHandleOutput.standardError.write("\r\u{1B}[K" + Self.line(state))
+        guard !isTerminal else {
+            FileHandleOutput.standardError.write("\r\u{1B}[K" + Self.line(state))
+            return
+        }
+        let due = written.withLock { last in
+            guard ContinuousClock.now - last >= Self.interval else { return false }
+            last = .now
+            return true
+        }
+        if due { FileHandleOutput.standardError.write("fuzz \(target): \(Self.line(state))\n") }
     }
 
     func clear() {
-        guard isShown else { return }
+        guard isTerminal else { return }
         FileHandleOutput.standardError.write("\r\u{1B}[K")
     }
 

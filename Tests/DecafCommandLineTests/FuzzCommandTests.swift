@@ -36,6 +36,25 @@ struct FuzzCommandTests {
         ("accepts-short-zlib-body", "disagreement", 200, "2"),
     ]
 
+    /// Run from CI or into a file, a campaign once printed nothing until it ended: no progress line
+    /// (only a terminal got one) and its findings buffered with the rest of standard output.
+    @Test("with output to a pipe, a progress line comes every 10 s and each finding's report as it is found")
+    func watchable() async throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let campaign = try RunningChild(decaf: ["fuzz", "decoder", "--duration", "90s", "--findings", directory.path, "--"]
+                                        + Self.testee + ["--mistake", "checksum-little-endian"])
+        // Found on the first inputs, reported before the campaign's end (90 s away).
+        let report = try await campaign.outputLine(containing: "DISAGREEMENT", limit: .seconds(45))
+        #expect(report.contains("CHECKSUM_MISMATCH"), "\(report)")
+        let progress = try await campaign.errorLine(containing: "fuzz decoder: ", limit: .seconds(15))
+        #expect(progress.contains(" inputs in ") && progress.contains("distinct answers"), "\(progress)")
+        let stopped = try await campaign.stop()
+        let errors = String(decoding: stopped.error, as: UTF8.self)
+        #expect(stopped.status == 130 && !stopped.signalled, "\(errors)")
+        #expect(!errors.contains("\u{1B}["), "no terminal escapes where no terminal is")
+    }
+
     @Test("each planted fault is found within 4,000 inputs, minimized, once, and its reproducer replays", arguments: planted.indices)
     func plantedFault(index: Int) async throws {
         let (fault, oracle, atMost, seed) = Self.planted[index]
