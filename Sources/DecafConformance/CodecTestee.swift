@@ -53,6 +53,9 @@ public struct CodecTestee: Sendable {
             if faults.contains(.crashOnDeepEmptyText), DeepInput.holdsEmptyText(TLVSequence(frame.payload), deeperThan: 3) {
                 return .crash("a container nested four deep holds an empty TEXT")
             }
+            if faults.contains(.crashOnCompressedInvalidText), frame.header.compressType == .zlib, DeepInput.holdsInvalidText(TLVSequence(frame.payload)) {
+                return .crash("a zlib-compressed body holds a TEXT that is not UTF-8")
+            }
             if faults.contains(.hangAtInflateLimit), frame.header.compressType == .zlib, frame.payload.count == options.bodyLimit,
                frame.header.messageType != .data {
                 return .hang

@@ -14,15 +14,23 @@ extension ServerJudge {
         case let .sentinelAck(sentinel, .noAckOrFatal(sequence, code, mark)):
             // The close before the sentinel's ACK is the refusal the brief allows; judged as one.
             if !satisfied, observation.closed {
-                return fatal(code, exactCode: false, since: mark, refused: [sequence.rawValue], ended: true).map(Next.verdict) ?? .proceed
+                return fatal(code, exactCode: false, since: mark, refused: [sequence.rawValue], ended: true)
             }
             return noAck(sequence, sentinel: sentinel, answered: satisfied).map(Next.verdict) ?? .proceed
         case let .sentinelAck(sentinel, .receipts(sequence, count)):
             return receiptsSettled(sequence, count: count, sentinel: sentinel, answered: satisfied).map(Next.verdict) ?? .proceed
+        case let .sentinelAck(sentinel, .silenceInsteadOf(code)):
+            let wanted = "ERROR \(code.rawValue) \(code.name), then the close"
+            guard satisfied else {
+                return .verdict(Verdict(.timeout, "neither an ERROR nor the close within \(timeout), nor an ACK of the DATA frame \(sentinel) sent after it",
+                                        expected: wanted, actual: "nothing", requirements: testCase.requirements))
+            }
+            return .verdict(Verdict(.fail, "the target took the frame it must refuse: no ERROR and no close, and it acknowledged the DATA frame sent after it",
+                                    expected: wanted, actual: "silence, then the ACK of \(sentinel)", requirements: testCase.requirements))
         case let .promptAck(sequence, deadline):
             return promptAck(sequence, within: deadline, acknowledged: satisfied).map(Next.verdict) ?? .proceed
         case let .fatal(code, exactCode, mark, refused):
-            return fatal(code, exactCode: exactCode, since: mark, refused: refused, ended: satisfied).map(Next.verdict) ?? .proceed
+            return fatal(code, exactCode: exactCode, since: mark, refused: refused, ended: satisfied)
         case let .ackOrFatal(sequence, session, code, mark):
             if observation.acknowledged(sequence.rawValue) > 0 { return .sentinel(then: .ack(sequence, session: session)) }
             return .await(.fatal(code, exactCode: false, mark: mark, refused: lastSent))
@@ -115,34 +123,33 @@ extension ServerJudge {
     }
 
     /// An ERROR TLV with `code`, then the close (EX-5); the refused frame must not be acknowledged.
-    /// Nothing more is sent: a target that does not close by itself within the timeout fails.
-    private mutating func fatal(_ code: ErrorCode, exactCode: Bool, since mark: Int, refused: [UInt32], ended: Bool) -> Verdict? {
+    /// A target still silent when the wait is over is sent a DATA frame: its ACK says the target
+    /// took the frame (no ACK is due for an ACK or an undefined type), nothing that it stopped
+    /// answering (`silenceInsteadOf`).
+    private mutating func fatal(_ code: ErrorCode, exactCode: Bool, since mark: Int, refused: [UInt32], ended: Bool) -> Next {
         let wanted = "ERROR \(code.rawValue) \(code.name), then the close"
         if let accepted = refused.first(where: { observation.acknowledged($0) > 0 }) {
-            return Verdict(.fail, "the target acknowledged the frame it must refuse (\(Hex.word(accepted)))",
-                           expected: wanted, actual: "an ACK", requirements: testCase.requirements)
+            return .verdict(Verdict(.fail, "the target acknowledged the frame it must refuse (\(Hex.word(accepted)))",
+                                    expected: wanted, actual: "an ACK", requirements: testCase.requirements))
         }
         if !ended {
-            if observation.errorReport(since: mark) != nil {
-                return Verdict(.fail, "the target sent an ERROR but did not close the connection within \(timeout)",
-                               expected: wanted, actual: "ERROR, connection open", requirements: testCase.requirements.filter { $0 != .ex5 } + [.ex5])
-            }
-            return Verdict(.timeout, "neither an ERROR nor the close within \(timeout)", expected: wanted, actual: "nothing",
-                           requirements: testCase.requirements)
+            guard observation.errorReport(since: mark) != nil else { return .sentinel(then: .silenceInsteadOf(code)) }
+            return .verdict(Verdict(.fail, "the target sent an ERROR but did not close the connection within \(timeout)",
+                                    expected: wanted, actual: "ERROR, connection open", requirements: testCase.requirements.filter { $0 != .ex5 } + [.ex5]))
         }
         guard let report = observation.errorReport(since: mark) else {
-            if let idle = idleClose(expected: wanted) { return idle }
+            if let idle = idleClose(expected: wanted) { return .verdict(idle) }
             notes.append(("the target closed without an ERROR TLV (EX-5 says it should send one)", [.ex5]))
-            return nil
+            return .proceed
         }
-        if report.code == code.rawValue { return nil }
+        if report.code == code.rawValue { return .proceed }
         let sent = "ERROR \(report.code) \(ErrorCode(rawValue: report.code)?.name ?? "(undefined)")"
         if exactCode {
-            return Verdict(.fail, "the target reported \(sent) where the spec's order of checks gives \(code.name)",
-                           expected: wanted, actual: "\(sent): \(report.reason)", requirements: testCase.requirements)
+            return .verdict(Verdict(.fail, "the target reported \(sent) where the spec's order of checks gives \(code.name)",
+                                    expected: wanted, actual: "\(sent): \(report.reason)", requirements: testCase.requirements))
         }
         notes.append(("the target reported \(sent), not \(code.name)", [.ex5]))
-        return nil
+        return .proceed
     }
 
     private mutating func close(_ codes: [ErrorCode], since mark: Int, ended: Bool) -> Verdict? {
@@ -234,6 +241,8 @@ extension ServerJudge {
             return "no ACK of \(sequence), the frame taken, and the sentinel acknowledged\(at(observation.ackTimes[sentinel.rawValue]))"
         case let .sentinelAck(_, .receipts(sequence, count)):
             return "\(count) READ_RECEIPT(s) for \(sequence)"
+        case .sentinelAck(_, .silenceInsteadOf):
+            return nil
         case let .promptAck(sequence, _):
             return "the ACK of \(sequence)\(at(observation.ackTimes[sequence.rawValue]))"
         case let .fatal(_, _, mark, _), let .close(_, mark):

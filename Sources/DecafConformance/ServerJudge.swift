@@ -85,6 +85,9 @@ public struct ServerJudge {
         /// No ACK of the frame, or the fatal error `code` since frame `mark`.
         case noAckOrFatal(SequenceNumber, ErrorCode, mark: Int)
         case receipts(SequenceNumber, count: Int)
+        /// Silence where the fatal error `code` was due: the sentinel's ACK says the target took
+        /// the frame; nothing at all, that it stopped answering.
+        case silenceInsteadOf(ErrorCode)
     }
 
     /// How an expectation goes on once what it waited for happened, or did not in time.

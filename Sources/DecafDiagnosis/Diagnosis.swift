@@ -22,8 +22,10 @@ public struct Diagnosis: Hashable, Sendable {
 
     /// "2 defects explain 115 of 128 failures", the line a report opens with.
     public var headline: String {
+        let plural = failures == 1 ? "" : "s"
+        guard !defects.isEmpty else { return "no catalogued defect explains the \(failures) failure\(plural)" }
         let count = defects.count == 1 ? "1 defect explains" : "\(defects.count) defects explain"
-        return "\(count) \(explained) of \(failures) failure\(failures == 1 ? "" : "s")"
+        return "\(count) \(explained) of \(failures) failure\(plural)"
     }
 
     /// Every failing case a defect explains.

@@ -2,7 +2,7 @@ import DecafWire
 
 /// One change the fuzzer made to an input, in the protocol's words, so a finding can say what was
 /// sent ("msg_type set to 0x00FF; a container nested 5 deep; checksum and body_length repaired").
-public enum FrameMutation: Hashable, Sendable, CustomStringConvertible {
+public indirect enum FrameMutation: Hashable, Sendable, CustomStringConvertible {
     /// A header field set to one of its interesting values.
     case headerField(FrameHeader.Field, UInt32)
     /// A TLV field inserted at the top level of the body.
@@ -19,6 +19,10 @@ public enum FrameMutation: Hashable, Sendable, CustomStringConvertible {
     case splicedField(TLVTag)
     /// A TLV length that says `by` bytes more (or fewer) than its value holds.
     case lyingLength(TLVTag, by: Int)
+    /// A field's value set to one of the values decoders trip on (`what` says which).
+    case value(TLVTag, String)
+    /// A mutation of the inflated body of a zlib-compressed frame, compressed again.
+    case insideCompressedBody(FrameMutation)
     /// The body zlib-compressed (compress_type 1), as a sender that agreed on zlib sends it.
     case compressedBody(inflatedLength: Int)
     /// A body of `inflatedLength` zero bytes compressed: a bomb up to (or past) the body limit.
@@ -44,6 +48,8 @@ public enum FrameMutation: Hashable, Sendable, CustomStringConvertible {
         case let .emptiedField(tag): "the \(tag.label) field's value emptied"
         case let .splicedField(tag): "a \(tag.label) field from another frame spliced in"
         case let .lyingLength(tag, by): "the \(tag.label) field's length \(by > 0 ? "+" : "")\(by) from its value's"
+        case let .value(tag, what): "the \(tag.label) field's value set to \(what)"
+        case let .insideCompressedBody(mutation): "inside the zlib body: \(mutation)"
         case let .compressedBody(length): "the body (\(length) bytes) zlib-compressed"
         case let .compressionBomb(length): "a zlib body inflating to \(length) bytes"
         case let .corruptedZlibStream(at): "the zlib stream corrupted at body byte \(at)"

@@ -2,9 +2,10 @@ import DecafSession
 import DecafWire
 
 /// Mutates frames with the protocol's structure: header fields set to their interesting values,
-/// the TLV tree edited (fields inserted, deleted, duplicated, swapped, emptied, spliced from another
-/// frame, nested deeper, lengths that lie), bodies compressed, zlib streams corrupted, bombs up to
-/// the body limit, and plain byte edits. Most inputs then get their body_length and checksum
+/// the TLV tree edited at any depth (fields inserted, deleted, duplicated, swapped, emptied,
+/// spliced from another frame, nested deeper, lengths that lie, values set to what decoders trip
+/// on), bodies compressed, zlib streams corrupted, bombs up to the body limit, and plain byte
+/// edits; a compressed body is inflated, edited as a plain one is, and compressed again. Most inputs then get their body_length and checksum
 /// repaired, so they reach the parser behind them. Pure and seeded: the same seed and corpus give
 /// the same inputs.
 public struct FrameMutator {
@@ -42,12 +43,31 @@ public struct FrameMutator {
     }
 
     private mutating func mutateOnce(_ bytes: inout [UInt8], donor: [UInt8]) -> FrameMutation? {
+        // A compressed body is mutated inside as often as a plain one is: inflated, edited as a
+        // plain body is, and compressed again (what a byte edit of the stream never reaches).
+        if Self.isCompressed(bytes), Bool.random(using: &random), let inside = mutateInflated(&bytes, donor: donor) { return inside }
         switch Int.random(in: 0..<10, using: &random) {
         case 0, 1: return mutateHeader(&bytes)
         case 2, 3, 4, 5: return mutateFields(&bytes, donor: donor) ?? mutateBytes(&bytes)
         case 6: return mutateCompression(&bytes) ?? mutateBytes(&bytes)
         default: return mutateBytes(&bytes)
         }
+    }
+
+    /// Whether `bytes` hold a whole header marked ZLIB and a body after it.
+    private static func isCompressed(_ bytes: [UInt8]) -> Bool {
+        bytes.count > FrameHeader.size && bytes[FrameHeader.Field.compressType.offset] == CompressType.zlib.rawValue
+    }
+
+    /// A field or byte edit of the inflated body of a compressed frame, compressed again; nil when
+    /// the body does not inflate within the body limit.
+    private mutating func mutateInflated(_ bytes: inout [UInt8], donor: [UInt8]) -> FrameMutation? {
+        guard let inflated = try? ZlibInflater().inflate(bytes[FrameHeader.size...], limit: options.bodyLimit) else { return nil }
+        var plain = Array(bytes[..<FrameHeader.size]) + inflated
+        plain[FrameHeader.Field.compressType.offset] = CompressType.none.rawValue
+        let mutation = mutateFields(&plain, donor: donor) ?? mutateBytes(&plain, from: FrameHeader.size)
+        bytes = Array(bytes[..<FrameHeader.size]) + ZlibCompressor().compress(plain[FrameHeader.size...])
+        return .insideCompressedBody(mutation)
     }
 
     // MARK: Header
@@ -91,7 +111,13 @@ public struct FrameMutator {
         let level = Self.levels(of: tree).randomElement(using: &random)!
         var fields = Self.fields(at: level, in: tree)
         let mutation: FrameMutation
-        switch Int.random(in: 0..<8, using: &random) {
+        switch Int.random(in: 0..<9, using: &random) {
+        case 8:
+            let valued = fields.indices.filter { if case .bytes = fields[$0].content { true } else { false } }
+            guard let index = valued.randomElement(using: &random) else { return nil }
+            let (what, value) = interestingValue(for: fields[index])
+            fields[index].content = .bytes(value)
+            mutation = .value(fields[index].tag, what)
         case 0:
             let field = randomField()
             fields.insert(field, at: Int.random(in: 0...fields.count, using: &random))
@@ -174,6 +200,22 @@ public struct FrameMutator {
             .decode(bytes[FrameHeader.size...])
     }
 
+    /// A value decoders trip on, for `field`, and its name: bytes that are not UTF-8, a lone NUL,
+    /// all 0xFF, a value one byte either side of its length, a long one.
+    private mutating func interestingValue(for field: TLVField) -> (String, [UInt8]) {
+        let length = Self.valueLength(field)
+        let values: [(String, [UInt8])] = [
+            ("bytes that are not UTF-8 (C3 28)", [0xC3, 0x28]),
+            ("a lone 0xFF", [0xFF]),
+            ("a NUL", [0x00]),
+            ("\(max(1, length)) bytes of 0xFF", [UInt8](repeating: 0xFF, count: max(1, length))),
+            ("\(length + 1) bytes", [UInt8](repeating: 0x41, count: length + 1)),
+            ("\(max(0, length - 1)) bytes", [UInt8](repeating: 0x41, count: max(0, length - 1))),
+            ("4,096 bytes", [UInt8](repeating: 0x41, count: 4096)),
+        ]
+        return values.randomElement(using: &random)!
+    }
+
     private mutating func randomField() -> TLVField {
         switch Int.random(in: 0..<4, using: &random) {
         case 0: return TLVField(tag: .text, bytes: [])
@@ -233,12 +275,13 @@ public struct FrameMutator {
 
     // MARK: Bytes
 
-    private mutating func mutateBytes(_ bytes: inout [UInt8]) -> FrameMutation {
-        guard !bytes.isEmpty else {
-            bytes = FrameHeader.magicBytes
-            return .insertedBytes(at: 0, count: 4)
+    /// A byte edit at or after byte `start` (the body's first, inside a compressed body).
+    private mutating func mutateBytes(_ bytes: inout [UInt8], from start: Int = 0) -> FrameMutation {
+        guard bytes.count > start else {
+            bytes += FrameHeader.magicBytes
+            return .insertedBytes(at: start, count: 4)
         }
-        let at = Int.random(in: 0..<bytes.count, using: &random)
+        let at = Int.random(in: start..<bytes.count, using: &random)
         switch Int.random(in: 0..<5, using: &random) {
         case 0:
             bytes[at] ^= 1 << UInt8.random(in: 0...7, using: &random)

@@ -228,6 +228,9 @@ public struct ClientSession {
         if has(.crashOnDeepEmptyText), DeepInput.holdsEmptyText(fields, deeperThan: 2) {
             return [.abort(reason: "crash-on-deep-empty-text: a container nested three deep holds an empty TEXT")]
         }
+        if has(.crashOnCompressedInvalidText), frame.header.compressType == .zlib, DeepInput.holdsInvalidText(fields) {
+            return [.abort(reason: "crash-on-compressed-invalid-text: a zlib-compressed body holds a TEXT that is not UTF-8")]
+        }
         let options = configuration.effectiveDecodeOptions
         if has(.hangAtInflateLimit), frame.header.compressType == .zlib, frame.payload.count == options.bodyLimit {
             hung = true

@@ -11,6 +11,15 @@ public enum DeepInput {
         }
     }
 
+    /// Whether a TEXT field, at any depth, holds bytes that are not UTF-8 (which the brief leaves
+    /// to the application: not a protocol error, TLV-4).
+    public static func holdsInvalidText(_ fields: TLVSequence) -> Bool {
+        fields.contains { element in
+            if element.isContainer { return holdsInvalidText(element.children) }
+            return element.tag == .text && String(validating: element.value, as: UTF8.self) == nil
+        }
+    }
+
     /// The body offset of an empty container that sits exactly `depth` containers down, if any.
     public static func emptyContainer(in fields: TLVSequence, atDepth depth: Int) -> Int? {
         for element in fields where element.isContainer {

@@ -49,6 +49,8 @@ public enum PeerFault: Hashable, Sendable {
     case hangAtInflateLimit
     /// The peer refuses with TLV_TOO_DEEP a frame whose empty container sits three containers down, counting it a level deeper (found by fuzzing).
     case refuseEmptyDeepContainer
+    /// The peer aborts the whole server when a zlib-compressed body holds a TEXT field that is not UTF-8 (found by fuzzing).
+    case crashOnCompressedInvalidText
 
     /// Every fault, `slow-ack` with its default delay.
     public static let all: [PeerFault] = [
@@ -60,7 +62,7 @@ public enum PeerFault: Hashable, Sendable {
 
     /// Faults only deep, rare inputs set off, which no conformance case sends: the targets that
     /// prove `decaf fuzz server` finds what the fixed cases cannot.
-    public static let rare: [PeerFault] = [.crashOnDeepEmptyText, .hangAtInflateLimit, .refuseEmptyDeepContainer]
+    public static let rare: [PeerFault] = [.crashOnDeepEmptyText, .hangAtInflateLimit, .refuseEmptyDeepContainer, .crashOnCompressedInvalidText]
 
     /// Every fault `--fault` takes.
     public static let named: [PeerFault] = all + rare
@@ -91,6 +93,7 @@ public enum PeerFault: Hashable, Sendable {
         case .noIdleTimeout: "no-idle-timeout"
         case .ignoresStreamEnd: "ignores-stream-end"
         case .crashOnDeepEmptyText: "crash-on-deep-empty-text"
+        case .crashOnCompressedInvalidText: "crash-on-compressed-invalid-text"
         case .hangAtInflateLimit: "hang-at-inflate-limit"
         case .refuseEmptyDeepContainer: "refuse-empty-deep-container"
         }
@@ -119,6 +122,7 @@ public enum PeerFault: Hashable, Sendable {
         case .noIdleTimeout: "never closes an idle connection"
         case .ignoresStreamEnd: "does not notice the end of the client's stream: a frame it cuts short stays unanswered, the connection open"
         case .crashOnDeepEmptyText: "aborts the whole server when a container nested four deep holds an empty TEXT (found by fuzzing)"
+        case .crashOnCompressedInvalidText: "aborts the whole server when a zlib-compressed body holds a TEXT field that is not UTF-8 (found by fuzzing)"
         case .hangAtInflateLimit: "stops answering a connection (nothing more, not even the close) when a zlib body inflates to exactly the body limit (found by fuzzing)"
         case .refuseEmptyDeepContainer: "refuses with TLV_TOO_DEEP a frame whose empty container sits three containers down, counting it a level deeper (found by fuzzing)"
         }
@@ -146,6 +150,7 @@ public enum PeerFault: Hashable, Sendable {
         case .noIdleTimeout: "close a connection idle for longer than your idle timeout"
         case .ignoresStreamEnd: "when the client's stream ends inside a frame, refuse it (ERROR TRUNCATED_FRAME) and close"
         case .crashOnDeepEmptyText: "an empty TEXT is valid at any depth: handle a zero length without aborting"
+        case .crashOnCompressedInvalidText: "a TEXT that is not UTF-8 is the application's to judge, not a protocol error: never abort on it"
         case .hangAtInflateLimit: "a body that inflates to exactly the body limit is allowed: answer it as any other"
         case .refuseEmptyDeepContainer: "count a container's depth once, whether it is empty or not"
         }
@@ -173,6 +178,7 @@ public enum PeerFault: Hashable, Sendable {
         case .noIdleTimeout: [.ex6]
         case .ignoresStreamEnd: [.frame3, .ex5]
         case .crashOnDeepEmptyText: [.tlv2]
+        case .crashOnCompressedInvalidText: [.tlv4, .ex5]
         case .hangAtInflateLimit: [.zlib2, .ex1]
         case .refuseEmptyDeepContainer: [.tlv2]
         }

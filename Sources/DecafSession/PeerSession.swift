@@ -102,6 +102,9 @@ public struct PeerSession {
         if configuration.has(.crashOnDeepEmptyText), DeepInput.holdsEmptyText(fields, deeperThan: 3) {
             return [.abort(reason: "crash-on-deep-empty-text: a container nested four deep holds an empty TEXT")]
         }
+        if configuration.has(.crashOnCompressedInvalidText), frame.header.compressType == .zlib, DeepInput.holdsInvalidText(fields) {
+            return [.abort(reason: "crash-on-compressed-invalid-text: a zlib-compressed body holds a TEXT that is not UTF-8")]
+        }
         if configuration.has(.hangAtInflateLimit), frame.header.compressType == .zlib, frame.payload.count == configuration.decodeOptions.bodyLimit {
             hung = true
             return []

@@ -24,7 +24,7 @@ struct FuzzDiagnosisTests {
         let (peer, address) = try await FuzzServerCommandTests.peer(mistakes)
         let directory = FileManager.default.temporaryDirectory.appending(path: "decaf-fuzz-diagnosis-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        // Seed 1 meets the duplicate tag at the 19th input, both at the 23rd, the deep container at the 118th.
+        // Seed 1 meets each within 150 inputs (the inputs are fixed by the seed, whatever the load).
         let run = try await DecafProcess.run(["fuzz", "server", address, "--runs", "150", "--seed", "1", "--timeout", "2s", "--json", "--findings", directory.path],
                                              limit: .seconds(300))
         #expect(run.status == 1, "\(run.error.suffix(800))")
@@ -41,14 +41,14 @@ struct FuzzDiagnosisTests {
         let replay = try await DecafProcess.run(["fuzz", "replay", directory.appending(path: both.name).path, "--timeout", "2s", "--server", address])
         _ = try? await peer.stop()
         #expect(replay.status == 1)
-        #expect(replay.output.contains("DISAGREEMENT again"), "\(replay.output)\(replay.error)")
+        #expect(replay.output.contains("\(both.oracle?.uppercased() ?? "?") again"), "\(replay.output)\(replay.error)")
     }
 
     @Test("a client with a planted fault: the finding is named by it, and the text ends with the defects and how often each showed")
     func client() async throws {
         let directory = FileManager.default.temporaryDirectory.appending(path: "decaf-fuzz-diagnosis-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try await DecafProcess.run(["fuzz", "client", "--runs", "40", "--seed", "1", "--jobs", "2", "--timeout", "2s", "--findings", directory.path,
+        let run = try await DecafProcess.run(["fuzz", "client", "--runs", "250", "--seed", "1", "--jobs", "4", "--timeout", "2s", "--findings", directory.path,
                                               "--", Self.decaf, "testee", "client", "--fault", "depth-limit-three"], limit: .seconds(300))
         #expect(run.status == 1, "\(run.output)\(run.error)")
         #expect(run.output.contains("Defect depth-limit-three: the client refuses four nested containers"), "\(run.output)")

@@ -34,14 +34,15 @@ struct FuzzServerCommandTests {
     /// Each rare fault, the oracle that must fire, the largest reproducer acceptable, how long the
     /// fuzzer waits for an answer (a crash is told by a fresh handshake, which a loaded machine
     /// must not make look late; a hang is confirmed by asking again with twice the wait), and the
-    /// seed. The same seed gives the same inputs, so the input that sets a fault off is fixed: the
-    /// 106th for the hang, the 416th for the disagreement, the 2,021st for the crash (seed 1 would
-    /// take 3,255). The campaign is bounded by a count of inputs, not by time: the debug build
-    /// under the whole test run's load sent only 1,775 inputs in 2 minutes once.
+    /// seed. The same seed gives the same inputs, so the input that sets a fault off is fixed, and
+    /// within the campaign's 4,000 (the invalid TEXT inside a compressed body at the 112th, its
+    /// value edited inside the zlib body). The campaign is bounded by a count of inputs, not by
+    /// time: the debug build under the whole test run's load sent only 1,775 inputs in 2 minutes once.
     static let planted: [(fault: String, oracle: String, atMost: Int, timeout: String, seed: String)] = [
         ("crash-on-deep-empty-text", "crash", 120, "3s", "5"),
         ("hang-at-inflate-limit", "hang", 400, "1s", "1"),
         ("refuse-empty-deep-container", "disagreement", 80, "2s", "1"),
+        ("crash-on-compressed-invalid-text", "crash", 120, "3s", "1"),
     ]
 
     /// One run with the three at once: a case that set any of them off would fail (or, for the

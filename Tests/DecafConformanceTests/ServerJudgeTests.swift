@@ -130,6 +130,31 @@ struct ServerJudgeTests {
         #expect(Self.verdict(accepts.received(Self.ack(Self.data.0.sequence), at: Self.at(5)))?.reason.contains("acknowledged the frame it must refuse") == true)
     }
 
+    /// Silence where a refusal is due is not always a hang: a target that took an ACK frame (or one
+    /// of an undefined type) it must refuse says nothing either. A DATA frame after it tells them
+    /// apart: acknowledged, the target took the frame; not, it stopped answering.
+    @Test("silence where a refusal is due: a DATA frame after it; its ACK fails the case as a frame taken, nothing at all times out")
+    func silenceInsteadOfRefusal() throws {
+        let ackFrame = CaseFrames.header(.ack, 1)
+        let steps = [CaseFrames.send(ackFrame, []), .expect(.fatal(.checksumMismatch, exactCode: false))]
+        func silent() throws -> ServerJudge {
+            var judge = Self.judge(steps)
+            _ = judge.start(at: Self.at(0))
+            _ = judge.wrote(at: Self.at(1))
+            let probe = judge.deadlinePassed(at: Self.at(2001))
+            guard case let .write(bytes, _, _) = try #require(probe.first) else { Issue.record("no DATA frame after the silence: \(probe)"); return judge }
+            #expect(FrameHeader(decoding: bytes[...])?.messageType == .data)
+            #expect(judge.wrote(at: Self.at(2002)) == [.wait(until: .milliseconds(4002))])
+            return judge
+        }
+        var took = try silent()
+        let taken = Self.verdict(took.received(Self.ack(Self.sentinel), at: Self.at(2010)))
+        #expect(taken?.kind == .fail && taken?.reason.hasPrefix("the target took the frame it must refuse") == true, "\(String(describing: taken))")
+        var stopped = try silent()
+        let hung = Self.verdict(stopped.deadlinePassed(at: Self.at(4002)))
+        #expect(hung?.kind == .timeout, "\(String(describing: hung))")
+    }
+
     @Test("a prompt ACK is timed from the write on the case's clock: 300 ms where 100 ms is asked fails EX-7")
     func promptAck() {
         let steps = [CaseFrames.send(Self.data.0, Self.data.1), .expect(.promptAck(Self.data.0.sequence, deadline: .milliseconds(100)))]

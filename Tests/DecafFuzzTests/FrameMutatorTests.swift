@@ -75,5 +75,29 @@ struct FrameMutatorTests {
         #expect(FrameMutation.headerField(.messageType, 0xFF).description == "msg_type set to 0x000000FF (255)")
         #expect(FrameMutation.nestedDeeper(depth: 4).description == "the body nested 4 containers deep")
         #expect(FrameMutation.lyingLength(.text, by: 1).description == "the TEXT field's length +1 from its value's")
+        #expect(FrameMutation.insideCompressedBody(.value(.text, "a NUL")).description == "inside the zlib body: the TEXT field's value set to a NUL")
+    }
+
+    /// Byte edits of a zlib stream only break it; the fields inside a compressed body are reached
+    /// by inflating it, editing it as a plain one, and compressing it again.
+    @Test("a compressed body is mutated inside: fields and values edited, the body compressed again and still whole")
+    func insideCompressedBodies() throws {
+        let compressed = Self.corpus.filter { $0[FrameHeader.Field.compressType.offset] == CompressType.zlib.rawValue }
+        try #require(!compressed.isEmpty)
+        var mutator = FrameMutator(seed: 5)
+        var inside: [FrameMutation] = []
+        for index in 0..<2000 {
+            let (bytes, mutations) = mutator.mutate(compressed[index % compressed.count])
+            for case let .insideCompressedBody(mutation) in mutations {
+                inside.append(mutation)
+                // Still a zlib stream the decoder inflates, when repaired and no later edit broke it.
+                if mutations.count == 2, mutations.last == .repaired, case let .refused(code, _, _) = DecodeOutcome(of: bytes, options: DecodeOptions()) {
+                    #expect(code != .decompressionFailed && code != .checksumMismatch, "\(mutations)")
+                }
+            }
+        }
+        #expect(inside.contains { if case .value(.text, _) = $0 { true } else { false } }, "a TEXT value set inside a compressed body")
+        #expect(inside.contains { if case .nestedDeeper = $0 { true } else { false } })
+        #expect(inside.contains { if case .setByte = $0 { true } else { false } } || inside.contains { if case .flippedBit = $0 { true } else { false } })
     }
 }
