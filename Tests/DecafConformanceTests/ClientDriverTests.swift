@@ -272,6 +272,28 @@ struct ClientStandingFailureTests {
         #expect(ClientJudge(testCase: testCase, observation: observation).verdict.kind != .fail)
     }
 
+    /// On a loaded machine the suite may read the client's first DATA frame late, so the resend
+    /// after it looks early (324 ms of a 400 ms ACK timeout, once). The timer started no earlier
+    /// than the handshake's answer: the wait is measured from there, as TimingTolerance says.
+    @Test("a resend is timed from the earliest moment the client could have started its timer: a first copy read late is no early resend")
+    func resendTimedFromTheAnswer() throws {
+        let testCase = try #require(ClientCatalog.cases.first { $0.id == "client.retransmit.same-body" })
+        let header = FrameHeader(messageType: .data, sequence: SequenceNumber(category: .normal, counter: 1), timestamp: 1, sessionID: CaseFrames.session)
+        func data(at milliseconds: Int) -> ClientObservation.Received {
+            ClientObservation.Received(time: .milliseconds(milliseconds), frame: Frame(header: header, body: []))
+        }
+        var observation = ClientObservation(settings: .suggested)
+        var connection = ClientObservation.Connection(opened: .milliseconds(10))
+        connection.answered = .milliseconds(100)
+        connection.frames = [data(at: 180), data(at: 504)]
+        observation.connections = [connection]
+        observation.ended = .seconds(2)
+        #expect(ClientJudge(testCase: testCase, observation: observation).verdict.kind == .pass)
+        // A resend half an ACK timeout after the answer is early whatever the suite read when.
+        observation.connections[0].frames = [data(at: 180), data(at: 300)]
+        #expect(ClientJudge(testCase: testCase, observation: observation).verdict.kind == .fail)
+    }
+
     /// A client may give its first connection up before the case's frame goes out (four unanswered
     /// VERSION_REQUESTs on a loaded machine) and come back; the script runs again on the new
     /// connection. That first close refuses nothing: once it was taken for a refusal of a frame
