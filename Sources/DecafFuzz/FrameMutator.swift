@@ -5,8 +5,8 @@ import DecafWire
 /// the TLV tree edited at any depth (fields inserted, deleted, duplicated, swapped, emptied,
 /// spliced from another frame, nested deeper, lengths that lie, values set to what decoders trip
 /// on), bodies compressed, zlib streams corrupted, bombs up to the body limit, and plain byte
-/// edits; a compressed body is inflated, edited as a plain one is, and compressed again. Most inputs then get their body_length and checksum
-/// repaired, so they reach the parser behind them. Pure and seeded: the same seed and corpus give
+/// edits; a compressed body is inflated, edited as a plain one is, and compressed again. Most
+/// inputs then get their body_length and checksum repaired, so they reach the parser behind them. Pure and seeded: the same seed and corpus give
 /// the same inputs.
 public struct FrameMutator {
     private var random: SeededRandom
@@ -16,6 +16,9 @@ public struct FrameMutator {
     public let repairShare: Double
     /// Compressed bombs by the length they inflate to, made once each.
     private var bombs: [Int: [UInt8]] = [:]
+    /// Inflates the compressed bodies mutated inside, its buffers kept from one to the next (a
+    /// mutator is used by one campaign loop at a time).
+    private let inflater = ZlibInflater()
 
     public init(seed: UInt64, options: DecodeOptions = DecodeOptions(), repairShare: Double = 0.9) {
         random = SeededRandom(seed: seed)
@@ -62,7 +65,7 @@ public struct FrameMutator {
     /// A field or byte edit of the inflated body of a compressed frame, compressed again; nil when
     /// the body does not inflate within the body limit.
     private mutating func mutateInflated(_ bytes: inout [UInt8], donor: [UInt8]) -> FrameMutation? {
-        guard let inflated = try? ZlibInflater().inflate(bytes[FrameHeader.size...], limit: options.bodyLimit) else { return nil }
+        guard let inflated = try? inflater.inflate(bytes[FrameHeader.size...], limit: options.bodyLimit) else { return nil }
         var plain = Array(bytes[..<FrameHeader.size]) + inflated
         plain[FrameHeader.Field.compressType.offset] = CompressType.none.rawValue
         let mutation = mutateFields(&plain, donor: donor) ?? mutateBytes(&plain, from: FrameHeader.size)

@@ -89,14 +89,20 @@ struct FuzzServerCommandTests {
 
     @Test("the faultless reference peer gives no finding")
     func noFalsePositives() async throws {
-        let (peer, address) = try await Self.peer(["--body-limit", "65536"])
+        try await Self.noFinding(peer: [], runs: 1000, seed: 7, limit: .seconds(300))
+    }
+
+    /// A campaign of `runs` inputs against the peer with `arguments` (and a 64 KiB body limit)
+    /// ends within `limit` with no finding.
+    static func noFinding(peer arguments: [String], runs: Int, seed: Int, limit: Duration) async throws {
+        let (peer, address) = try await Self.peer(["--body-limit", "65536"] + arguments)
         let directory = FileManager.default.temporaryDirectory.appending(path: "decaf-fuzz-server-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try await DecafProcess.run(["fuzz", "server", address, "--runs", "1000", "--seed", "7", "--body-limit", "65536", "--findings", directory.path],
-                                             limit: .seconds(300))
+        let run = try await DecafProcess.run(["fuzz", "server", address, "--runs", "\(runs)", "--seed", "\(seed)", "--body-limit", "65536", "--findings", directory.path],
+                                             limit: limit)
         _ = try await peer.stop()
         #expect(run.status == 0, "\(run.output)\(run.error)")
-        #expect(run.output.contains("fuzz server: 1000 inputs"))
+        #expect(run.output.contains("fuzz server: \(runs) inputs"), "\(run.output)")
     }
 
     /// The peer with every choice the brief leaves a server gives no finding either, at the pace of
@@ -105,15 +111,8 @@ struct FuzzServerCommandTests {
     /// answered it with an ACK alone (half an input a second, every one a wait to its timeout).
     @Test("a peer with every legal choice gives no finding, at the faultless peer's pace")
     func legalChoices() async throws {
-        let (peer, address) = try await Self.peer(["--body-limit", "65536", "--refuse-after-body", "--timestamp-window", "60s"]
-                                                  + PeerChoice.allCases.flatMap { ["--choice", $0.rawValue] })
-        let directory = FileManager.default.temporaryDirectory.appending(path: "decaf-fuzz-server-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try await DecafProcess.run(["fuzz", "server", address, "--runs", "600", "--seed", "3", "--body-limit", "65536", "--findings", directory.path],
-                                             limit: .seconds(120))
-        _ = try await peer.stop()
-        #expect(run.status == 0, "\(run.output)\(run.error)")
-        #expect(run.output.contains("fuzz server: 600 inputs"), "\(run.output)")
+        try await Self.noFinding(peer: ["--refuse-after-body", "--timestamp-window", "60s"] + PeerChoice.allCases.flatMap { ["--choice", $0.rawValue] },
+                                 runs: 600, seed: 3, limit: .seconds(120))
     }
 
     @Test("a server that cannot be reached, or a --restart that brings none, is one line and exit 2")
