@@ -43,20 +43,6 @@ public struct FrameDecoder {
         var consumedFrame: Bool
     }
 
-    /// What the bytes at the start of a buffer hold.
-    private enum Scan {
-        case incomplete(expected: Int?)
-        /// A whole frame of `length` bytes whose header, checksum and (for a body in clear that is
-        /// not compressed) TLV rules hold.
-        case frame(length: Int)
-    }
-
-    /// Why `scan` refused a frame: its header, or, once the frame was whole, its body.
-    private enum ScanError: Error {
-        case header(WireError)
-        case body(WireError, length: Int)
-    }
-
     /// A decoder of a stream that has not begun, accepting what `options` allow.
     public init(options: DecodeOptions = DecodeOptions()) {
         self.options = options
@@ -90,22 +76,9 @@ public struct FrameDecoder {
     /// The frame shares storage with the appended bytes; `decodeFrames(_:)` is the faster way
     /// through a stream when frames need not outlive their handling.
     public mutating func nextFrame() throws(WireError) -> Frame? {
-        guard failure == nil, !isHunting, carry.isEmpty else { return try nextFrameCarefully() }
-        guard advanceInput() else { return nil }
-        let start = position
-        let input = self.input
-        var position = start
-        let step = input.withUnsafeBytes { raw in
-            Result { () throws(WireError) in try self.step(raw, at: start, position: &position, storage: input) }
-        }
-        self.position = position
-        guard let (length, inflated) = try step.get() else {
-            // The append ended inside a frame, now in `carry`; later appends may complete it.
-            return queued.isEmpty ? nil : try nextFrameCarefully()
-        }
-        let header = input.withUnsafeBytes { FrameHeader(unchecked: UnsafeRawBufferPointer(rebasing: $0[start...])) }
-        let body = input[(start + FrameHeader.size)..<(start + length)]
-        return Frame(header: header, body: body, inflated: inflated, streamOffset: streamOffset - length)
+        var frame: Frame?
+        _ = try decode(limit: 1) { frame = $0.frame }
+        return frame
     }
 
     /// Decodes every complete frame buffered so far and hands each to `handle` in place, without
@@ -113,64 +86,7 @@ public struct FrameDecoder {
     /// the first rule the stream breaks (after handing out the frames before it).
     @discardableResult
     public mutating func decodeFrames(_ handle: (FrameView) -> Void) throws(WireError) -> Int {
-        var count = 0
-        while true {
-            if failure != nil || isHunting || !carry.isEmpty {
-                guard let frame = try nextFrame() else { return count }
-                frame.withView(handle)
-                count += 1
-                continue
-            }
-            guard advanceInput() else { return count }
-            count += try decodeInPlace(handle)
-        }
-    }
-
-    /// Hands out the frames of the current append that it holds whole; the loop of `decodeFrames`.
-    private mutating func decodeInPlace(_ handle: (FrameView) -> Void) throws(WireError) -> Int {
-        let input = self.input
-        var position = self.position
-        defer { self.position = position }
-        return try input.withUnsafeBytes { raw in
-            Result { () throws(WireError) in try decodeRun(raw, position: &position, storage: input, handle) }
-        }.get()
-    }
-
-    /// Hands out, in place, every whole frame of `raw` from `position` on, leaving `position` after
-    /// the last byte it consumed: the end, once an unfinished frame has gone to `carry`, or the
-    /// frame at fault (after it, for a body error). `storage` holds `raw` when it is an owned
-    /// append, so a failed frame's bytes can be kept without a copy.
-    @inline(__always)
-    private mutating func decodeRun(
-        _ raw: UnsafeRawBufferPointer, position: inout Int, storage: [UInt8]?, _ handle: (FrameView) -> Void
-    ) throws(WireError) -> Int {
-        var count = 0
-        while position < raw.count {
-            let start = position
-            let rest = UnsafeRawBufferPointer(rebasing: raw[start...])
-            if let length = Self.acceptedLength(rest, options: options) {
-                position = start + length
-                streamOffset += length
-                let bytes = UnsafeRawBufferPointer(rebasing: rest[..<length])
-                handle(FrameView(bytes: bytes, streamOffset: streamOffset - length, payload: UnsafeRawBufferPointer(rebasing: bytes[FrameHeader.size...])))
-                count += 1
-                continue
-            }
-            guard let (length, inflated) = try step(raw, at: start, position: &position, storage: storage) else { break }
-            let bytes = UnsafeRawBufferPointer(rebasing: raw[start..<(start + length)])
-            let frameOffset = streamOffset - length
-            if let inflated {
-                inflated.withUnsafeBytes { payload in
-                    handle(FrameView(bytes: bytes, streamOffset: frameOffset, payload: payload))
-                }
-            } else {
-                let opaque = bytes[FrameHeader.Field.encryptType.offset] == EncryptType.aes256.rawValue
-                let payload = opaque ? UnsafeRawBufferPointer(start: nil, count: 0) : UnsafeRawBufferPointer(rebasing: bytes[FrameHeader.size...])
-                handle(FrameView(bytes: bytes, streamOffset: frameOffset, payload: payload))
-            }
-            count += 1
-        }
-        return count
+        try decode(limit: .max) { handle($0.view) }
     }
 
     /// Decodes the frames that `bytes` completes and hands each to `handle` in place, as
@@ -185,43 +101,148 @@ public struct FrameDecoder {
             append(Array(bytes))
             return try decodeFrames(handle)
         }
+        // Every append has been decoded; only `carry` may hold a frame begun earlier.
+        input = []
+        position = 0
         var offset = 0
-        var count = 0
-        if !carry.isEmpty {
-            // The frame begun earlier takes what it lacks, then is decoded as an append of its own.
-            while true {
-                let scan: Scan
-                do {
-                    scan = try Self.headerScan(carry[...], options: options)
-                } catch {
-                    input = Array(bytes[offset...])
-                    position = 0
-                    throw fail(headerError: error, bytes: (carry + input).prefix(FrameHeader.size))
-                }
-                guard case let .incomplete(expected) = scan else { break }
-                // Judged again after every addition: header fields that arrive may break a rule.
-                guard offset < bytes.count else { return 0 }
-                let taken = min((expected ?? FrameHeader.size) - carry.count, bytes.count - offset)
-                carry.append(contentsOf: bytes[offset..<(offset + taken)])
-                offset += taken
+        do {
+            var count = 0
+            if !carry.isEmpty {
+                guard try completeCarry(from: bytes, offset: &offset) else { return 0 }
+                count = try decodeCarry { handle($0.view) }
             }
-            input = carry
-            position = 0
-            carry = []
-            do {
-                count = try decodeFrames(handle)
-            } catch {
-                if offset < bytes.count { queued.append(Array(bytes[offset...])) }
-                throw error
+            return try count + decodeRun(bytes, position: &offset, storage: nil, limit: .max) { handle($0.view) }
+        } catch {
+            // What is left of the borrowed bytes is kept: the frame at fault on, for `resynchronize()`.
+            input = Array(bytes[offset...])
+            throw error
+        }
+    }
+
+    /// A frame as the decoding loop hands it out: in place, with what `nextFrame()` needs to keep it.
+    private struct Handout {
+        /// The frame, in place.
+        var view: FrameView
+        /// The append that holds the frame when the decoder owns it (not bytes borrowed for a call).
+        var storage: [UInt8]?
+        /// Where the frame is in `storage`.
+        var range: Range<Int>
+        /// The inflated body of a compressed frame.
+        var inflated: [UInt8]?
+
+        /// The frame as a value: sharing the append's storage, or a copy of borrowed bytes.
+        var frame: Frame {
+            guard let storage else { return view.frame }
+            let body = storage[(range.lowerBound + FrameHeader.size)..<range.upperBound]
+            return Frame(header: view.header, body: body, inflated: inflated, streamOffset: view.streamOffset)
+        }
+    }
+
+    /// The one decoding loop behind `nextFrame()` and `decodeFrames(_:)`: hands out up to `limit`
+    /// frames, after repeating an error, hunting for a magic, or completing a frame carried over
+    /// from an earlier append, as the decoder's state asks; then decodes the appends in place.
+    @inline(__always)
+    private mutating func decode(limit: Int, _ handle: (Handout) -> Void) throws(WireError) -> Int {
+        var count = 0
+        while count < limit {
+            if let failure { throw failure.error }
+            if isHunting {
+                hunt()
+                if isHunting { return count }
+            }
+            if !carry.isEmpty {
+                guard try completeCarryFromAppends() else { return count }
+                count += try decodeCarry(handle)
+                continue
+            }
+            guard advanceInput() else { return count }
+            let input = self.input
+            var position = self.position
+            defer { self.position = position }
+            count += try input[...].withRawBytes { raw throws(WireError) in
+                try decodeRun(raw, position: &position, storage: input, limit: limit - count, handle)
             }
         }
-        var position = offset
-        do {
-            return try count + decodeRun(bytes, position: &position, storage: nil, handle)
-        } catch {
-            input = Array(bytes[position...])
-            self.position = 0
-            throw error
+        return count
+    }
+
+    /// Hands out, in place, up to `limit` whole frames of `raw` from `position` on, leaving
+    /// `position` after the last byte it consumed: the end, once an unfinished frame has gone to
+    /// `carry`, or the frame at fault (after it, for a body error). `storage` holds `raw` when it
+    /// is an owned append, so a frame (or a failed frame's bytes) can be kept without a copy.
+    @inline(__always)
+    private mutating func decodeRun(
+        _ raw: UnsafeRawBufferPointer, position: inout Int, storage: [UInt8]?, limit: Int, _ handle: (Handout) -> Void
+    ) throws(WireError) -> Int {
+        var count = 0
+        while count < limit && position < raw.count {
+            let start = position
+            let rest = UnsafeRawBufferPointer(rebasing: raw[start...])
+            if let length = FrameScan.acceptedLength(rest, options: options) {
+                position = start + length
+                streamOffset += length
+                let bytes = UnsafeRawBufferPointer(rebasing: rest[..<length])
+                let view = FrameView(bytes: bytes, streamOffset: streamOffset - length, payload: UnsafeRawBufferPointer(rebasing: bytes[FrameHeader.size...]))
+                handle(Handout(view: view, storage: storage, range: start..<position, inflated: nil))
+                count += 1
+                continue
+            }
+            guard let (length, inflated) = try step(raw, at: start, position: &position, storage: storage) else { break }
+            let bytes = UnsafeRawBufferPointer(rebasing: raw[start..<(start + length)])
+            let frameOffset = streamOffset - length
+            if let inflated {
+                inflated.withUnsafeBytes { payload in
+                    let view = FrameView(bytes: bytes, streamOffset: frameOffset, payload: payload)
+                    handle(Handout(view: view, storage: storage, range: start..<position, inflated: inflated))
+                }
+            } else {
+                let opaque = bytes[FrameHeader.Field.encryptType.offset] == EncryptType.aes256.rawValue
+                let payload = opaque ? UnsafeRawBufferPointer(start: nil, count: 0) : UnsafeRawBufferPointer(rebasing: bytes[FrameHeader.size...])
+                handle(Handout(view: FrameView(bytes: bytes, streamOffset: frameOffset, payload: payload), storage: storage, range: start..<position, inflated: nil))
+            }
+            count += 1
+        }
+        return count
+    }
+
+    /// Moves into `carry` what the frame begun there lacks, from `offset` of `source` on, judging
+    /// its header again after every addition (header fields that arrive may break a rule): true
+    /// once `carry` holds the whole frame, false when `source` runs out first. A header error is
+    /// recorded and thrown, with `offset` left at the first byte not taken.
+    private mutating func completeCarry(from source: UnsafeRawBufferPointer, offset: inout Int) throws(WireError) -> Bool {
+        while true {
+            let scan: FrameScan
+            do {
+                scan = try FrameScan.header(carry[...], options: options)
+            } catch {
+                throw fail(headerError: error, bytes: (carry + source[offset...].prefix(FrameHeader.size)).prefix(FrameHeader.size))
+            }
+            guard case let .incomplete(expected) = scan else { return true }
+            guard offset < source.count else { return false }
+            let taken = min((expected ?? FrameHeader.size) - carry.count, source.count - offset)
+            carry.append(contentsOf: source[offset..<(offset + taken)])
+            offset += taken
+        }
+    }
+
+    /// `completeCarry` from the current append on, then the queued ones.
+    private mutating func completeCarryFromAppends() throws(WireError) -> Bool {
+        repeat {
+            let input = self.input
+            var position = self.position
+            defer { self.position = position }
+            if try input[...].withRawBytes({ raw throws(WireError) in try completeCarry(from: raw, offset: &position) }) { return true }
+        } while advanceInput()
+        return false
+    }
+
+    /// Decodes the one whole frame `carry` holds as an append of its own.
+    private mutating func decodeCarry(_ handle: (Handout) -> Void) throws(WireError) -> Int {
+        let carried = carry
+        carry = []
+        var end = 0
+        return try carried[...].withRawBytes { raw throws(WireError) in
+            try decodeRun(raw, position: &end, storage: carried, limit: 1, handle)
         }
     }
 
@@ -236,9 +257,9 @@ public struct FrameDecoder {
         }
         guard bufferedByteCount > 0 else { return }
         let pending = carry + input[position...] + queued.joined()
-        let scan: Scan
+        let scan: FrameScan
         do {
-            scan = try Self.headerScan(pending[...], options: options)
+            scan = try FrameScan.header(pending[...], options: options)
         } catch {
             throw fail(headerError: error, bytes: pending.prefix(FrameHeader.size))
         }
@@ -278,70 +299,6 @@ public struct FrameDecoder {
 
     // MARK: - Decoding
 
-    /// Checks the frame at the start of `bytes` as far as it has arrived.
-    @inline(__always)
-    private static func scan(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) throws(ScanError) -> Scan {
-        do {
-            try HeaderValidator.validate(prefix: bytes, options: options)
-        } catch {
-            throw .header(error)
-        }
-        guard bytes.count >= FrameHeader.size else { return .incomplete(expected: nil) }
-        let length = FrameHeader.size + Int(bytes.bigEndianUInt32(at: FrameHeader.Field.bodyLength.offset))
-        guard bytes.count >= length else { return .incomplete(expected: length) }
-        let body = UnsafeRawBufferPointer(rebasing: bytes[FrameHeader.size..<length])
-        let computed = CRC32.checksum(body)
-        let stored = bytes.bigEndianUInt32(at: FrameHeader.Field.checksum.offset)
-        guard computed == stored || !options.verifiesChecksum else {
-            throw .body(WireError(.checksumMismatch(stored: stored, computed: computed), offset: FrameHeader.Field.checksum.offset), length: length)
-        }
-        let compressed = bytes[FrameHeader.Field.compressType.offset] == CompressType.zlib.rawValue && !body.isEmpty
-        guard bytes[FrameHeader.Field.encryptType.offset] != EncryptType.aes256.rawValue, !compressed else {
-            return .frame(length: length)
-        }
-        do {
-            try TLVValidator.validate(body, options: options.tlv)
-        } catch {
-            throw .body(error, length: length)
-        }
-        return .frame(length: length)
-    }
-
-    /// The length of the frame at the start of `bytes` when it is whole, in clear, uncompressed and
-    /// passes every check; nil leaves it to `scan`, which says what is wrong or what is missing.
-    /// The same validators, asked only whether they pass: most frames do, and saying why costs
-    /// more than checking, which small frames feel.
-    @inline(__always)
-    private static func acceptedLength(_ bytes: UnsafeRawBufferPointer, options: DecodeOptions) -> Int? {
-        typealias Field = FrameHeader.Field
-        guard bytes.count >= FrameHeader.size,
-              bytes[Field.encryptType.offset] != EncryptType.aes256.rawValue,
-              bytes[Field.compressType.offset] == CompressType.none.rawValue,
-              (try? HeaderValidator.validate(prefix: bytes, options: options)) != nil
-        else { return nil }
-        let length = FrameHeader.size + Int(bytes.bigEndianUInt32(at: Field.bodyLength.offset))
-        guard bytes.count >= length else { return nil }
-        let body = UnsafeRawBufferPointer(rebasing: bytes[FrameHeader.size..<length])
-        guard !options.verifiesChecksum || CRC32.checksum(body) == bytes.bigEndianUInt32(at: Field.checksum.offset),
-              (try? TLVValidator.validate(body, options: options.tlv)) != nil
-        else { return nil }
-        return length
-    }
-
-    /// `scan` for tools that want only the header's verdict and the frame's length.
-    private static func headerScan(_ bytes: ArraySlice<UInt8>, options: DecodeOptions) throws(WireError) -> Scan {
-        try bytes.withRawBytes { raw throws(WireError) in
-            do throws(ScanError) {
-                return try scan(raw, options: options)
-            } catch {
-                switch error {
-                case let .header(error): throw error
-                case let .body(_, length): return .frame(length: length)
-                }
-            }
-        }
-    }
-
     /// Decodes the frame at `start` of `raw` as far as it has arrived: nil (the partial frame
     /// copied to `carry`, `position` at the end) if it is incomplete; else the frame is consumed,
     /// whether or not it is valid, and its length and inflated body (for a compressed frame) are
@@ -354,7 +311,7 @@ public struct FrameDecoder {
         let frame = UnsafeRawBufferPointer(rebasing: raw[start...])
         let length: Int
         do {
-            switch try Self.scan(frame, options: options) {
+            switch try FrameScan.scan(frame, options: options) {
             case .incomplete:
                 carry.append(contentsOf: frame)
                 position = raw.count
@@ -432,40 +389,6 @@ public struct FrameDecoder {
         failure = Failure(error: error, consumedFrame: false)
         failedBytes = ArraySlice(bytes)
         return error
-    }
-
-    /// `nextFrame()` when there is an error to repeat, a magic to hunt for, or a frame that
-    /// started in an earlier append.
-    private mutating func nextFrameCarefully() throws(WireError) -> Frame? {
-        if let failure { throw failure.error }
-        if isHunting {
-            hunt()
-            if isHunting { return nil }
-        }
-        guard !carry.isEmpty else { return try nextFrame() }
-        while true {
-            let scan: Scan
-            do {
-                scan = try Self.headerScan(carry[...], options: options)
-            } catch {
-                throw fail(headerError: error, bytes: (carry + input[position...]).prefix(FrameHeader.size))
-            }
-            guard case let .incomplete(expected) = scan else { break }
-            guard advanceInput() else { return nil }
-            let end = min(input.count, position + (expected ?? FrameHeader.size) - carry.count)
-            carry.append(contentsOf: input[position..<end])
-            position = end
-        }
-        // `carry` now holds exactly one whole frame: decode it as if it were an append of its own.
-        let resume = (input: input, position: position)
-        input = carry
-        position = 0
-        carry = []
-        defer {
-            input = resume.input
-            position = resume.position
-        }
-        return try nextFrame()
     }
 
     // MARK: - Resynchronization
