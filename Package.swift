@@ -80,16 +80,11 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .target(name: "DecafFuzz", dependencies: ["DecafWire", "DecafSession", "DecafNIO", "DecafVectors", "DecafConformance", "DecafDiagnosis"]),
+        .target(name: "DecafFuzz", dependencies: ["DecafWire", "DecafSession", "DecafNIO", "DecafVectors", "DecafConformance", "DecafPeer", "DecafDiagnosis"]),
         .target(name: "DecafVectors", dependencies: ["DecafWire", "DecafCapture", "DecafJSON"]),
         .target(
             name: "DecafConformance",
-            dependencies: [
-                "DecafWire", "DecafSession", "DecafNIO", "DecafVectors", "DecafJSON", "DecafDiagnosis",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-            ]
+            dependencies: ["DecafWire", "DecafSession", "DecafNIO", "DecafVectors", "DecafJSON", "DecafDiagnosis"]
         ),
         .executableTarget(
             name: "decaf",
@@ -123,7 +118,10 @@ let package = Package(
         ),
         .testTarget(
             name: "DecafPeerTests",
-            dependencies: ["DecafPeer", "DecafNIO", "DecafSession", "DecafWire", "DecafDissect", "DecafTestSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "DecafPeer", "DecafNIO", "DecafSession", "DecafWire", "DecafDissect", "DecafTestSupport",
+                .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
         .testTarget(name: "DecafDissectTests", dependencies: ["DecafDissect", "DecafCapture", "DecafJSON", "DecafVectors", "DecafWire", "DecafTestSupport"]),
         .testTarget(

@@ -40,7 +40,7 @@ public struct ClientCase: Hashable, Sendable {
         }
 
         /// The line on the testee's standard input: `{"send":{"id":"m1","text":"hello"}}`.
-        var line: String {
+        package var line: String {
             JSONLine.encode(["send": SendLine(id: id, text: text, payload: text == nil ? Hex.string(payload) : nil)])
         }
 

@@ -1,7 +1,6 @@
 import DecafNIO
 import DecafWire
 import Foundation
-import NIOConcurrencyHelpers
 import Synchronization
 
 /// How the codec suite runs a case once: one request to the run's testee process, one answer
@@ -9,12 +8,12 @@ import Synchronization
 /// run one at a time; each waits on a thread of its own, since a testee is read with blocking reads.
 public final class DecoderSuiteDriver: SuiteDriver {
     let timeout: Duration
-    let repeats: Int
-    var jobs: Int { 1 }
+    package let repeats: Int
+    package var jobs: Int { 1 }
     /// The run's one testee, started again after it dies.
     private let testee: Mutex<TesteeProcess>
     /// Set when the run's task is cancelled: the wait for an answer then ends within a tenth of a second.
-    private let cancelled = NIOLockedValueBox(false)
+    private let cancelled = CancellationFlag()
     /// What the testee did besides answering, over the run, and the case asked last.
     private let irregular = Mutex((all: TesteeIrregularities(), lastCase: String?.none))
 
@@ -29,7 +28,7 @@ public final class DecoderSuiteDriver: SuiteDriver {
     public init(command: [String], timeout: Duration, repeats: Int = 1, lineLimit: Int = lineLimit(bodyLimit: DecodeOptions.defaultBodyLimit)) {
         self.timeout = timeout
         self.repeats = repeats
-        testee = Mutex(TesteeProcess(command: command, lineLimit: lineLimit) { [cancelled] in cancelled.withLockedValue { $0 } })
+        testee = Mutex(TesteeProcess(command: command, lineLimit: lineLimit) { [cancelled] in cancelled.isRaised })
     }
 
     /// What the testee did besides answering, over every request so far.
@@ -54,7 +53,7 @@ public final class DecoderSuiteDriver: SuiteDriver {
                 }.start()
             }
         } onCancel: {
-            cancelled.withLockedValue { $0 = true }
+            cancelled.raise()
         }
     }
 

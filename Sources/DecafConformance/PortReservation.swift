@@ -6,13 +6,13 @@ import Glibc
 /// refuses connections: a client's connection attempt is refused, as by a server that is down,
 /// and no other socket on the machine (a client's ephemeral port) can take the port meanwhile, so
 /// the server can listen there again. Listener and reservation share the port through SO_REUSEPORT.
-final class PortReservation {
+package final class PortReservation {
     private let descriptor: Int32
     /// The port held (the one the system chose, when asked for port 0).
     let port: Int
 
     /// Binds 127.0.0.1:`port`; nil if the system refuses.
-    init?(port: Int) {
+    package init?(port: Int) {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return nil }
         var on: Int32 = 1

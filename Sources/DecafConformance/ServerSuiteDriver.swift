@@ -9,14 +9,14 @@ struct ServerSuiteDriver: SuiteDriver {
     /// What the opening handshake learnt of the target.
     let target: TargetIdentity
 
-    var jobs: Int { settings.jobs }
-    var repeats: Int { settings.repeats }
+    package var jobs: Int { settings.jobs }
+    package var repeats: Int { settings.repeats }
 
     /// Runs `testCase` on a fresh connection, its frames in a session of the execution's own. Every
     /// wait has a deadline (`settings.timeout`), and the case as a whole its `limit`: a case that
     /// reaches it anyway times out. How late the suite's own timers fired meanwhile comes with the
     /// result, so a failure reached while the suite was held up is run again alone.
-    func attempt(_ testCase: ConformanceCase, execution: Int) async -> CaseAttempt {
+    package func attempt(_ testCase: ConformanceCase, execution: Int) async -> CaseAttempt {
         let started = ContinuousClock.now
         let client: WireClient
         do {
@@ -53,7 +53,7 @@ struct ServerSuiteDriver: SuiteDriver {
     }
 
     /// Whether the target still answers a fresh handshake, after cases in a row timed out.
-    func lost() async -> String? {
+    package func lost() async -> String? {
         do throws(TargetProblem) {
             _ = try await ServerConformanceRunner(catalog: catalog, settings: settings).identify()
             return nil

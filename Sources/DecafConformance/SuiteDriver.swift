@@ -3,7 +3,7 @@
 /// repeats, its stop on interruption or on a target that is gone, and its report. A driver only
 /// moves bytes and keeps deadlines; a pure judge decides (`ServerJudge`, `ClientJudge`,
 /// `CodecJudge`).
-protocol SuiteDriver: Sendable {
+package protocol SuiteDriver: Sendable {
     associatedtype Case: Sendable
     /// Cases run at once.
     var jobs: Int { get }
@@ -19,5 +19,5 @@ protocol SuiteDriver: Sendable {
 }
 
 extension SuiteDriver {
-    func lost() async -> String? { nil }
+    package func lost() async -> String? { nil }
 }

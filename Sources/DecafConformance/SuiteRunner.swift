@@ -4,15 +4,20 @@
 /// or when the target stops answering. A case that failed while the suite itself was held up is
 /// run again, alone, once the others are done: its times were measured on a clock the suite could
 /// not keep.
-struct SuiteRunner<Driver: SuiteDriver> {
-    let driver: Driver
+package struct SuiteRunner<Driver: SuiteDriver> {
+    package let driver: Driver
+
+    /// A runner of `driver`'s cases.
+    package init(driver: Driver) {
+        self.driver = driver
+    }
 
     /// The results reached, in the cases' order, and why the run stopped early.
-    struct Outcome {
-        var results: [CaseResult]
-        var stop: ConformanceRun.Stop?
+    package struct Outcome {
+        package var results: [CaseResult]
+        package var stop: ConformanceRun.Stop?
         /// Why no verdict would say anything about the implementation: the run gave up on it.
-        var unusable: String?
+        package var unusable: String?
     }
 
     /// Cases in a row that stalled, after which the driver checks that the target is still there.
@@ -21,7 +26,7 @@ struct SuiteRunner<Driver: SuiteDriver> {
     /// after which the run gives up on the testee.
     static var attemptsBeforeGivingUp: Int { 3 }
 
-    func run(_ cases: [Driver.Case], progress: @escaping @Sendable (CaseResult, Int, Int) -> Void) async -> Outcome {
+    package func run(_ cases: [Driver.Case], progress: @escaping @Sendable (CaseResult, Int, Int) -> Void) async -> Outcome {
         var results: [CaseResult?] = Array(repeating: nil, count: cases.count)
         var done = 0
         var heldUp: [Int] = []

@@ -4,7 +4,7 @@ import Foundation
 /// on PATH as a shell would. env answers for a command it could not start with a status of its own.
 public enum TesteeLaunch {
     /// The program every testee command is run with.
-    static let executable = "/usr/bin/env"
+    package static let executable = "/usr/bin/env"
 
     /// The environment a testee (or a server the fuzzer restarts) starts with: the suite's own,
     /// `extra` added, and a Swift runtime's crash backtrace off unless SWIFT_BACKTRACE says

@@ -8,7 +8,7 @@ public struct TesteeUnusable: Error, CustomStringConvertible {
 
     /// `reason` says what the testee did; a leading "the testee " is dropped, since the
     /// description names it.
-    init(command: [String], reason: String, protocolFile: String = "Specs/conform-testee.md") {
+    package init(command: [String], reason: String, protocolFile: String = "Specs/conform-testee.md") {
         self.command = command
         self.reason = reason.hasPrefix("the testee ") ? String(reason.dropFirst("the testee ".count)) : reason
         self.protocolFile = protocolFile

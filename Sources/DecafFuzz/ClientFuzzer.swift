@@ -1,4 +1,5 @@
 import DecafConformance
+import DecafPeer
 import DecafWire
 
 /// A campaign against a client testee (Specs/conform-client.md): for each mutant of the corpus

@@ -1,4 +1,5 @@
 @testable import DecafConformance
+import DecafPeer
 import DecafSession
 import DecafTestSupport
 import DecafWire

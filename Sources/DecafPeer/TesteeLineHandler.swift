@@ -1,3 +1,4 @@
+import DecafConformance
 import NIOCore
 
 /// Cuts a testee's output into lines and passes them, when its output last brought bytes, and the

@@ -1,3 +1,4 @@
+import DecafConformance
 import DecafNIO
 import NIOConcurrencyHelpers
 import NIOCore
@@ -9,8 +10,8 @@ import NIOPosix
 struct ClientSuiteDriver: SuiteDriver {
     let settings: ClientRunSettings
 
-    var jobs: Int { settings.jobs }
-    var repeats: Int { settings.repeats }
+    package var jobs: Int { settings.jobs }
+    package var repeats: Int { settings.repeats }
 
     static let cannotStart = "the testee cannot be started"
 
@@ -19,7 +20,7 @@ struct ClientSuiteDriver: SuiteDriver {
     private static let group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
 
     /// Runs `testCase` once: its own listener, its own testee.
-    func attempt(_ testCase: ClientCase, execution: Int) async -> CaseAttempt {
+    package func attempt(_ testCase: ClientCase, execution: Int) async -> CaseAttempt {
         let started = ContinuousClock.now
         let eventLoop = Self.group.next()
         let outcome = eventLoop.makePromise(of: ClientCaseOutcome.self)

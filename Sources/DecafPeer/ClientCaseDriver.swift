@@ -1,3 +1,4 @@
+import DecafConformance
 import DecafNIO
 import DecafSession
 import DecafWire
@@ -6,7 +7,7 @@ import NIOCore
 import NIOPosix
 
 /// One run of one client case on one event loop: the listener and connections of the scripted
-/// server, the testee processes and their pipes, and the timers. It only moves bytes, lines and
+/// server, the testee processes (`ClientTestees`), and the timers. It only moves bytes, lines and
 /// timers between them and the `ScriptedServer`; the judge decides on the observation.
 final class ClientCaseDriver {
     private let testCase: ClientCase
@@ -20,43 +21,25 @@ final class ClientCaseDriver {
     private var port = 0
     private var connections: [Int: Channel] = [:]
     private var timers: [Int: Scheduled<Void>] = [:]
-    private var testees: [Testee] = []
+    private lazy var testees = ClientTestees(eventLoop: eventLoop, driver: bound)
     private var transcript = BoundedTranscript()
-    /// What the testees wrote on their standard error: the last 16 KiB, to quote their last line.
-    private var standardError = BoundedOutput(head: 0, tail: 16_384)
     private var ending = false
     private var done = false
     private var problem: String?
-    /// The longest the event loop ran late: the suite's own clock is only as good as this.
-    private var held: Duration = .zero
-    private var watchdog: Scheduled<Void>?
-
-    /// One testee process and its pipes.
-    private struct Testee {
-        /// nil when it could not be started.
-        var process: SpawnedProcess?
-        var pipes: Channel?
-        var errors: Channel?
-        var exit: ClientObservation.Exit?
-        var outputClosed = false
-        var stopped = false
-        /// When the testee's output last brought bytes.
-        var lastOutput = NIODeadline.now()
-        var isDone: Bool { exit != nil && outputClosed }
-    }
+    /// How late the event loop ran: the suite's own clock is only as good as this.
+    private let watchdog: LoopWatchdog
 
     /// A reported line is kept in the transcript up to this many bytes.
     private static let transcriptWriteLimit = 65_536
     /// The testee's standard error is kept in the transcript up to this many bytes, its last.
     private static let noteLimit = 2048
-    /// How often the watchdog looks at the event loop's clock.
-    private static let watchdogInterval = TimeAmount.milliseconds(20)
 
     init(testCase: ClientCase, settings: ClientRunSettings, eventLoop: EventLoop, outcome: EventLoopPromise<ClientCaseOutcome>) {
         self.testCase = testCase
         self.settings = settings
         self.eventLoop = eventLoop
         self.outcome = outcome
+        watchdog = LoopWatchdog(eventLoop: eventLoop)
         server = ScriptedServer(script: testCase.script, settings: testCase.suggested)
     }
 
@@ -69,7 +52,7 @@ final class ClientCaseDriver {
     // MARK: - Start
 
     func start() {
-        watch(expecting: .now() + Self.watchdogInterval)
+        watchdog.start()
         listen(on: 0).assumeIsolated().whenComplete { [self] result in
             switch result {
             case let .success(channel):
@@ -82,16 +65,6 @@ final class ClientCaseDriver {
                 problem = "the suite cannot listen on 127.0.0.1: \(ConnectionFailure.reason(error))"
                 complete()
             }
-        }
-    }
-
-    /// Measures how late the event loop runs its timers, so a verdict on time can be set aside
-    /// when the suite itself was held up (a loaded machine, a case next door busy with megabytes).
-    private func watch(expecting deadline: NIODeadline) {
-        watchdog = eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
-            let now = NIODeadline.now()
-            held = max(held, .nanoseconds((now - deadline).nanoseconds))
-            watch(expecting: now + Self.watchdogInterval)
         }
     }
 
@@ -114,75 +87,11 @@ final class ClientCaseDriver {
 
     private func startTestees() {
         let environment = TesteeLaunch.environment(testCase.suggested.environment(host: "127.0.0.1", port: port, caseID: testCase.id, heartbeats: testCase.heartbeats))
-        for instance in 0..<testCase.instances {
-            let driver = bound
-            let eventLoop = eventLoop
-            let process: SpawnedProcess
-            do {
-                process = try SpawnedProcess(
-                    executable: TesteeLaunch.executable, arguments: settings.command, environment: environment,
-                    standardInput: .pipe, standardOutput: .pipe, standardError: .pipe
-                ) { ended in
-                    let exit: ClientObservation.Exit = switch ended {
-                    case let .signalled(signal): .signal(signal)
-                    case let .exited(status): .status(status)
-                    }
-                    eventLoop.execute { driver.value.exited(instance, exit) }
-                }
-            } catch {
-                server.exited(instance: instance, .cannotStart("\(settings.command.first ?? "") cannot be run: \(error.description)"))
-                testees.append(Testee(process: nil, exit: .cannotStart(""), outputClosed: true))
-                continue
-            }
-            testees.append(Testee(process: process))
-            let readable = process.pipes.output ?? -1
-            let writable = process.pipes.input ?? -1
-            let lineLimit = testCase.longestLine
-            if let errors = process.pipes.error { readErrors(errors, of: instance) }
-            NIOPipeBootstrap(group: eventLoop)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(TesteeLineHandler(driver: driver, instance: instance, lineLimit: lineLimit))
-                    }
-                }
-                .takingOwnershipOfDescriptors(input: readable, output: writable)
-                .assumeIsolated().whenComplete { [self] result in
-                    switch result {
-                    case let .success(channel): piped(channel, instance: instance)
-                    case .failure: outputClosed(instance)
-                    }
-                }
-        }
-        if testees.allSatisfy(\.isDone) { begin(ending: false) }
-    }
-
-    /// Reads what testee `instance` writes on its standard error as it comes, keeping its tail:
-    /// a testee that writes without end costs 16 KiB and never blocks on a full pipe.
-    private func readErrors(_ descriptor: Int32, of instance: Int) {
-        let driver = bound
-        NIOPipeBootstrap(group: eventLoop)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(TesteeErrorHandler { bytes in driver.value.standardError.append(bytes) })
-                }
-            }
-            .takingOwnershipOfDescriptor(input: descriptor)
-            .assumeIsolated().whenComplete { [self] result in
-                if case let .success(channel) = result { testees[instance].errors = channel } else { close(descriptor) }
-            }
-    }
-
-    /// The testee's pipes are open: tell it what to send.
-    private func piped(_ channel: Channel, instance: Int) {
-        testees[instance].pipes = channel
-        let lines = testCase.messages.map { $0.line + "\n" }.joined()
-        if !lines.isEmpty { channel.writeAndFlush(ByteBuffer(string: lines), promise: nil) }
-        if testCase.endsInput || ending { endInput(of: instance) }
-    }
-
-    private func endInput(of instance: Int) {
-        guard let channel = testees[instance].pipes else { return }
-        channel.close(mode: .output, promise: nil)
+        let input = testCase.messages.map { $0.line + "\n" }.joined()
+        let failures = testees.start(settings.command, environment: environment, count: testCase.instances, input: input, endsInput: testCase.endsInput,
+                                     lineLimit: testCase.longestLine)
+        for (instance, reason) in failures.sorted(by: { $0.key < $1.key }) { server.exited(instance: instance, .cannotStart(reason)) }
+        if testees.allDone { begin(ending: false) }
     }
 
     private func scheduleTimeLimit() {
@@ -235,7 +144,7 @@ final class ClientCaseDriver {
     /// The testee's output ended in the middle of a line: not an event, unless the suite stopped
     /// the testee while it was writing it.
     func unterminatedLine(_ text: String, from instance: Int) {
-        guard !done, testees.indices.contains(instance), !testees[instance].stopped else { return }
+        guard !done, !testees.isStopped(instance) else { return }
         line(text, from: instance)
     }
 
@@ -245,37 +154,22 @@ final class ClientCaseDriver {
     }
 
     func outputClosed(_ instance: Int) {
-        guard testees.indices.contains(instance) else { return }
-        testees[instance].outputClosed = true
-        checkTestees()
+        if testees.outputClosed(instance) { checkTestees() }
     }
 
     func exited(_ instance: Int, _ exit: ClientObservation.Exit) {
-        guard testees.indices.contains(instance), testees[instance].exit == nil else { return }
-        testees[instance].exit = testees[instance].stopped ? .stopped : exit
-        note(testees.count > 1 ? "testee \(instance + 1) \(Self.describe(testees[instance].exit ?? exit))" : "the testee \(Self.describe(testees[instance].exit ?? exit))")
-        server.exited(instance: instance, testees[instance].exit ?? exit)
-        awaitEndOfOutput(instance)
+        guard let seen = testees.exited(instance, exit) else { return }
+        note(testees.count > 1 ? "testee \(instance + 1) \(Self.describe(seen))" : "the testee \(Self.describe(seen))")
+        server.exited(instance: instance, seen)
         checkTestees()
     }
 
     func outputArrived(_ instance: Int) {
-        guard testees.indices.contains(instance) else { return }
-        testees[instance].lastOutput = .now()
-    }
-
-    /// After the testee exits, its output ends once the suite has read what is left in the pipe;
-    /// a grandchild may hold the pipe open, so output quiet for half a second also counts as ended.
-    private func awaitEndOfOutput(_ instance: Int) {
-        let quiet = TimeAmount.milliseconds(500)
-        eventLoop.assumeIsolated().scheduleTask(deadline: testees[instance].lastOutput + quiet) { [self] in
-            guard !testees[instance].outputClosed else { return }
-            if NIODeadline.now() - testees[instance].lastOutput >= quiet { outputClosed(instance) } else { awaitEndOfOutput(instance) }
-        }
+        testees.outputArrived(instance)
     }
 
     private func checkTestees() {
-        guard !testees.isEmpty, testees.allSatisfy(\.isDone) else { return }
+        guard testees.allDone else { return }
         if ending { complete() } else { begin(ending: false) }
     }
 
@@ -358,19 +252,9 @@ final class ClientCaseDriver {
         guard !ending else { return }
         ending = true
         server.end(at: now, timedOut: timedOut, lastWords: "")
-        for instance in testees.indices { endInput(of: instance) }
-        if testees.allSatisfy(\.isDone) { return complete() }
-        let loop = eventLoop.assumeIsolated()
-        loop.scheduleTask(in: .milliseconds(1500)) { [self] in
-            for instance in testees.indices where testees[instance].exit == nil {
-                testees[instance].stopped = true
-                testees[instance].process?.signalGroup(SIGTERM)
-            }
-            loop.scheduleTask(in: .seconds(1)) { [self] in
-                for testee in testees where testee.exit == nil { testee.process?.signalGroup(SIGKILL) }
-                loop.scheduleTask(in: .seconds(1)) { [self] in complete() }
-            }
-        }
+        testees.endInput()
+        if testees.allDone { return complete() }
+        testees.stop(after: .milliseconds(1500)) { [self] in complete() }
     }
 
     /// The run was interrupted: the testees are stopped at once (killed if they have not gone a
@@ -378,13 +262,7 @@ final class ClientCaseDriver {
     func interrupt() {
         guard !done else { return }
         ending = true
-        for instance in testees.indices where testees[instance].exit == nil {
-            testees[instance].stopped = true
-            testees[instance].process?.signalGroup(SIGTERM)
-        }
-        eventLoop.assumeIsolated().scheduleTask(in: .seconds(1)) { [self] in
-            for testee in testees where testee.exit == nil { testee.process?.signalGroup(SIGKILL) }
-        }
+        testees.interrupt()
         complete()
     }
 
@@ -394,87 +272,22 @@ final class ClientCaseDriver {
         server.end(at: now, timedOut: false, lastWords: lastWords)
         server.closingAll(at: now)
         for index in connections.keys.sorted() { note("the suite closed connection \(index + 1) at the case's end", connection: index) }
+        let standardError = testees.standardError
         if standardError.total > 0 {
             let kept = standardError.tail.suffix(Self.noteLimit)
             note("the testee's standard error, its last \(kept.count) of \(standardError.total) bytes: " + String(decoding: kept, as: UTF8.self))
         }
         for timer in timers.values { timer.cancel() }
-        watchdog?.cancel()
+        watchdog.stop()
         listener?.close(promise: nil)
-        // What the testees started and left behind goes with the case.
-        for testee in testees where testee.exit != nil { testee.process?.signalGroup(SIGKILL) }
+        testees.release()
         for channel in connections.values { channel.close(promise: nil) }
-        for testee in testees {
-            testee.pipes?.close(promise: nil)
-            testee.errors?.close(promise: nil)
-        }
         outcome.succeed(ClientCaseOutcome(observation: server.observation, transcript: transcript.entries, problem: problem,
-                                          held: max(held, server.observation.behindScript)))
+                                          held: max(watchdog.held, server.observation.behindScript)))
     }
 
     /// What the testee said last on its standard error (`LastWords`), or "".
     private var lastWords: String {
-        LastWords.of(String(decoding: standardError.tail, as: UTF8.self))
-    }
-}
-
-/// Passes the bytes a client writes to its driver's transcript, then on to the frame decoder.
-final class ScriptedConnectionRecorder: ChannelInboundHandler {
-    typealias InboundIn = ByteBuffer
-    typealias InboundOut = ByteBuffer
-
-    private let driver: NIOLoopBound<ClientCaseDriver>
-    var index: Int?
-
-    init(driver: NIOLoopBound<ClientCaseDriver>) {
-        self.driver = driver
-    }
-
-    func channelActive(context: ChannelHandlerContext) {
-        index = driver.value.accepted(context.channel)
-        context.fireChannelActive()
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let buffer = unwrapInboundIn(data)
-        if let index { driver.value.read(Array(buffer.readableBytesView), on: index) }
-        context.fireChannelRead(data)
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        if let index { driver.value.closed(index) }
-        context.fireChannelInactive()
-    }
-}
-
-/// Passes a client's frames and protocol errors to the driver.
-final class ScriptedConnectionHandler: ChannelInboundHandler {
-    typealias InboundIn = Frame
-
-    private let driver: NIOLoopBound<ClientCaseDriver>
-
-    init(driver: NIOLoopBound<ClientCaseDriver>) {
-        self.driver = driver
-    }
-
-    private func index(_ context: ChannelHandlerContext) -> Int? {
-        (try? context.pipeline.syncOperations.handler(type: ScriptedConnectionRecorder.self))?.index
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard let index = index(context) else { return }
-        driver.value.received(unwrapInboundIn(data), on: index)
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: Error) {
-        if let error = error as? WireError, let index = index(context) {
-            driver.value.failed(error, on: index)
-        } else if case ByteToMessageDecoderError.dataReceivedInErrorState = error {
-            // Bytes after a protocol error: the server already answered it (an ERROR, a close);
-            // closing here would be the suite's close, which the transcript would give the client.
-            return
-        } else {
-            context.close(promise: nil)
-        }
+        LastWords.of(String(decoding: testees.standardError.tail, as: UTF8.self))
     }
 }

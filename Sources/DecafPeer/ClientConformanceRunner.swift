@@ -1,3 +1,4 @@
+import DecafConformance
 import DecafNIO
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-@testable import DecafConformance
+@testable import DecafPeer
 import NIOCore
 import Testing
 

@@ -1,0 +1,208 @@
+import DecafConformance
+import DecafNIO
+import Glibc
+import NIOCore
+import NIOPosix
+
+/// The testee processes of one client case, on the case's event loop: started with the case's
+/// environment, told the messages to send, their output handed to the driver line by line, the
+/// tail of their standard error kept, their exits and the end of their output tracked, and
+/// stopped when the case ends. Process management only: what a line or an exit means is the
+/// driver's and the `ScriptedServer`'s.
+final class ClientTestees {
+    /// One testee process and its pipes.
+    private struct Testee {
+        /// nil when it could not be started.
+        var process: SpawnedProcess?
+        var pipes: Channel?
+        var errors: Channel?
+        var exit: ClientObservation.Exit?
+        var outputClosed = false
+        var stopped = false
+        /// When the testee's output last brought bytes.
+        var lastOutput = NIODeadline.now()
+        var isDone: Bool { exit != nil && outputClosed }
+    }
+
+    private let eventLoop: EventLoop
+    private let driver: NIOLoopBound<ClientCaseDriver>
+    private var testees: [Testee] = []
+    /// Whether the testees' input has been ended: a testee whose pipes open later gets it ended too.
+    private var inputEnded = false
+    /// What the testees wrote on their standard error: the last 16 KiB, to quote their last line.
+    private(set) var standardError = BoundedOutput(head: 0, tail: 16_384)
+
+    /// How long output may stay quiet after a testee exited before it counts as ended.
+    private static let quietOutput = TimeAmount.milliseconds(500)
+
+    init(eventLoop: EventLoop, driver: NIOLoopBound<ClientCaseDriver>) {
+        self.eventLoop = eventLoop
+        self.driver = driver
+    }
+
+    private var bound: NIOLoopBound<ClientTestees> { NIOLoopBound(self, eventLoop: eventLoop) }
+
+    /// Whether every testee has exited and its output has ended (false before any was started).
+    var allDone: Bool { !testees.isEmpty && testees.allSatisfy(\.isDone) }
+
+    /// How many testees there are.
+    var count: Int { testees.count }
+
+    /// Whether the suite stopped testee `instance`.
+    func isStopped(_ instance: Int) -> Bool { testees.indices.contains(instance) && testees[instance].stopped }
+
+    /// Starts `count` testees of `command` with `environment`, each to be told `input` (its lines)
+    /// and, when `endsInput`, to see its input end. Returns why each testee that could not be
+    /// started could not, by instance.
+    func start(_ command: [String], environment: [String: String], count: Int, input: String, endsInput: Bool, lineLimit: Int) -> [Int: String] {
+        var failures: [Int: String] = [:]
+        for instance in 0..<count {
+            let driver = driver
+            let eventLoop = eventLoop
+            let process: SpawnedProcess
+            do {
+                process = try SpawnedProcess(
+                    executable: TesteeLaunch.executable, arguments: command, environment: environment,
+                    standardInput: .pipe, standardOutput: .pipe, standardError: .pipe
+                ) { ended in
+                    let exit: ClientObservation.Exit = switch ended {
+                    case let .signalled(signal): .signal(signal)
+                    case let .exited(status): .status(status)
+                    }
+                    eventLoop.execute { driver.value.exited(instance, exit) }
+                }
+            } catch {
+                failures[instance] = "\(command.first ?? "") cannot be run: \(error.description)"
+                testees.append(Testee(process: nil, exit: .cannotStart(""), outputClosed: true))
+                continue
+            }
+            testees.append(Testee(process: process))
+            let readable = process.pipes.output ?? -1
+            let writable = process.pipes.input ?? -1
+            if let errors = process.pipes.error { readErrors(errors, of: instance) }
+            NIOPipeBootstrap(group: eventLoop)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(TesteeLineHandler(driver: driver, instance: instance, lineLimit: lineLimit))
+                    }
+                }
+                .takingOwnershipOfDescriptors(input: readable, output: writable)
+                .assumeIsolated().whenComplete { [self] result in
+                    switch result {
+                    case let .success(channel): piped(channel, instance: instance, input: input, endsInput: endsInput)
+                    case .failure: driver.value.outputClosed(instance)
+                    }
+                }
+        }
+        return failures
+    }
+
+    /// Reads what testee `instance` writes on its standard error as it comes, keeping its tail:
+    /// a testee that writes without end costs 16 KiB and never blocks on a full pipe.
+    private func readErrors(_ descriptor: Int32, of instance: Int) {
+        let testees = bound
+        NIOPipeBootstrap(group: eventLoop)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(TesteeErrorHandler { bytes in testees.value.standardError.append(bytes) })
+                }
+            }
+            .takingOwnershipOfDescriptor(input: descriptor)
+            .assumeIsolated().whenComplete { [self] result in
+                if case let .success(channel) = result { self.testees[instance].errors = channel } else { close(descriptor) }
+            }
+    }
+
+    /// The testee's pipes are open: tell it what to send.
+    private func piped(_ channel: Channel, instance: Int, input: String, endsInput: Bool) {
+        testees[instance].pipes = channel
+        if !input.isEmpty { channel.writeAndFlush(ByteBuffer(string: input), promise: nil) }
+        if endsInput || inputEnded { endInput(of: instance) }
+    }
+
+    /// Ends every testee's input (and that of testees whose pipes open later).
+    func endInput() {
+        inputEnded = true
+        for instance in testees.indices { endInput(of: instance) }
+    }
+
+    private func endInput(of instance: Int) {
+        testees[instance].pipes?.close(mode: .output, promise: nil)
+    }
+
+    /// Notes that testee `instance`'s output brought bytes.
+    func outputArrived(_ instance: Int) {
+        guard testees.indices.contains(instance) else { return }
+        testees[instance].lastOutput = .now()
+    }
+
+    /// Notes that testee `instance`'s output ended; false for an instance it does not know.
+    func outputClosed(_ instance: Int) -> Bool {
+        guard testees.indices.contains(instance) else { return false }
+        testees[instance].outputClosed = true
+        return true
+    }
+
+    /// Notes that testee `instance` exited: the exit as the case sees it (`stopped` when the
+    /// suite stopped it), or nil when it is unknown or already noted. Its output then ends once
+    /// the suite has read what is left in the pipe; a grandchild may hold the pipe open, so
+    /// output quiet for half a second also counts as ended.
+    func exited(_ instance: Int, _ exit: ClientObservation.Exit) -> ClientObservation.Exit? {
+        guard testees.indices.contains(instance), testees[instance].exit == nil else { return nil }
+        let seen = testees[instance].stopped ? .stopped : exit
+        testees[instance].exit = seen
+        awaitEndOfOutput(instance)
+        return seen
+    }
+
+    private func awaitEndOfOutput(_ instance: Int) {
+        eventLoop.assumeIsolated().scheduleTask(deadline: testees[instance].lastOutput + Self.quietOutput) { [self] in
+            guard !testees[instance].outputClosed else { return }
+            if NIODeadline.now() - testees[instance].lastOutput >= Self.quietOutput {
+                driver.value.outputClosed(instance)
+            } else {
+                awaitEndOfOutput(instance)
+            }
+        }
+    }
+
+    /// Stops the testees still running after `grace`: SIGTERM to each one's process group, SIGKILL
+    /// a second later; `stopped` runs a second after that.
+    func stop(after grace: TimeAmount, then stopped: @escaping () -> Void) {
+        let loop = eventLoop.assumeIsolated()
+        loop.scheduleTask(in: grace) { [self] in
+            terminate()
+            loop.scheduleTask(in: .seconds(1)) { [self] in
+                kill()
+                loop.scheduleTask(in: .seconds(1)) { stopped() }
+            }
+        }
+    }
+
+    /// Stops the testees still running at once (killed if they have not gone a second later).
+    func interrupt() {
+        terminate()
+        eventLoop.assumeIsolated().scheduleTask(in: .seconds(1)) { [self] in kill() }
+    }
+
+    private func terminate() {
+        for instance in testees.indices where testees[instance].exit == nil {
+            testees[instance].stopped = true
+            testees[instance].process?.signalGroup(SIGTERM)
+        }
+    }
+
+    private func kill() {
+        for testee in testees where testee.exit == nil { testee.process?.signalGroup(SIGKILL) }
+    }
+
+    /// At the case's end: what the testees started and left behind goes with the case, and their
+    /// pipes are closed.
+    func release() {
+        for testee in testees where testee.exit != nil { testee.process?.signalGroup(SIGKILL) }
+        for testee in testees {
+            testee.pipes?.close(promise: nil)
+            testee.errors?.close(promise: nil)
+        }
+    }
+}
