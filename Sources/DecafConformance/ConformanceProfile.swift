@@ -10,6 +10,8 @@ public struct ConformanceProfile: Hashable, Sendable {
     public var bodyLimit: Int = DecodeOptions.defaultBodyLimit
     /// The target's TLV nesting limit (TLV-2).
     public var depthLimit: Int = 4
+    /// Whether the target is configured to allow a tag repeated within one sequence (TLV-3).
+    public var allowsDuplicateTags = false
     /// How soon an ACK must come for `exchange.ack.prompt`: well inside a client's retransmission
     /// timer (EX-7).
     public var ackDeadline: Duration = .milliseconds(500)
@@ -18,4 +20,9 @@ public struct ConformanceProfile: Hashable, Sendable {
     public var idleTimeout: Duration?
 
     public init() {}
+
+    /// How the target decodes what it receives, as far as the suite knows: its version and limits.
+    public var decodeOptions: DecodeOptions {
+        DecodeOptions(bodyLimit: bodyLimit, version: version, tlv: TLVOptions(depthLimit: depthLimit, allowsDuplicateTags: allowsDuplicateTags))
+    }
 }

@@ -1,15 +1,30 @@
 import DecafVectors
 import DecafWire
 
-/// Network cases made from the golden vectors whose options are the target's: each vector's bytes
-/// are sent on a fresh connection and the target must do what a receiver does with them: ACK a
-/// valid frame (or not, for ACK and unknown types), refuse an invalid one with an ERROR and a close.
+/// Network cases made from the golden vectors: each vector's bytes are sent on a fresh connection
+/// and the target must do what a receiver does with them: ACK a valid frame (or not, for ACK and
+/// unknown types), refuse an invalid one with an ERROR and a close. The vectors whose options are
+/// the target's are taken as they are; for a target configured otherwise than the brief's
+/// defaults (another version, body or depth limit, repeated tags allowed), the vectors made for
+/// the defaults are judged again as that target must read them (`FrameVector(judgedUnder:)`), so
+/// a legal configuration never fails a case made for another.
 enum VectorCases {
     static func cases(for profile: ConformanceProfile) -> [ConformanceCase] {
-        let options = DecodeOptions(bodyLimit: profile.bodyLimit, version: profile.version, tlv: TLVOptions(depthLimit: profile.depthLimit))
-        return FrameVectorFile.all.flatMap(\.groups)
-            .filter { $0.options == options }
-            .flatMap { group in group.tests.compactMap { conformanceCase($0, group: group.name) } }
+        let options = profile.decodeOptions
+        let groups = FrameVectorFile.all.flatMap(\.groups)
+        let own = groups.filter { $0.options == options }.flatMap { group in group.tests.map { (vector: $0, group: group.name) } }
+        let rejudged = options == DecodeOptions() ? [] : groups.filter { $0.options == DecodeOptions() }.flatMap { group in
+            group.tests.compactMap { vector in Self.judged(vector, under: options).map { (vector: $0, group: group.name) } }
+        }
+        return (own + rejudged).compactMap { conformanceCase($0.vector, group: $0.group) }
+    }
+
+    /// `vector`, made for the brief's defaults, as a receiver with `options` must read it: as it
+    /// is when the reading is the same, else with the expectation the reference derives.
+    static func judged(_ vector: FrameVector, under options: DecodeOptions) -> FrameVector? {
+        guard let derived = FrameVector(tcId: vector.tcId, comment: vector.comment + " (as a target with its own limits reads it)",
+                                        requirements: vector.requirements, bytes: vector.bytes, judgedUnder: options) else { return nil }
+        return derived.expectation.result == vector.result && derived.expectation.refusal == vector.expectation.refusal ? vector : derived
     }
 
     /// The case for `vector`, or nil when the network cannot show what it tests.

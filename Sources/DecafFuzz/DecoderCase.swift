@@ -12,21 +12,8 @@ public enum DecoderCase {
     /// The case of input number `number`, or nil when the bytes are not one frame's stream under
     /// every legal reading (a frame and more after it: the testee protocol answers for one frame).
     public static func make(_ bytes: [UInt8], options: DecodeOptions, number: Int) -> CodecCase? {
-        let legal = LegalOutcomes(of: bytes, options: options)
-        guard let strict = legal.strict, legal.frames.allSatisfy({ $0.wireLength == bytes.count }) else { return nil }
-        let expectation: VectorExpectation
-        let requirements: [RequirementID]
-        switch strict {
-        case let .frame(frame):
-            expectation = .valid(expected(frame))
-            requirements = []
-        case let .refused(error):
-            let refusal = ExpectedRefusal(error.code, at: error.offset)
-            requirements = [error.requirement]
-            expectation = legal.frames.first.map { .acceptable(expected($0), refusal) } ?? .invalid(refusal)
-        }
-        let vector = FrameVector(tcId: number, comment: "fuzzed input \(number)", requirements: requirements, bytes: bytes, expectation: expectation)
-        return CodecCase(task: .decode, vector: vector, options: options, group: "fuzz")
+        FrameVector(tcId: number, comment: "fuzzed input \(number)", bytes: bytes, judgedUnder: options)
+            .map { CodecCase(task: .decode, vector: $0, options: options, group: "fuzz") }
     }
 
     /// Whether `response` is an answer some legal receiver gives the case's bytes: judged as the
@@ -35,14 +22,10 @@ public enum DecoderCase {
         LegalOutcomes(of: codecCase.vector.bytes, options: codecCase.options).outcomes.contains { outcome in
             var alternative = codecCase
             switch outcome {
-            case let .frame(frame): alternative.vector.expectation = .valid(expected(frame))
+            case let .frame(frame): alternative.vector.expectation = .valid(ExpectedFrame(taken: frame))
             case let .refused(error): alternative.vector.expectation = .invalid(ExpectedRefusal(error.code, at: error.offset))
             }
             return alternative.judge(response).kind.isPass
         }
-    }
-
-    private static func expected(_ frame: Frame) -> ExpectedFrame {
-        ExpectedFrame(header: frame.header, payload: Array(frame.payload), fields: [], warnings: [])
     }
 }

@@ -51,6 +51,7 @@ public final class ServerFuzzer: FuzzCampaign {
         profile.version = settings.options.version
         profile.bodyLimit = settings.options.bodyLimit
         profile.depthLimit = settings.options.tlv.depthLimit
+        profile.allowsDuplicateTags = settings.options.tlv.allowsDuplicateTags
         return profile
     }
 

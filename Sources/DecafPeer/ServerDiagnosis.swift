@@ -47,6 +47,7 @@ public enum ServerDiagnosis {
         }
         configuration.bodyLimit = profile.bodyLimit
         configuration.depthLimit = profile.depthLimit
+        configuration.allowsDuplicateTags = profile.allowsDuplicateTags
         configuration.idleTimeout = profile.idleTimeout ?? configuration.idleTimeout
         do {
             return try SimulatedServerCase(serverCase, against: breakage.configuration(from: configuration), mistakes: Set(breakage.mistakes),

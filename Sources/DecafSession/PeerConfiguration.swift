@@ -10,6 +10,8 @@ public struct PeerConfiguration: Sendable {
     public var bodyLimit: Int = DecodeOptions.defaultBodyLimit
     /// The deepest container nesting taken (TLV-2).
     public var depthLimit: Int = 4
+    /// Whether a tag repeated within one sequence is taken (TLV-3 lets a receiver be configured so).
+    public var allowsDuplicateTags = false
     /// When set, frames whose timestamp is farther than this from the peer's clock are refused
     /// (TS-1). Off by default.
     public var timestampWindow: UInt32?
@@ -50,7 +52,7 @@ public struct PeerConfiguration: Sendable {
         var options = DecodeOptions(
             bodyLimit: bodyLimit,
             version: version,
-            tlv: TLVOptions(depthLimit: has(.dropOnDeepTLV) ? 2 : depthLimit),
+            tlv: TLVOptions(depthLimit: has(.dropOnDeepTLV) ? 2 : depthLimit, allowsDuplicateTags: allowsDuplicateTags),
             timestampWindow: timestampWindow.map { TimestampWindow(seconds: $0, now: 0) },
             verifiesChecksum: !has(.acceptBadCRC)
         )

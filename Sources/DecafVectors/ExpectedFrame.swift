@@ -16,6 +16,11 @@ public struct ExpectedFrame: Hashable, Sendable {
         self.warnings = warnings
     }
 
+    /// What a receiver took: `frame`'s header and payload, with no fields or warnings to compare.
+    public init(taken frame: Frame) {
+        self.init(header: frame.header, payload: Array(frame.payload), fields: [], warnings: [])
+    }
+
     /// The frame of a vector's `bytes` (the catalog's own, which always start with a whole
     /// header), with the payload and fields they were built from and the warnings `flags` call for.
     init(decoding bytes: [UInt8], payload: [UInt8], fields: [TLVField], flags: [VectorFlag]) {

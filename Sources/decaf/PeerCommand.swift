@@ -68,11 +68,7 @@ struct PeerCommand: AsyncParsableCommand {
     @Flag(name: [.customShort("v"), .customLong("verbose")], help: "Log every connection opened and closed, with what it carried (--log-level info).")
     var verbose = false
 
-    @Option(help: ArgumentHelp("Largest body accepted, before and after inflating, in bytes. (default: 10485760)", valueName: "bytes"), transform: IntegerArgument.within(0...Int(UInt32.max)))
-    var bodyLimit = DecodeOptions.defaultBodyLimit
-
-    @Option(help: ArgumentHelp("Deepest nesting level of TLV containers accepted. (default: 4)", valueName: "n"), transform: IntegerArgument.within(0...TLVOptions.maximumDepthLimit))
-    var depthLimit = TLVOptions().depthLimit
+    @OptionGroup var limits: ReceiverLimitsArguments
 
     @Flag(help: "Refuse a frame with a bad header only once its body is in or the stream ends, not from the header: the brief allows both (a body too large is still refused from the header).")
     var refuseAfterBody = false
@@ -106,8 +102,9 @@ struct PeerCommand: AsyncParsableCommand {
         configuration.maxConnections = maxConnections
         configuration.timestampWindow = timestampWindow
         configuration.replayWindow = replayWindow
-        configuration.bodyLimit = bodyLimit
-        configuration.depthLimit = depthLimit
+        configuration.bodyLimit = limits.bodyLimit
+        configuration.depthLimit = limits.depthLimit
+        configuration.allowsDuplicateTags = limits.allowDuplicateTags
         configuration.refusesFromHeader = !refuseAfterBody
         var onDelivery: (@Sendable (FrameHeader) -> Void)?
         if let deliveries {

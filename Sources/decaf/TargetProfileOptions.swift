@@ -7,8 +7,8 @@ struct TargetProfileOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The target's own version (major.highest-minor). (default: 1.0)", valueName: "version"), transform: WireArgument.version)
     var targetVersion = ProtocolVersion.v1_0
 
-    @Option(help: ArgumentHelp("The target's body limit in bytes. (default: 10485760)", valueName: "bytes"), transform: IntegerArgument.within(0...Int(UInt32.max)))
-    var bodyLimit = DecodeOptions.defaultBodyLimit
+    /// The target's limits: `--body-limit`, `--depth-limit`, `--allow-duplicate-tags`.
+    @OptionGroup var limits: ReceiverLimitsArguments
 
     @Option(help: ArgumentHelp("The target's idle timeout; without it the idle-timeout case is unsupported.", valueName: "duration"), transform: DurationArgument.positive)
     var idleTimeout: Duration?
@@ -19,7 +19,9 @@ struct TargetProfileOptions: ParsableArguments {
     var profile: ConformanceProfile {
         var profile = ConformanceProfile()
         profile.version = targetVersion
-        profile.bodyLimit = bodyLimit
+        profile.bodyLimit = limits.bodyLimit
+        profile.depthLimit = limits.depthLimit
+        profile.allowsDuplicateTags = limits.allowDuplicateTags
         profile.idleTimeout = idleTimeout
         profile.ackDeadline = ackDeadline
         return profile

@@ -3,7 +3,8 @@
 every combination of the choices the brief leaves a receiver (`decaf testee decoder --list-choices`),
 each through `decaf conform decoder` and a `decaf fuzz decoder` campaign. Servers: `decaf peer` with
 each choice the brief leaves a server alone (`decaf peer --list-choices`, `--refuse-after-body`, a
-60 s `--timestamp-window`) and all together, each through `decaf conform server` and a `decaf fuzz
+60 s `--timestamp-window`) and all together, and with the limits a receiver may set (told to the
+suite and the fuzzer as well), each through `decaf conform server` and a `decaf fuzz
 server` campaign. Clients: `decaf testee client` with every combination of its choices (`--list-choices`),
 each through `decaf conform client` and a `decaf fuzz client` campaign. Release build. A legal
 implementation passes every case and gives no finding; anything else is a false verdict of Decaf's
@@ -74,15 +75,20 @@ def clients(decaf, duration, limit):
 
 
 def servers(decaf, duration, limit):
-    """The peer with each of a server's choices alone, and all together."""
+    """The peer with each of a server's choices alone, and all together; then with the limits a
+    receiver may set (repeated tags allowed, a deeper nesting, a smaller body), told to the suite
+    and the fuzzer with the same options."""
     options = [["--choice", name] for name in listed([decaf, "peer", "--list-choices"])] + [["--refuse-after-body"], ["--timestamp-window", "60s"]]
-    for member in [[]] + options + [[word for option in options for word in option]]:
+    members = [([], [])] + [(option, []) for option in options] + [([word for option in options for word in option], [])]
+    limits = ["--allow-duplicate-tags", "--depth-limit", "8", "--body-limit", "4096"]
+    members.append((limits, limits))
+    for member, told in members:
         peer = subprocess.Popen([decaf, "peer", "--listen", "127.0.0.1:0"] + member, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         try:
             address = peer.stdout.readline().split()[-1]
-            conform = subprocess.run([decaf, "conform", "server", "--json", address], capture_output=True, text=True, timeout=900)
+            conform = subprocess.run([decaf, "conform", "server", "--json", address] + told, capture_output=True, text=True, timeout=900)
             with tempfile.TemporaryDirectory() as findings:
-                fuzz = subprocess.run([decaf, "fuzz", "server", address, "--duration", duration, "--findings", findings, "--json"],
+                fuzz = subprocess.run([decaf, "fuzz", "server", address, "--duration", duration, "--findings", findings, "--json"] + told,
                                       capture_output=True, text=True, timeout=limit)
         finally:
             peer.terminate()
