@@ -34,19 +34,14 @@ struct ConformClientCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Cases to run at once, each with its own port and testee. (default: 8)", valueName: "n"), transform: IntegerArgument.within(1...64))
     var jobs = 8
 
-    @Argument(parsing: .postTerminator, help: "The testee's command line, after --.")
-    var command: [String] = []
-
-    func validate() throws {
-        if command.isEmpty { throw ValidationError("give the testee's command after --, e.g. -- decaf testee client") }
-    }
+    @OptionGroup var testee: TesteeCommandArguments
 
     func run() async throws {
         let signals = await SignalWaiter.install()
         let selected = try filter.select(ClientCatalog.cases.map(\.conformanceCase))
         let ids = Set(selected.map(\.id))
         let baseline = try report.loadBaseline()
-        var settings = ClientRunSettings(command: command, clock: Clock.unixSeconds)
+        var settings = ClientRunSettings(command: testee.command, clock: Clock.unixSeconds)
         settings.jobs = jobs
         settings.repeats = report.repeat
         let runner = ClientConformanceRunner(settings: settings)

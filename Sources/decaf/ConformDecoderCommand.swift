@@ -33,12 +33,7 @@ struct ConformDecoderCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How long to wait for each answer. (default: 5s)", valueName: "duration"), transform: DurationArgument.positive)
     var timeout = Duration.seconds(5)
 
-    @Argument(parsing: .postTerminator, help: "The testee's command line, after --.")
-    var command: [String] = []
-
-    func validate() throws {
-        if command.isEmpty { throw ValidationError("give the testee's command after --, e.g. -- python3 tools/reference/testee.py") }
-    }
+    @OptionGroup var testee: TesteeCommandArguments
 
     func run() async throws {
         let signals = await SignalWaiter.install()
@@ -46,7 +41,7 @@ struct ConformDecoderCommand: AsyncParsableCommand {
         let selected = try filter.select(all.map(\.conformanceCase))
         let ids = Set(selected.map(\.id))
         let baseline = try report.loadBaseline()
-        var runner = DecoderConformanceRunner(command: command)
+        var runner = DecoderConformanceRunner(command: testee.command)
         runner.timeout = timeout
         runner.repeats = report.repeat
         let cases = all.filter { ids.contains($0.id) }

@@ -41,19 +41,14 @@ struct FuzzClientCommand: AsyncParsableCommand {
                                valueName: "duration"), transform: DurationArgument.positive)
     var timeout = Duration.seconds(5)
 
-    @Argument(parsing: .postTerminator, help: "The client testee's command line, after --.")
-    var command: [String] = []
-
-    func validate() throws {
-        if command.isEmpty { throw ValidationError("give the client testee's command after --, e.g. -- decaf testee client") }
-    }
+    @OptionGroup var testee: TesteeCommandArguments
 
     func run() async throws {
         let inputs = try campaign.inputs()
         let directory = try campaign.directory()
         let settings = campaign.settings(timeout: timeout, options: limits.decodeOptions)
-        let fuzzer = ClientFuzzer(command: command, corpus: inputs, settings: settings, diagnosis: FindingDiagnoses.client(), clock: Clock.unixSeconds)
-        let store = FindingStore(directory: directory, shown: campaign.findings, seed: campaign.seed, options: settings.options, testee: ["--client"] + command)
+        let fuzzer = ClientFuzzer(command: testee.command, corpus: inputs, settings: settings, diagnosis: FindingDiagnoses.client(), clock: Clock.unixSeconds)
+        let store = FindingStore(directory: directory, shown: campaign.findings, seed: campaign.seed, options: settings.options, testee: ["--client"] + testee.command)
         try await campaign.conduct(fuzzer, against: .client, described: fuzzer.target, corpus: inputs, settings: settings, store: store, reports: reports, hint: "; check the command after --")
     }
 }

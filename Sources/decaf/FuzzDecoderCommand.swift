@@ -38,19 +38,14 @@ struct FuzzDecoderCommand: AsyncParsableCommand {
             transform: DurationArgument.positive)
     var timeout = Duration.seconds(5)
 
-    @Argument(parsing: .postTerminator, help: "The testee's command line, after --.")
-    var command: [String] = []
-
-    func validate() throws {
-        if command.isEmpty { throw ValidationError("give the testee's command after --, e.g. -- decaf testee decoder") }
-    }
+    @OptionGroup var testee: TesteeCommandArguments
 
     func run() async throws {
         let inputs = try campaign.inputs()
         let directory = try campaign.directory()
         let settings = campaign.settings(timeout: timeout, options: limits.decodeOptions)
-        let fuzzer = DecoderFuzzer(command: command, corpus: inputs, settings: settings)
-        let store = FindingStore(directory: directory, shown: campaign.findings, seed: campaign.seed, options: settings.options, testee: command)
-        try await campaign.conduct(fuzzer, against: .decoder, described: command.joined(separator: " "), corpus: inputs, settings: settings, store: store, reports: reports, hint: "; check the command after --")
+        let fuzzer = DecoderFuzzer(command: testee.command, corpus: inputs, settings: settings)
+        let store = FindingStore(directory: directory, shown: campaign.findings, seed: campaign.seed, options: settings.options, testee: testee.command)
+        try await campaign.conduct(fuzzer, against: .decoder, described: testee.command.joined(separator: " "), corpus: inputs, settings: settings, store: store, reports: reports, hint: "; check the command after --")
     }
 }

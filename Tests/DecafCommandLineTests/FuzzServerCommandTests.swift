@@ -94,11 +94,18 @@ struct FuzzServerCommandTests {
 
     /// A campaign of `runs` inputs against the peer with `arguments` (and a 64 KiB body limit)
     /// ends within `limit` with no finding.
-    static func noFinding(peer arguments: [String], runs: Int, seed: Int, limit: Duration) async throws {
-        let (peer, address) = try await Self.peer(["--body-limit", "65536"] + arguments)
+    /// `told` goes to the peer, to `decaf fuzz server` and, when `conforms`, to a `decaf conform
+    /// server` run first that must pass.
+    static func noFinding(peer arguments: [String], told: [String] = ["--body-limit", "65536"], conforms: Bool = false,
+                          runs: Int, seed: Int, limit: Duration) async throws {
+        let (peer, address) = try await Self.peer(told + arguments)
         let directory = FileManager.default.temporaryDirectory.appending(path: "decaf-fuzz-server-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let run = try await DecafProcess.run(["fuzz", "server", address, "--runs", "\(runs)", "--seed", "\(seed)", "--body-limit", "65536", "--findings", directory.path],
+        if conforms {
+            let conform = try await DecafProcess.run(["conform", "server", address] + told, limit: limit)
+            #expect(conform.status == 0, "\(conform.output)\(conform.error)")
+        }
+        let run = try await DecafProcess.run(["fuzz", "server", address, "--runs", "\(runs)", "--seed", "\(seed)", "--findings", directory.path] + told,
                                              limit: limit)
         _ = try await peer.stop()
         #expect(run.status == 0, "\(run.output)\(run.error)")
@@ -113,6 +120,14 @@ struct FuzzServerCommandTests {
     func legalChoices() async throws {
         try await Self.noFinding(peer: ["--refuse-after-body", "--timestamp-window", "60s"] + PeerChoice.allCases.flatMap { ["--choice", $0.rawValue] },
                                  runs: 600, seed: 3, limit: .seconds(120))
+    }
+
+    /// Limits a receiver may set, told to the suite and the fuzzer as to the peer: the golden
+    /// vectors made for the defaults are judged as such a server reads them, and no case fails.
+    @Test("a peer with its own limits, told to conform and fuzz, passes every case and gives no finding")
+    func ownLimits() async throws {
+        try await Self.noFinding(peer: [], told: ["--allow-duplicate-tags", "--depth-limit", "8", "--body-limit", "4096"], conforms: true,
+                                 runs: 300, seed: 3, limit: .seconds(120))
     }
 
     @Test("a server that cannot be reached, or a --restart that brings none, is one line and exit 2")
