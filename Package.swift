@@ -45,7 +45,8 @@ let package = Package(
         .target(name: "DecafDiagnosis", dependencies: ["DecafWire"]),
         .target(
             name: "DecafDissect",
-            dependencies: ["DecafWire", "DecafCapture", "DecafJSON", .product(name: "Histogram", package: "hdrhistogram-swift")]
+            dependencies: ["DecafWire", "DecafCapture", "DecafJSON", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            resources: [.embedInCode("WiresharkPlugin.lua")]
         ),
         .target(
             name: "DecafNIO",

@@ -8,6 +8,8 @@ public struct ExternalTool: Sendable {
     public static let tshark = ExternalTool(name: "tshark", package: "tshark")
     /// The JUnit schema check.
     public static let xmllint = ExternalTool(name: "xmllint", package: "libxml2-utils")
+    /// The Wireshark plugin's Lua syntax check: the compiler of Lua 5.2, the Lua of Wireshark 4.0.
+    public static let luac = ExternalTool(name: "luac5.2", package: "lua5.2")
     /// The reference testee, the reference encoder, and test scripts.
     public static let python3 = ExternalTool(name: "python3", package: "python3")
 
