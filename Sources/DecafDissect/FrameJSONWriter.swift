@@ -126,11 +126,11 @@ public struct FrameJSONWriter {
     }
 
     private mutating func writeHeader(_ parts: FrameParts, to writer: inout JSONWriter) {
-        var header = HeaderFieldsJSON()
+        var header = HeaderFieldValues()
         parts.fields.walkHeaderFields(&header)
         writer.object { writer in
             for member in HeaderFieldsJSON.members {
-                header.write(member, to: &writer) { timestampText($0) }
+                HeaderFieldsJSON.write(member, of: header, to: &writer) { timestampText($0) }
             }
         }
     }

@@ -1,12 +1,12 @@
 import DecafJSON
 import DecafWire
 
-/// The `header` object of a frame's JSON record, as a walk over the header fields: each field
-/// gives the members its kind of value calls for (its number; the brief's name for a named value;
-/// the sequence's category and counter; the timestamp as a time too), written in the order of
-/// their keys (Specs/dissect-json.md). A header field added to the frame model does not compile
-/// until `members(of:)` says how JSON shows it.
-struct HeaderFieldsJSON: FrameFieldVisitor {
+/// The `header` object of a frame's JSON record, over the values a walk of the header fields
+/// found: each field gives the members its kind of value calls for (its number; the brief's name
+/// for a named value; the sequence's category and counter; the timestamp as a time too), written
+/// in the order of their keys (Specs/dissect-json.md). A header field added to the frame model
+/// does not compile until `members(of:)` says how JSON shows it.
+enum HeaderFieldsJSON {
     /// What a member shows of its field's value.
     enum Shown {
         case number, name, category, categoryName, counter, time
@@ -40,16 +40,9 @@ struct HeaderFieldsJSON: FrameFieldVisitor {
     /// Every member of every field, in the order of their keys.
     static let members = FrameHeader.Field.inOrder.flatMap(members(of:)).sorted { $0.key.description < $1.key.description }
 
-    /// The value of each field that arrived, at the field's offset.
-    private(set) var values = SIMD32<UInt32>()
-
-    mutating func visitHeaderField(_ field: HeaderFieldItem) {
-        values[field.field.offset] = field.value
-    }
-
-    /// Writes `member`'s value, as this walk found it; `time` is the timestamp's text, quoted.
-    func write(_ member: Member, to writer: inout JSONWriter, time: (UInt32) -> [UInt8]) {
-        let value = values[member.field.offset]
+    /// Writes `member`'s value, as `values` hold it; `time` gives the timestamp's text, quoted.
+    static func write(_ member: Member, of values: HeaderFieldValues, to writer: inout JSONWriter, time: (UInt32) -> [UInt8]) {
+        let value = values[member.field]
         switch member.shown {
         case .number:
             writer.member(member.key, value)
