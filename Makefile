@@ -6,7 +6,7 @@ DECAF := .build/debug/decaf
 LIBRARIES := libdeflate-dev zlib1g-dev pkg-config
 # Programs the tests and the demo run, each with the Debian package that has it: tshark (the
 # Wireshark plugin and live-capture tests), xmllint (the JUnit report test), python3 (the reference
-# testee and encoder).
+# testee and encoder), luac5.2 (the Wireshark plugin's Lua checked by Wireshark 4.0's Lua).
 TOOLS := tshark:tshark xmllint:libxml2-utils python3:python3 luac5.2:lua5.2
 # Python packages the tests run, each as MODULE:PACKAGE on PyPI: toxiproxy's own Python client,
 # driving `decaf proxy --control` in a test.
