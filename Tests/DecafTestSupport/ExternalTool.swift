@@ -10,6 +10,8 @@ public struct ExternalTool: Sendable {
     public static let xmllint = ExternalTool(name: "xmllint", package: "libxml2-utils")
     /// The Wireshark plugin's Lua syntax check: the compiler of Lua 5.2, the Lua of Wireshark 4.0.
     public static let luac = ExternalTool(name: "luac5.2", package: "lua5.2")
+    /// The C reference testee's compiler (zlib's headers come with the package's own libraries).
+    public static let cc = ExternalTool(name: "cc", package: "gcc")
     /// The reference testee, the reference encoder, and test scripts.
     public static let python3 = ExternalTool(name: "python3", package: "python3")
 
