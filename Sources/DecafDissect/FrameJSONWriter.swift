@@ -62,9 +62,9 @@ public struct FrameJSONWriter {
                     writer.member("requirement", error.requirement.rawValue)
                 }
             }
-            if header != nil {
+            if let header {
                 writer.key("header")
-                writeHeader(parts, to: &writer)
+                writeHeader(header, to: &writer)
             }
             writer.key("hex")
             writer.hex(parts.bytes)
@@ -125,13 +125,28 @@ public struct FrameJSONWriter {
         }
     }
 
-    private mutating func writeHeader(_ parts: FrameParts, to writer: inout JSONWriter) {
-        var header = HeaderFieldValues()
-        parts.fields.walkHeaderFields(&header)
+    private mutating func writeHeader(_ header: FrameHeader, to writer: inout JSONWriter) {
+        let time = timestampText(header.timestamp)
         writer.object { writer in
-            for member in HeaderFieldsJSON.members {
-                HeaderFieldsJSON.write(member, of: header, to: &writer) { timestampText($0) }
-            }
+            writer.member("bodyLength", header.bodyLength)
+            writer.member("checksum", header.checksum)
+            writer.member("compressType", header.compressType.rawValue)
+            writer.member("compressTypeName", name: header.compressType.briefName)
+            writer.member("encryptType", header.encryptType.rawValue)
+            writer.member("encryptTypeName", name: header.encryptType.briefName)
+            writer.member("magic", header.magic)
+            writer.member("msgType", header.messageType.rawValue)
+            writer.member("msgTypeName", name: header.messageType.briefName)
+            writer.member("sequence", header.sequence.rawValue)
+            writer.member("sequenceCategory", header.sequence.category.rawValue)
+            writer.member("sequenceCategoryName", name: header.sequence.category.briefName)
+            writer.member("sequenceCounter", header.sequence.counter)
+            writer.member("sessionId", header.sessionID.rawValue)
+            writer.key("time")
+            writer.raw(time)
+            writer.member("timestamp", header.timestamp)
+            writer.member("versionMajor", header.version.major)
+            writer.member("versionMinor", header.version.minor)
         }
     }
 

@@ -36,13 +36,26 @@ public enum SummaryRenderer {
     /// The columns that describe the frame itself: type, sequence, session, body, tags, status.
     private static func addColumns(for parts: FrameParts, registry: FieldRegistry, to out: OutputBuffer, _ line: Columns) {
         var warnings: [DissectionWarning] = []
-        if parts.header != nil {
-            var header = HeaderFieldValues()
-            parts.fields.walkHeaderFields(&header)
-            for column in HeaderSummaryColumns.columns {
-                line.add(to: out, width: column.width, characters: column.mayHoldCharacters && parts.isCompressed) { text in
-                    HeaderSummaryColumns.write(column, of: header, parts: parts, to: text)
+        if let header = parts.header {
+            line.add(to: out, width: 13) { $0.appendDescription(of: header.messageType) }
+            line.add(to: out, width: 22) { text in
+                text.append("seq ")
+                text.appendDescription(of: header.sequence.category)
+                text.append(UInt8(ascii: "/"))
+                text.appendDecimal(header.sequence.counter)
+            }
+            line.add(to: out, width: 14) { text in
+                text.append("session 0x")
+                text.appendUppercaseHex(header.sessionID.rawValue)
+            }
+            line.add(to: out, width: 18, characters: parts.isCompressed) { text in
+                text.append("body ")
+                text.appendDecimal(header.bodyLength)
+                if parts.isCompressed, let payload = parts.payload {
+                    text.append(" zlib→")
+                    text.appendDecimal(payload.count)
                 }
+                if parts.isOpaque { text.append(" opaque") }
             }
             line.add(to: out, width: 24) { text in
                 var tags = TagList(misfits: MisfitWarnings(warnings: parts.headerWarnings))

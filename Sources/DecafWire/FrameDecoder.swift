@@ -76,9 +76,26 @@ public struct FrameDecoder {
     /// The frame shares storage with the appended bytes; `decodeFrames(_:)` is the faster way
     /// through a stream when frames need not outlive their handling.
     public mutating func nextFrame() throws(WireError) -> Frame? {
+        if failure == nil, !isHunting, carry.isEmpty, advanceInput(), let frame = takeAcceptedFrame() { return frame }
         var frame: Frame?
         _ = try decode(limit: 1) { frame = $0.frame }
         return frame
+    }
+
+    /// The frame at the front of the current append when it is whole, in clear, uncompressed and
+    /// passes every check (`FrameScan.acceptedLength`, as `decodeRun` takes such frames), taken
+    /// without the decoding loop's handout: most frames are such, and `nextFrame` makes one per call.
+    @inline(__always)
+    private mutating func takeAcceptedFrame() -> Frame? {
+        let start = position
+        let options = options
+        guard let (length, header) = input.withUnsafeBytes({ raw -> (Int, FrameHeader)? in
+            let rest = UnsafeRawBufferPointer(rebasing: raw[start...])
+            return FrameScan.acceptedLength(rest, options: options).map { ($0, FrameHeader(unchecked: rest)) }
+        }) else { return nil }
+        position = start + length
+        streamOffset += length
+        return Frame(header: header, body: input[(start + FrameHeader.size)..<position], streamOffset: streamOffset - length)
     }
 
     /// Decodes every complete frame buffered so far and hands each to `handle` in place, without

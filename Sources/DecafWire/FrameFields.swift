@@ -57,20 +57,6 @@ public struct FrameFields {
             visitor.visitNotAFrame(0..<bytes.count)
             return
         }
-        walkHeaderFields(&visitor)
-        guard let header, let bodyRange else { return }
-        let encoding = encoding
-        visitor.visitBody(BodyItem(range: bodyRange, declaredLength: header.bodyLength, encoding: encoding, payload: encoding == .opaque ? nil : payload))
-        walkTLVFields(&visitor, naming: registry)
-        if bodyRange.upperBound < bytes.count { visitor.visitTrailing(bodyRange.upperBound..<bytes.count) }
-    }
-
-    /// Shows `visitor` the header fields that arrived whole, in wire order, then the bytes of a
-    /// header cut short after them: the part of `walk` before the body, for an output of the
-    /// header alone.
-    @inlinable
-    public func walkHeaderFields<Visitor: FrameFieldVisitor>(_ visitor: inout Visitor) {
-        guard !isNotAFrame else { return }
         let headerEnd = min(bytes.count, FrameHeader.size)
         let wholeBody = completeBody
         var complete = 0
@@ -81,6 +67,11 @@ public struct FrameFields {
             complete = field.range.upperBound
         }
         if complete < headerEnd { visitor.visitIncompleteHeader(complete..<headerEnd) }
+        guard let header, let bodyRange else { return }
+        let encoding = encoding
+        visitor.visitBody(BodyItem(range: bodyRange, declaredLength: header.bodyLength, encoding: encoding, payload: encoding == .opaque ? nil : payload))
+        walkTLVFields(&visitor, naming: registry)
+        if bodyRange.upperBound < bytes.count { visitor.visitTrailing(bodyRange.upperBound..<bytes.count) }
     }
 
     /// Shows `visitor` the TLV fields alone (and the bytes they leave unexplained), for an output
