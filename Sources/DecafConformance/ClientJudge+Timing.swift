@@ -20,11 +20,17 @@ extension ClientJudge {
         // a loaded machine the suite may read the first copy late, never the answer early.
         let earliest = TimingTolerance.bounds(settings.ackTimeout).lowerBound
         let timerStart = min(first.time, observation.connections[0].answered ?? first.time)
-        guard let resend = data.dropFirst().first(where: { $0.time - timerStart >= earliest }) else {
+        let candidates = data.dropFirst().filter { $0.time - timerStart >= earliest }
+        guard let timed = candidates.first else {
             let copies = data.dropFirst().map { $0.time - first.time }
             return fail("the client sent its message again only \(Self.texts(copies)) after the first send, before its ACK timeout, and never after it",
                         expected: "a resend after \(Self.text(settings.ackTimeout))", actual: "\(copies.count) early cop\(copies.count == 1 ? "y" : "ies"), no resend")
         }
+        // What the resend carries is judged on every copy that could be it: a client's copies of
+        // one message are all the same frame, and one that is not breaks the aspect whichever the
+        // suite takes for the resend (a client held up past its ACK timeout sends its message and
+        // a copy at once, and resends with another timestamp only after them).
+        let resend = aspect == .afterTimeout ? timed : candidates.first { !Self.keeps(aspect, of: first.frame.header, first.frame.payload, in: $0) } ?? timed
         let copies = data.prefix { $0.time < resend.time }.count - 1
         let besides = copies > 0 ? " (the \(copies) cop\(copies == 1 ? "y" : "ies") sent before its ACK timeout are not resends)" : ""
         let (original, resent) = (first.frame.header, resend.frame.header)
@@ -55,6 +61,16 @@ extension ClientJudge {
                             expected: "\(Self.text(allowed.lowerBound)) to \(Self.text(allowed.upperBound))", actual: Self.text(wait))
             }
             return pass("sent again after \(Self.text(wait)), its ACK timeout being \(Self.text(settings.ackTimeout))\(besides)")
+        }
+    }
+
+    /// Whether `copy` keeps what `aspect` asks of a resend of the frame with `header` and `payload`.
+    private static func keeps(_ aspect: ClientCheck.ResendAspect, of header: FrameHeader, _ payload: ArraySlice<UInt8>, in copy: ClientObservation.Received) -> Bool {
+        switch aspect {
+        case .sameSequence: copy.frame.header.sequence == header.sequence
+        case .sameBody: copy.frame.payload == payload
+        case .sameTimestamp: copy.frame.header.timestamp == header.timestamp
+        case .afterTimeout: true
         }
     }
 

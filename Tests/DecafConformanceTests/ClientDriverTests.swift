@@ -295,6 +295,30 @@ struct ClientStandingFailureTests {
         #expect(ClientJudge(testCase: testCase, observation: observation).verdict.kind == .fail)
     }
 
+    /// A client held up past its ACK timeout after the handshake sends its message and a copy in
+    /// one write, then resends with a new timestamp (the fault copy-then-new-timestamp on a loaded
+    /// machine, CI, 3 runs in a row): the copy comes an ACK timeout after the answer, so it could
+    /// be the resend, and it keeps the timestamp. Every copy that could be the resend is judged.
+    @Test("a copy sent at once, late, does not hide a resend with a new timestamp after it")
+    func lateCopyThenNewTimestamp() throws {
+        let testCase = try #require(ClientCatalog.cases.first { $0.id == "client.retransmit.same-timestamp" })
+        func data(at milliseconds: Int, timestamp: UInt32) -> ClientObservation.Received {
+            let header = FrameHeader(messageType: .data, sequence: SequenceNumber(category: .normal, counter: 1), timestamp: timestamp, sessionID: CaseFrames.session)
+            return ClientObservation.Received(time: .milliseconds(milliseconds), frame: Frame(header: header, body: []))
+        }
+        var observation = ClientObservation(settings: .suggested)
+        var connection = ClientObservation.Connection(opened: .milliseconds(10))
+        connection.answered = .milliseconds(1132)
+        connection.frames = [data(at: 1557, timestamp: 1), data(at: 1557, timestamp: 1), data(at: 1759, timestamp: 2)]
+        observation.connections = [connection]
+        observation.ended = .seconds(3)
+        let verdict = ClientJudge(testCase: testCase, observation: observation).verdict
+        #expect(verdict.kind == .fail && verdict.reason.contains("another timestamp"), "\(verdict.reason)")
+        // The same copies, all with the first timestamp: a pass.
+        observation.connections[0].frames[2] = data(at: 1759, timestamp: 1)
+        #expect(ClientJudge(testCase: testCase, observation: observation).verdict.kind == .pass)
+    }
+
     /// A client may give its first connection up before the case's frame goes out (four unanswered
     /// VERSION_REQUESTs on a loaded machine) and come back; the script runs again on the new
     /// connection. That first close refuses nothing: once it was taken for a refusal of a frame
