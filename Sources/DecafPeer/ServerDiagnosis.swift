@@ -15,6 +15,15 @@ public enum ServerDiagnosis {
     /// defect is named once).
     public static let catalog = ServerTargets.Breakage.all.filter { $0 != .fault(.acceptBadCRC) }
 
+    /// The catalog, and the limits a server judged with `profile` may have of its own
+    /// (`ServerLimit`): a server told otherwise is named for what it behaves as, with the option
+    /// that tells the suite. For a run's diagnosis only, which weighs every case at once: a fuzz
+    /// finding is named only when exactly one model gives it, and limits of one kind all give the
+    /// same answer to an input nested or sized past them.
+    public static func catalog(for profile: ConformanceProfile) -> [ServerTargets.Breakage] {
+        catalog + ServerLimit.candidates(for: profile).map(ServerTargets.Breakage.limit)
+    }
+
     /// The defects of the server whose run is `run`, of `cases` (the catalog the run drew on),
     /// judged with `profile` and `timeout` as the run was.
     public static func diagnose(_ run: ConformanceRun, cases: [ConformanceCase], profile: ConformanceProfile, timeout: Duration) -> Diagnosis {
@@ -30,7 +39,7 @@ public enum ServerDiagnosis {
             DefectSearch<ServerTargets.Breakage>.Case(id: ran[index].id, size: ran[index].transmissions.reduce(0) { $0 + $1.bytes.count },
                                                       actual: results[index].verdict, requirements: ran[index].requirements)
         }
-        return DefectSearch.diagnose(cases: searched, catalog: catalog,
+        return DefectSearch.diagnose(cases: searched, catalog: catalog(for: profile),
                                      judge: judge, same: { model, got, _ in model.isSame(as: got) })
     }
 
@@ -59,12 +68,17 @@ public enum ServerDiagnosis {
 }
 
 extension ServerTargets.Breakage: CataloguedMistake {
-    /// The faults' and mistakes' names, as `decaf peer --fault` and `--mistake` take them.
-    public var name: String { (faults.map(\.name) + mistakes.map(\.name)).joined(separator: " + ") }
+    /// The faults' and mistakes' names, as `decaf peer --fault` and `--mistake` take them, and the
+    /// limits' (`depth-limit-6`).
+    public var name: String { (faults.map(\.name) + mistakes.map(\.name) + limits.map(\.name)).joined(separator: " + ") }
 
-    /// What the server does wrong.
-    public var cause: String { (faults.map(\.summary) + mistakes.map(\.cause)).joined(separator: "; ") }
+    /// What the server does wrong, or otherwise than the suite was told.
+    public var cause: String { (faults.map(\.summary) + mistakes.map(\.cause) + limits.map(\.cause)).joined(separator: "; ") }
 
-    /// What to change.
-    public var fix: String { (faults.map(\.fix) + mistakes.map(\.fix)).joined(separator: "; ") }
+    /// What to change; for a mistake a server may make on purpose, also the option that tells the
+    /// suite so.
+    public var fix: String {
+        (faults.map(\.fix) + mistakes.map { [$0.fix, ServerLimit.telling($0)].compactMap { $0 }.joined(separator: "; ") } + limits.map(\.fix))
+            .joined(separator: "; ")
+    }
 }

@@ -13,10 +13,18 @@ import DecafWire
 /// Every case is judged against the peer in memory (`SimulatedServerCase`), the faultless peer
 /// first: a case it does not pass has no target worth the name, and says so.
 public struct ServerTargets: Sendable {
-    /// A broken server: the reference peer with faults, mistakes in its decoder, or both.
+    /// A broken server: the reference peer with faults, mistakes in its decoder, or both; for a
+    /// diagnosis, also limits of its own the suite was not told (legal, but judged as failures).
     public struct Breakage: Hashable, Sendable {
         public let faults: [PeerFault]
         public let mistakes: [CodecMistake]
+        public let limits: [ServerLimit]
+
+        public init(faults: [PeerFault], mistakes: [CodecMistake], limits: [ServerLimit] = []) {
+            self.faults = faults
+            self.mistakes = mistakes
+            self.limits = limits
+        }
 
         /// The peer with `fault`.
         public static func fault(_ fault: PeerFault) -> Breakage { Breakage(faults: [fault], mistakes: []) }
@@ -24,26 +32,29 @@ public struct ServerTargets: Sendable {
         /// The peer whose decoder makes `mistake`.
         public static func mistake(_ mistake: CodecMistake) -> Breakage { Breakage(faults: [], mistakes: [mistake]) }
 
+        /// The peer with limit `limit`.
+        public static func limit(_ limit: ServerLimit) -> Breakage { Breakage(faults: [], mistakes: [], limits: [limit]) }
+
         /// The peer broken both ways at once.
         public static func + (lhs: Breakage, rhs: Breakage) -> Breakage {
-            Breakage(faults: lhs.faults + rhs.faults, mistakes: lhs.mistakes + rhs.mistakes)
+            Breakage(faults: lhs.faults + rhs.faults, mistakes: lhs.mistakes + rhs.mistakes, limits: lhs.limits + rhs.limits)
         }
 
         /// How `decaf peer` is told to break this way.
         public var option: String {
-            (faults.map { "--fault \($0.name)" } + mistakes.map { "--mistake \($0.name)" }).joined(separator: " ")
+            (faults.map { "--fault \($0.name)" } + mistakes.map { "--mistake \($0.name)" } + limits.map(\.option)).joined(separator: " ")
         }
 
         /// The requirements a server broken this way breaks.
         public var breaks: [RequirementID] {
-            faults.flatMap(\.breaks) + mistakes.flatMap(\.breaks)
+            faults.flatMap(\.breaks) + mistakes.flatMap(\.breaks) + limits.flatMap(\.breaks)
         }
 
         /// The peer's configuration broken this way, from `configuration`.
-        func configuration(from configuration: PeerConfiguration) -> PeerConfiguration {
+        public func configuration(from configuration: PeerConfiguration) -> PeerConfiguration {
             var broken = configuration
             broken.faults = faults
-            return broken
+            return limits.reduce(broken) { $1.applied(to: $0) }
         }
 
         /// The suite's targets: every fault but the rare ones only fuzzing finds, and every

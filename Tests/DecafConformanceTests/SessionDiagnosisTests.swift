@@ -23,7 +23,7 @@ struct SessionDiagnosisTests {
 
     /// The run of the server suite against the peer broken `breakage`'s way, in memory.
     static func serverRun(_ breakage: ServerTargets.Breakage?, invented: Set<String> = []) throws -> ConformanceRun {
-        let configuration = ServerTargetsTests.configuration(breakage?.faults ?? [])
+        let configuration = breakage?.configuration(from: ServerTargetsTests.configuration()) ?? ServerTargetsTests.configuration()
         let results = try serverCases.map { testCase in
             let verdict = invented.contains(testCase.id) ? Self.invented
                 : try SimulatedServerCase(testCase, against: configuration, mistakes: Set(breakage?.mistakes ?? []), profile: profile).verdict()
@@ -98,6 +98,31 @@ struct SessionDiagnosisTests {
         #expect(alone.defects.isEmpty && Set(alone.unexplained) == invented)
         let beside = try await Self.serverDiagnosis(.mistake(.depthLimitOffByOne), invented: invented)
         #expect(beside.defects.map(\.name) == [CodecMistake.depthLimitOffByOne.name] && Set(beside.unexplained) == invented)
+    }
+
+    /// A server with limits of its own (legal) that the suite was not told is named for what it
+    /// behaves as, with the option that tells the suite: the catalog's mistake where the two are
+    /// one behaviour (repeated tags taken), else the limit; never a mistake it may not make.
+    @Test("a server with limits the suite was not told is named for them, with the option that tells it",
+          arguments: [([ServerLimit.depth(8, told: 4)], true, ["duplicate-tags-accepted", "depth-limit-6"]),
+                      ([.depth(3, told: 4), .body(4096, told: DecodeOptions.defaultBodyLimit)], false, ["depth-limit-3", "body-limit-4096"])])
+    func serverUntoldLimits(_ limits: [ServerLimit], allowsDuplicateTags: Bool, named: [String]) async throws {
+        let diagnosis = try await ChildProcess.offCooperativeThreads {
+            var configuration = ServerTargetsTests.configuration()
+            configuration.allowsDuplicateTags = allowsDuplicateTags
+            configuration = limits.reduce(configuration) { ServerTargets.Breakage.limit($1).configuration(from: $0) }
+            let results = try Self.serverCases.map { testCase in
+                CaseResult(testCase: testCase, verdict: try SimulatedServerCase(testCase, against: configuration, profile: Self.profile).verdict(),
+                           transcript: [], duration: .zero)
+            }
+            let run = ConformanceRun(kind: .server, target: "in memory", identity: TargetIdentity(version: configuration.version, features: configuration.features, note: ""),
+                                     catalogChecksum: "", results: results, duration: .zero)
+            return ServerDiagnosis.diagnose(run, cases: Self.serverCases, profile: Self.profile, timeout: .seconds(2))
+        }
+        #expect(Set(diagnosis.defects.map(\.name)) == Set(named) && diagnosis.unexplained.isEmpty, "\(diagnosis.headline): \(diagnosis.defects.map(\.name))")
+        for defect in diagnosis.defects {
+            #expect(["--allow-duplicate-tags", "--depth-limit", "--body-limit"].contains { defect.fix.contains($0) }, "\(defect.name): \(defect.fix)")
+        }
     }
 
     // MARK: - Client

@@ -11,7 +11,10 @@ implementation passes every case and gives no finding; anything else is a false 
 and the run exits 1. The default test run checks the same in memory (LegalCodecZooTests,
 LegalServerZooTests, LegalClientZooTests); this is the campaign of `--duration` each (default 10m).
 
-Usage: legal.py [--duration 10m] [--role codec|server|client|all] [--decaf PATH]
+Usage: legal.py [--duration 10m] [--role codec|server|client|all] [--decaf PATH] [--keep DIR]
+
+With --keep DIR, each member's findings stay in DIR/ROLE-CHOICES (a false verdict to reproduce);
+without it they go with the member.
 """
 import argparse
 import itertools
@@ -19,7 +22,9 @@ import json
 import os
 import subprocess
 import sys
+import re
 import tempfile
+from contextlib import contextmanager
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -50,7 +55,20 @@ def verdicts(conform, fuzz):
     return passed, len(run["cases"]), inputs, found
 
 
-def testees(role, decaf, duration, limit, fuzz_options=()):
+@contextmanager
+def findings_folder(keep, kind, member):
+    """Where a member's campaign writes its findings: DIR/ROLE-CHOICES under --keep DIR, else a
+    temporary folder that goes with the member."""
+    if keep is None:
+        with tempfile.TemporaryDirectory() as folder:
+            yield folder
+        return
+    folder = os.path.join(keep, kind + "-" + (re.sub(r"[^A-Za-z0-9.]+", "-", member).strip("-") or "none"))
+    os.makedirs(folder, exist_ok=True)
+    yield folder
+
+
+def testees(role, decaf, duration, limit, keep, fuzz_options=()):
     """Every combination of a testee's choices (`decaf testee ROLE --list-choices`, ROLE decoder or
     client): its rows."""
     names = listed([decaf, "testee", role, "--list-choices"])
@@ -58,23 +76,24 @@ def testees(role, decaf, duration, limit, fuzz_options=()):
         for combination in itertools.combinations(names, count):
             testee = [decaf, "testee", role] + [word for name in combination for word in ["--choice", name]]
             conform = subprocess.run([decaf, "conform", role, "--json", "--"] + testee, capture_output=True, text=True, timeout=900)
-            with tempfile.TemporaryDirectory() as findings:
+            kind, member = "codec" if role == "decoder" else role, ", ".join(combination) or "none"
+            with findings_folder(keep, kind, member) as findings:
                 fuzz = subprocess.run([decaf, "fuzz", role, "--duration", duration, "--findings", findings, "--json", *fuzz_options, "--"] + testee,
                                       capture_output=True, text=True, timeout=limit)
-            yield "codec" if role == "decoder" else role, ", ".join(combination) or "none", conform.returncode, verdicts(conform, fuzz)
+            yield kind, member, conform.returncode, verdicts(conform, fuzz)
 
 
-def codecs(decaf, duration, limit):
+def codecs(decaf, duration, limit, keep):
     """Every combination of the receiver's choices."""
-    return testees("decoder", decaf, duration, limit)
+    return testees("decoder", decaf, duration, limit, keep)
 
 
-def clients(decaf, duration, limit):
+def clients(decaf, duration, limit, keep):
     """Every combination of the client's choices, four testees at once."""
-    return testees("client", decaf, duration, limit, ["--jobs", "4"])
+    return testees("client", decaf, duration, limit, keep, ["--jobs", "4"])
 
 
-def servers(decaf, duration, limit):
+def servers(decaf, duration, limit, keep):
     """The peer with each of a server's choices alone, and all together; then with the limits a
     receiver may set (repeated tags allowed, a deeper nesting, a smaller body), told to the suite
     and the fuzzer with the same options."""
@@ -87,7 +106,7 @@ def servers(decaf, duration, limit):
         try:
             address = peer.stdout.readline().split()[-1]
             conform = subprocess.run([decaf, "conform", "server", "--json", address] + told, capture_output=True, text=True, timeout=900)
-            with tempfile.TemporaryDirectory() as findings:
+            with findings_folder(keep, "server", " ".join(member)) as findings:
                 fuzz = subprocess.run([decaf, "fuzz", "server", address, "--duration", duration, "--findings", findings, "--json"] + told,
                                       capture_output=True, text=True, timeout=limit)
         finally:
@@ -101,6 +120,7 @@ def main():
     parser.add_argument("--duration", default="10m")
     parser.add_argument("--role", choices=["codec", "server", "client", "all"], default="all")
     parser.add_argument("--decaf", default=os.path.join(ROOT, ".build/release/decaf"))
+    parser.add_argument("--keep", metavar="DIR", help="keep each member's findings in DIR/ROLE-CHOICES")
     args = parser.parse_args()
     if args.decaf == parser.get_default("decaf"):
         subprocess.run(["swift", "build", "-c", "release", "--product", "decaf"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
@@ -114,7 +134,7 @@ def main():
     roles = {"codec": [codecs], "server": [servers], "client": [clients], "all": [codecs, servers, clients]}[args.role]
     false_verdicts = 0
     for role in roles:
-        for kind, member, status, (passed, cases, inputs, found) in role(decaf, args.duration, limit):
+        for kind, member, status, (passed, cases, inputs, found) in role(decaf, args.duration, limit, args.keep):
             false_verdicts += (status != 0) + found
             print(f"| {kind} | {member} | {passed} of {cases} (exit {status}) | {inputs} | {found} |", flush=True)
     sys.exit(1 if false_verdicts else 0)
