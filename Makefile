@@ -6,8 +6,9 @@ DECAF := .build/debug/decaf
 LIBRARIES := libdeflate-dev zlib1g-dev pkg-config
 # Programs the tests and the demo run, each with the Debian package that has it: tshark (the
 # Wireshark plugin and live-capture tests), xmllint (the JUnit report test), python3 (the reference
-# testee and encoder), luac5.2 (the Wireshark plugin's Lua checked by Wireshark 4.0's Lua).
-TOOLS := tshark:tshark xmllint:libxml2-utils python3:python3 luac5.2:lua5.2
+# testee and encoder), luac5.2 (the Wireshark plugin's Lua checked by Wireshark 4.0's Lua),
+# afl-clang-fast (AFL++: the C testee instrumented for decaf fuzz --coverage, and afl-fuzz beside it).
+TOOLS := tshark:tshark xmllint:libxml2-utils python3:python3 luac5.2:lua5.2 afl-clang-fast:afl++
 # Python packages the tests run, each as MODULE:PACKAGE on PyPI: toxiproxy's own Python client,
 # driving `decaf proxy --control` in a test.
 PYTHON_PACKAGES := toxiproxy:toxiproxy-python
@@ -102,9 +103,10 @@ bench-dissect: deps
 bench-proxy: deps
 	tools/bench/record.py 'make bench-proxy' tools/bench/proxy.py
 
-## bench-fuzz: decaf fuzz (release) against codec testees, decaf peer and client testees, inputs a second beside the conformance suite's cases a second.
+## bench-fuzz: decaf fuzz (release) against codec testees, decaf peer and client testees, inputs a second beside the conformance suite's cases a second; then decaf fuzz decoder --coverage beside afl-fuzz, 10 minutes each, on the C testee built with afl-clang-fast (edges by afl-showmap, planted defects found).
 bench-fuzz: deps
 	tools/bench/record.py 'make bench-fuzz' tools/bench/fuzz.py
+	tools/bench/record.py 'make bench-fuzz: coverage' tools/bench/coverage.py
 
 ## testee-c: the C reference codec testee (tools/reference/testee.c) into .build/testee-c; CC=afl-clang-fast builds one AFL++ instruments.
 testee-c: deps

@@ -23,12 +23,13 @@ public final class DecoderSuiteDriver: SuiteDriver {
         2 * bodyLimit + 64 << 10
     }
 
-    /// A driver of `command`, keeping at most `lineLimit` bytes of an answer (by default the
-    /// longest a frame at the brief's body limit needs).
-    public init(command: [String], timeout: Duration, repeats: Int = 1, lineLimit: Int = lineLimit(bodyLimit: DecodeOptions.defaultBodyLimit)) {
+    /// A driver of `command`, started with `environment` added to the suite's, keeping at most
+    /// `lineLimit` bytes of an answer (by default the longest a frame at the brief's body limit needs).
+    public init(command: [String], environment: [String: String] = [:], timeout: Duration, repeats: Int = 1,
+                lineLimit: Int = lineLimit(bodyLimit: DecodeOptions.defaultBodyLimit)) {
         self.timeout = timeout
         self.repeats = repeats
-        testee = Mutex(TesteeProcess(command: command, lineLimit: lineLimit) { [cancelled] in cancelled.isRaised })
+        testee = Mutex(TesteeProcess(command: command, environment: environment, lineLimit: lineLimit) { [cancelled] in cancelled.isRaised })
     }
 
     /// What the testee did besides answering, over every request so far.

@@ -13,6 +13,8 @@ import Glibc
 /// its last 16 KiB, to quote its last line.
 final class TesteeProcess {
     let command: [String]
+    /// What the testee's environment adds to the suite's (a coverage map's name).
+    let environment: [String: String]
     /// The longest answer line kept; a longer one ends the testee (the run's memory bound).
     let lineLimit: Int
     private var process: SpawnedProcess?
@@ -54,8 +56,9 @@ final class TesteeProcess {
     /// Whether the run was interrupted: a wait for an answer then ends within `slice`.
     private let isCancelled: () -> Bool
 
-    init(command: [String], lineLimit: Int = 64 << 20, isCancelled: @escaping () -> Bool = { false }) {
+    init(command: [String], environment: [String: String] = [:], lineLimit: Int = 64 << 20, isCancelled: @escaping () -> Bool = { false }) {
         self.command = command
+        self.environment = environment
         self.lineLimit = lineLimit
         self.isCancelled = isCancelled
         // A write to a testee that died must fail with EPIPE, not kill the driver.
@@ -149,7 +152,7 @@ final class TesteeProcess {
         stop()
         let started: SpawnedProcess
         do {
-            started = try SpawnedProcess(executable: TesteeLaunch.executable, arguments: command, environment: TesteeLaunch.environment(),
+            started = try SpawnedProcess(executable: TesteeLaunch.executable, arguments: command, environment: TesteeLaunch.environment(environment),
                                          standardInput: .pipe, standardOutput: .pipe, standardError: .pipe)
         } catch { throw .cannotStart(error.description) }
         process = started

@@ -56,7 +56,7 @@ public final class ClientFuzzer: FuzzCampaign {
                 found(finding)
                 return .undisturbed
             },
-            answer: Self.answer, progress: progress)
+            answer: Self.answer, sync: try settings.syncDirectory(), progress: progress)
     }
 
     /// Sends `bytes` once, cut into writes of `split` bytes: the verdict, and the oracle and

@@ -12,12 +12,25 @@ public final class DecoderFuzzer: FuzzCampaign {
     /// One testee per job: a testee answers one request at a time.
     private let drivers: [DecoderSuiteDriver]
     private var driver: DecoderSuiteDriver { drivers[0] }
+    /// With `--coverage`, each job's coverage map, its testee started with its name.
+    private let maps: [AFLSharedMemory]
     private let corpus: [[UInt8]]
     private let settings: FuzzSettings
 
-    public init(command: [String], corpus: [[UInt8]], settings: FuzzSettings) {
+    /// A campaign against `command`. With `settings.coverage`, each testee is given a coverage
+    /// map of the size the command says it needs (`AFLSharedMemory.mapSize(of:)`, AFL's 64 KiB
+    /// at least); throws when there is no shared memory for it.
+    public init(command: [String], corpus: [[UInt8]], settings: FuzzSettings) throws(FuzzError) {
         let lineLimit = DecoderSuiteDriver.lineLimit(bodyLimit: settings.options.bodyLimit)
-        drivers = (0..<settings.jobs).map { _ in DecoderSuiteDriver(command: command, timeout: settings.timeout, lineLimit: lineLimit) }
+        var maps: [AFLSharedMemory] = []
+        if settings.coverage {
+            let size = AFLSharedMemory.mapSize(of: command) ?? AFLSharedMemory.defaultSize
+            for _ in 0..<settings.jobs { maps.append(try AFLSharedMemory(size: size)) }
+        }
+        self.maps = maps
+        drivers = (0..<settings.jobs).map { job in
+            DecoderSuiteDriver(command: command, environment: settings.coverage ? maps[job].environment : [:], timeout: settings.timeout, lineLimit: lineLimit)
+        }
         self.corpus = corpus
         self.settings = settings
     }
@@ -26,13 +39,20 @@ public final class DecoderFuzzer: FuzzCampaign {
     /// where the run is (about four times a second), `found` each new finding.
     public func run(progress: (FuzzProgress) -> Void, found: (FuzzFinding) -> Void) async throws(FuzzError) -> FuzzProgress {
         defer { stop() }
+        maps.first?.clear()
         try await probe()
+        var start = FuzzProgress()
+        let maps = maps.first.map { $0.trace().isEmpty } == true ? [] : maps
+        if settings.coverage && maps.isEmpty { start.note = Self.notInstrumented }
         var signatures = Set<String>()
         let drivers = drivers
         let options = settings.options
         return try await FuzzLoop<CodecCase>(corpus: corpus, settings: settings).run(
             make: { bytes, number, _ in DecoderCase.make(bytes, options: options, number: number) },
-            attempt: { codecCase, job in await drivers[job].attempt(codecCase) },
+            attempt: { codecCase, job in
+                if !maps.isEmpty { maps[job].clear() }
+                return await drivers[job].attempt(codecCase)
+            },
             handle: { input, attempt, state, start throws(FuzzError) in
                 if attempt.cannotStart { throw .cannotStart(attempt.result.verdict.reason) }
                 Self.account(attempt.irregularities, asking: input.number, in: &state)
@@ -59,8 +79,14 @@ public final class DecoderFuzzer: FuzzCampaign {
                 found(finding)
                 return .undisturbed
             },
-            answer: Self.answer, progress: progress)
+            answer: Self.answer,
+            traces: maps.isEmpty ? nil : { maps[$0].trace() }, coverage: maps.first.map { CoverageMap(size: $0.size) },
+            sync: try settings.syncDirectory(), from: start, progress: progress)
     }
+
+    /// What `--coverage` says of a testee whose first answer hit no edge of its map.
+    static let notInstrumented = "--coverage: the testee's first answer reached no edge of the coverage map, so it is not instrumented by AFL++; "
+        + "fuzzing without coverage. Build it with afl-clang-fast (AFL++: sudo make deps, or apt install afl++), e.g. make testee-c CC=afl-clang-fast"
 
     /// Asks the testee about `bytes` once: the oracle and signature that fire, if any.
     public func judge(_ bytes: [UInt8]) async throws(FuzzError) -> (attempt: CaseAttempt, fired: (FuzzOracle, String)?)? {

@@ -6,7 +6,9 @@ import DecafSession
 /// of the target `jobs` at a time, and handled one by one in the order they were drawn, so findings
 /// and their numbering do not depend on which answer came first. It keeps the progress (inputs,
 /// distinct answers, elapsed time) and stops at the settings' end, on cancellation, or when a
-/// handler says why.
+/// handler says why. Against an instrumented target (`traces`), an input that hits an edge or a
+/// count bucket no input hit before joins the corpus, as in AFL++; the corpus then grows by at
+/// most `grownLimit` inputs.
 struct FuzzLoop<Case: Sendable> {
     /// One drawn input: its bytes, how they were made, and the target's case for them.
     struct Input {
@@ -15,6 +17,8 @@ struct FuzzLoop<Case: Sendable> {
         var testCase: Case
         /// From 1, in the order inputs were drawn.
         var number: Int
+        /// Taken as it is from another fuzzer's queue (`SyncDirectory`), not a mutant.
+        var imported = false
     }
 
     /// What a handler says of the target after an input: whether the inputs asked beside it must
@@ -27,22 +31,50 @@ struct FuzzLoop<Case: Sendable> {
     let corpus: [[UInt8]]
     let settings: FuzzSettings
 
+    /// The most inputs coverage and other fuzzers add to the corpus: what a campaign keeps is
+    /// bounded (AFL++'s queues of a small target stay in the hundreds to low thousands).
+    static var grownLimit: Int { 20_000 }
+
+    /// How often the other fuzzers' queues are read, besides at the start.
+    static var syncInterval: Duration { .seconds(10) }
+
     /// Runs the campaign. `make` turns bytes into the target's case (nil: not an input this target
     /// can be asked about; not counted), drawing what else it needs from `random`; `attempt` asks
     /// the target, on job `job` (from 0), and may run beside other jobs; `handle` judges each
     /// answer in order, saves findings into the progress, and may stop the campaign (`stoppedBy`, `targetLost`); `answer` names
-    /// the kind of answer, to count the distinct ones.
+    /// the kind of answer, to count the distinct ones. `traces`, for an instrumented target, reads
+    /// the coverage of job `job`'s last answer (`CoverageMap.trace(of:)`), read once a batch is
+    /// answered and before any handler asks the target again. With `sync`, the corpus goes into
+    /// the shared queue at the start, then every input that reached something new (new coverage,
+    /// or without it a new kind of answer); the others' entries are asked as they are, and kept as
+    /// coverage keeps any input (all of them, without coverage). `state` is where the campaign
+    /// starts (a note said at its start).
     func run(
         make: (_ bytes: [UInt8], _ number: Int, _ random: inout SeededRandom) -> Case?,
         attempt: @escaping @Sendable (_ testCase: Case, _ job: Int) async -> CaseAttempt,
         handle: (_ input: Input, _ attempt: CaseAttempt, _ state: inout FuzzProgress, _ start: ContinuousClock.Instant) async throws(FuzzError) -> Aftermath,
         answer: (CaseAttempt) -> String,
+        traces: ((_ job: Int) -> [UInt32])? = nil,
+        coverage: CoverageMap? = nil,
+        sync: SyncDirectory? = nil,
+        from state: FuzzProgress = FuzzProgress(),
         progress: (FuzzProgress) -> Void
     ) async throws(FuzzError) -> FuzzProgress {
         guard !corpus.isEmpty else { throw .emptyCorpus }
         var mutator = FrameMutator(seed: settings.seed, options: settings.options)
         var random = SeededRandom(seed: settings.seed ^ 0x5EED_C0DE)
-        var state = FuzzProgress()
+        var state = state
+        var corpus = corpus
+        var coverage = coverage
+        state.edges = coverage?.edges
+        // A note is said at the start, however short the campaign.
+        if state.note != nil { progress(state) }
+        var pending: [[UInt8]] = []
+        var synced = ContinuousClock.now
+        if let sync {
+            if sync.isNew { for entry in corpus { sync.save(entry, from: "corpus") } }
+            pending = sync.imports()
+        }
         var answers = Set<String>()
         let start = ContinuousClock.now
         var shown = start
@@ -50,21 +82,41 @@ struct FuzzLoop<Case: Sendable> {
             state.elapsed = ContinuousClock.now - start
             if settings.isOver(state) { break }
             let wanted = min(settings.jobs, settings.runs.map { $0 - state.inputs } ?? .max)
+            if let sync, ContinuousClock.now - synced >= Self.syncInterval {
+                synced = .now
+                pending += sync.imports()
+            }
             var batch: [Input] = []
             while batch.count < wanted, !Task.isCancelled, !settings.isOver(state.after(ContinuousClock.now - start)) {
+                let number = state.inputs + batch.count + 1
+                if !pending.isEmpty {
+                    let bytes = pending.removeFirst()
+                    guard let testCase = make(bytes, number, &random) else { continue }
+                    batch.append(Input(bytes: bytes, mutations: [], testCase: testCase, number: number, imported: true))
+                    continue
+                }
                 let entry = corpus[Int.random(in: 0..<corpus.count, using: &random)]
                 let donor = corpus[Int.random(in: 0..<corpus.count, using: &random)]
                 let (bytes, mutations) = mutator.mutate(entry, donor: donor)
-                let number = state.inputs + batch.count + 1
                 guard let testCase = make(bytes, number, &random) else { continue }
                 batch.append(Input(bytes: bytes, mutations: mutations, testCase: testCase, number: number))
             }
             var attempts = await Self.ask(batch, attempt: attempt)
             if Task.isCancelled { break }
+            let hits = traces.map { traces in batch.indices.map(traces) } ?? []
             for index in batch.indices {
                 state.inputs += 1
-                answers.insert(answer(attempts[index]))
+                let newAnswer = answers.insert(answer(attempts[index])).inserted
                 state.distinctAnswers = answers.count
+                let input = batch[index]
+                if input.imported { state.imported += 1 }
+                let newCoverage = coverage != nil && coverage!.merge(hits[index]) != .nothing
+                state.edges = coverage?.edges
+                if newCoverage || coverage == nil && input.imported, state.corpusGrowth < Self.grownLimit {
+                    corpus.append(input.bytes)
+                    state.corpusGrowth += 1
+                }
+                if !input.imported, coverage != nil ? newCoverage : newAnswer { sync?.save(input.bytes, from: coverage != nil ? "coverage" : "answer") }
                 let aftermath = try await handle(batch[index], attempts[index], &state, start)
                 if aftermath == .restarted {
                     for later in batch.indices.dropFirst(index + 1) { attempts[later] = await attempt(batch[later].testCase, 0) }

@@ -22,6 +22,16 @@ public struct FuzzProgress: Sendable {
     public var repeats: [String: Int] = [:]
     /// Times the testee exited by itself: between requests, or on an input it then answered.
     public var testeeExits = 0
+    /// Edges of an instrumented target hit so far (`--coverage`); nil when not measured.
+    public var edges: Int?
+    /// Inputs coverage (or another fuzzer, `--sync-dir`) added to the corpus: each hit an edge or
+    /// a count no input had before.
+    public var corpusGrowth = 0
+    /// Inputs taken from the other fuzzers' queues (`--sync-dir`) and asked.
+    public var imported = 0
+    /// What the campaign says once at its start and again in its summary: that `--coverage` found
+    /// no instrumentation, and how to build with it.
+    public var note: String?
 
     public init() {}
 

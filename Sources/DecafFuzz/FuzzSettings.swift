@@ -22,9 +22,16 @@ public struct FuzzSettings: Sendable {
     /// Inputs asked at once (testees, connections or clients side by side); minimizing asks one
     /// at a time. The inputs are the same whatever it is.
     public var jobs: Int
+    /// Whether to read an AFL++-instrumented target's coverage and keep the inputs that reach
+    /// something new (`--coverage`).
+    public var coverage: Bool
+    /// The directory shared with other fuzzers in AFL++'s layout (`--sync-dir`), and this
+    /// campaign's name in it (`--sync-name`); nil for a campaign of its own.
+    public var sync: (directory: String, name: String)?
 
     public init(seed: UInt64 = 1, runs: Int? = nil, duration: Duration? = nil, maxFindings: Int? = nil, timeout: Duration = .seconds(5),
-                options: DecodeOptions = DecodeOptions(), minimizingBudget: Int = 400, minimizingTime: Duration = .seconds(60), jobs: Int = 1) {
+                options: DecodeOptions = DecodeOptions(), minimizingBudget: Int = 400, minimizingTime: Duration = .seconds(60), jobs: Int = 1,
+                coverage: Bool = false) {
         self.seed = seed
         self.runs = runs
         self.duration = duration
@@ -34,6 +41,7 @@ public struct FuzzSettings: Sendable {
         self.minimizingBudget = minimizingBudget
         self.minimizingTime = minimizingTime
         self.jobs = max(1, jobs)
+        self.coverage = coverage
     }
 
     /// Whether a campaign that has reached `state` is over: its runs made, its time spent, or its

@@ -107,7 +107,7 @@ public final class ServerFuzzer: FuzzCampaign {
                 found(finding)
                 return aftermath
             },
-            answer: Self.answer, progress: progress)
+            answer: Self.answer, sync: try settings.syncDirectory(), progress: progress)
     }
 
     /// Sends `bytes` once as `plan` says: the verdict, and the oracle and signature that fire.

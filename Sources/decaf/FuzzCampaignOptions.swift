@@ -35,10 +35,25 @@ struct FuzzCampaignOptions: ParsableArguments {
                                valueName: "n"), transform: IntegerArgument.within(1...64))
     var jobs = 1
 
+    @Option(help: ArgumentHelp("Share inputs with other fuzzers through this directory, in AFL++'s layout (afl-fuzz -o DIR -S NAME): "
+                               + "this campaign's new inputs go into DIR/NAME/queue, the others' are read from theirs.", valueName: "directory"),
+            transform: PathArgument.parse)
+    var syncDir: String?
+
+    @Option(help: ArgumentHelp("This campaign's name in --sync-dir, unique among the fuzzers sharing it. (default: decaf-PID)", valueName: "name"),
+            transform: SyncName.parse)
+    var syncName: String?
+
     /// The campaign's settings, waiting `timeout` for each answer, the brief's answers taken under `options`.
     func settings(timeout: Duration, options: DecodeOptions) -> FuzzSettings {
-        FuzzSettings(seed: seed, runs: runs, duration: runs == nil ? (duration ?? .seconds(60)) : duration, maxFindings: maxFindings, timeout: timeout,
-                     options: options, jobs: jobs)
+        var settings = FuzzSettings(seed: seed, runs: runs, duration: runs == nil ? (duration ?? .seconds(60)) : duration, maxFindings: maxFindings,
+                                    timeout: timeout, options: options, jobs: jobs)
+        settings.sync = syncDir.map { ($0, syncName ?? "decaf-\(getpid())") }
+        return settings
+    }
+
+    func validate() throws {
+        if syncName != nil && syncDir == nil { throw ValidationError("--sync-name names this campaign in --sync-dir: give --sync-dir DIR too") }
     }
 
     /// The corpus's inputs: the golden vectors unless --corpus is given.

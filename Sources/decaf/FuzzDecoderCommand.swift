@@ -24,6 +24,10 @@ struct FuzzDecoderCommand: AsyncParsableCommand {
         standard error the last 16 KiB; --jobs testees at once.
         The progress line counts the distinct answers: how many different kinds of answer the testee gave (a frame, each \
         error, a close, a hang): how much of it the inputs reach.
+        With --coverage, a testee built with AFL++'s afl-clang-fast (make testee-c CC=afl-clang-fast) is given a coverage \
+        map (__AFL_SHM_ID, as afl-fuzz gives it): an input that hits an edge or a hit count no input hit before joins the \
+        corpus, and the progress line counts the edges. A testee that is not instrumented is said so in one line and \
+        fuzzed without coverage.
         Exit status: 0 no finding, 1 findings, 2 usage error, a testee that cannot be started or is given up on, 3 no input could be sent, 130 interrupted.
         """
     )
@@ -38,13 +42,20 @@ struct FuzzDecoderCommand: AsyncParsableCommand {
             transform: DurationArgument.positive)
     var timeout = Duration.seconds(5)
 
+    @Flag(help: "Read the coverage of a testee built with AFL++'s afl-clang-fast and keep the inputs that reach something new.")
+    var coverage = false
+
     @OptionGroup var testee: TesteeCommandArguments
 
     func run() async throws {
         let inputs = try campaign.inputs()
         let directory = try campaign.directory()
-        let settings = campaign.settings(timeout: timeout, options: limits.decodeOptions)
-        let fuzzer = DecoderFuzzer(command: testee.command, corpus: inputs, settings: settings)
+        var settings = campaign.settings(timeout: timeout, options: limits.decodeOptions)
+        settings.coverage = coverage
+        let fuzzer: DecoderFuzzer
+        do { fuzzer = try DecoderFuzzer(command: testee.command, corpus: inputs, settings: settings) } catch {
+            throw InputError("decaf fuzz decoder: \(error)")
+        }
         let store = FindingStore(directory: directory, shown: campaign.findings, seed: campaign.seed, options: settings.options, testee: testee.command)
         try await campaign.conduct(fuzzer, against: .decoder, described: testee.command.joined(separator: " "), corpus: inputs, settings: settings, store: store, reports: reports, hint: "; check the command after --")
     }

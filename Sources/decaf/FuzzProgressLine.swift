@@ -16,12 +16,17 @@ final class FuzzProgressLine: Sendable {
     private let target: String
     /// When the last line of its own was written (the campaign's start before the first).
     private let written = Mutex(ContinuousClock.now)
+    /// Whether the campaign's note (`FuzzProgress.note`) has been said.
+    private let noted = Mutex(false)
 
     init(target: String) {
         self.target = target
     }
 
     @Sendable func show(_ state: FuzzProgress) {
+        if let note = state.note, noted.withLock({ said in defer { said = true }; return !said }) {
+            FileHandleOutput.standardError.write((isTerminal ? "\r\u{1B}[K" : "") + note + "\n")
+        }
         guard !isTerminal else {
             FileHandleOutput.standardError.write("\r\u{1B}[K" + Self.line(state))
             return
@@ -45,6 +50,8 @@ final class FuzzProgressLine: Sendable {
         let perSecond = rate >= 10 || rate == 0 ? "\(Int(rate.rounded()))" : String(format: rate >= 1 ? "%.1f" : "%.2g", rate)
         return "\(state.inputs) inputs in \(String(format: "%.1f", state.elapsed / .seconds(1))) s (\(perSecond)/s), "
             + "\(state.findings) finding\(state.findings == 1 ? "" : "s"), \(state.distinctAnswers) distinct answers"
+            + (state.edges.map { ", \($0) edges (\(state.corpusGrowth) inputs kept)" } ?? "")
+            + (state.imported > 0 ? ", \(state.imported) from other fuzzers" : "")
     }
 
     /// "2 defects explain 3 of 4 findings: checksum-little-endian (finding 1, and 812 more
@@ -65,7 +72,8 @@ final class FuzzProgressLine: Sendable {
     static func summary(_ state: FuzzProgress, of target: String, findings directory: String) -> String {
         let end = state.interrupted ? "; INTERRUPTED" : state.cutShort ? "; cut short after its --duration and twice --timeout, the answer awaited given up" : ""
         let saved = state.findings > 0 ? "; findings in \(directory)/" : ""
+        let blind = state.note != nil ? "; no coverage (the testee is not instrumented)" : ""
         let exits = state.testeeExits > 0 ? "; the testee exited by itself \(state.testeeExits) time\(state.testeeExits == 1 ? "" : "s")" : ""
-        return "fuzz \(target): " + line(state) + exits + saved + end
+        return "fuzz \(target): " + line(state) + blind + exits + saved + end
     }
 }

@@ -61,7 +61,7 @@ struct FuzzReplayCommand: AsyncParsableCommand {
         }
         if let server { return try await replay(input, options: options, signature: signature, plan: plan, on: server) }
         if client { return try await replayToClient(input, options: options, signature: signature, split: plan.split) }
-        let fuzzer = DecoderFuzzer(command: command, corpus: [input], settings: FuzzSettings(timeout: timeout, options: options))
+        let fuzzer = try DecoderFuzzer(command: command, corpus: [input], settings: FuzzSettings(timeout: timeout, options: options))
         let judged: (attempt: CaseAttempt, fired: (FuzzOracle, String)?)
         do {
             guard let result = try await fuzzer.judge(input) else {

@@ -12,6 +12,10 @@ public struct ExternalTool: Sendable {
     public static let luac = ExternalTool(name: "luac5.2", package: "lua5.2")
     /// The C reference testee's compiler (zlib's headers come with the package's own libraries).
     public static let cc = ExternalTool(name: "cc", package: "gcc")
+    /// AFL++'s compiler: the C reference testee built to report its coverage (`--coverage`).
+    public static let aflClangFast = ExternalTool(name: "afl-clang-fast", package: "afl++")
+    /// AFL++'s fuzzer, beside decaf fuzz on one shared directory (`--sync-dir`).
+    public static let aflFuzz = ExternalTool(name: "afl-fuzz", package: "afl++")
     /// The reference testee, the reference encoder, and test scripts.
     public static let python3 = ExternalTool(name: "python3", package: "python3")
 

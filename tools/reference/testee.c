@@ -12,6 +12,10 @@
  * holds either): it aborts on a body in clear whose container nested four deep holds an empty
  * TEXT (behind the checksum: only a frame whose CRC-32 holds gets there), and on a zlib body that
  * inflates to a TEXT field that is not UTF-8 (inside a compressed body).
+ *
+ * With --raw it reads one stream of bytes (not the testee protocol) from stdin, decodes it with
+ * the brief's default options, answers once and exits: the harness afl-fuzz runs, so AFL++ and
+ * decaf fuzz decoder --coverage fuzz the same instrumented code (make bench-fuzz).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -324,15 +328,39 @@ static void encode(const char *line) {
     free(payload);
 }
 
+/* --raw: one stream from stdin, decoded with the brief's defaults. */
+static int decode_raw(void) {
+    size_t count = 0, capacity = 1 << 16;
+    unsigned char *bytes = malloc(capacity);
+    size_t got;
+    while (bytes && (got = fread(bytes + count, 1, capacity - count, stdin)) > 0) {
+        count += got;
+        if (count == capacity) {
+            unsigned char *grown = capacity < (64u << 20) ? realloc(bytes, capacity *= 2) : NULL;
+            if (!grown) break;
+            bytes = grown;
+        }
+    }
+    if (!bytes) return 1;
+    struct options o = {.body_limit = 10485760, .depth_limit = 4, .version_major = 1};
+    decode(bytes, count, &o);
+    free(bytes);
+    return 0;
+}
+
 int main(int argc, char **argv) {
+    int raw = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--plant") == 0) {
             planted = 1;
+        } else if (strcmp(argv[i], "--raw") == 0) {
+            raw = 1;
         } else {
-            fprintf(stderr, "testee-c: unknown option %s; the only one is --plant\n", argv[i]);
+            fprintf(stderr, "testee-c: unknown option %s; the options are --plant and --raw\n", argv[i]);
             return 2;
         }
     }
+    if (raw) return decode_raw();
     char *line = NULL;
     size_t capacity = 0;
     while (getline(&line, &capacity, stdin) > 0) {
