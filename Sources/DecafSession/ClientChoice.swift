@@ -7,6 +7,9 @@ public enum ClientChoice: String, CaseIterable, Hashable, Sendable {
     case takesDuplicateTags = "takes-duplicate-tags"
     /// It refuses a frame whose timestamp is more than 60 s from its clock (TS-1: a MAY).
     case timestampWindow = "timestamp-window"
+    /// It blames the first field found too deep, so it takes a container one past the depth limit
+    /// whose value is empty (TLV-2, interpretation 3): `ReceiverChoice.emptyContainerPastLimit` in a client.
+    case emptyContainerPastLimit = "empty-container-past-limit"
 
     /// The window of `timestampWindow`, in seconds: the brief's default.
     public static let windowSeconds: UInt32 = 60
@@ -16,6 +19,7 @@ public enum ClientChoice: String, CaseIterable, Hashable, Sendable {
         switch self {
         case .takesDuplicateTags: "allows a tag repeated in one sequence: takes and delivers such a frame (TLV-3)"
         case .timestampWindow: "refuses a frame whose timestamp is more than 60 s from its clock as TIMESTAMP_OUT_OF_WINDOW (TS-1)"
+        case .emptyContainerPastLimit: ReceiverChoice.emptyContainerPastLimit.summary
         }
     }
 }

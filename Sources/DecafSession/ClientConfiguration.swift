@@ -70,6 +70,7 @@ public struct ClientConfiguration: Hashable, Sendable {
         options.version = version
         if choices.contains(.takesDuplicateTags) { options.tlv.allowsDuplicateTags = true }
         if choices.contains(.timestampWindow) { options.timestampWindow = TimestampWindow(seconds: ClientChoice.windowSeconds, now: 0) }
+        if choices.contains(.emptyContainerPastLimit) { options.tlv.acceptsEmptyContainerPastLimit = true }
         if faults.contains(.acceptsBadCRC) { options.verifiesChecksum = false }
         if faults.contains(.depthLimitThree) { options.tlv.depthLimit = 3 }
         if faults.contains(.ignoresDuplicateTags) { options.tlv.allowsDuplicateTags = true }

@@ -14,6 +14,9 @@ public enum PeerChoice: String, CaseIterable, Hashable, Sendable {
     /// It remembers CONTROL frames across the session's connections, as it does DATA frames: a
     /// longer memory than the brief asks, which breaks no rule (interpretation 15).
     case controlRememberedPerSession = "control-remembered-per-session"
+    /// It blames the first field found too deep, so it takes a container one past the depth limit
+    /// whose value is empty (TLV-2, interpretation 3): `ReceiverChoice.emptyContainerPastLimit` in a server.
+    case emptyContainerPastLimit = "empty-container-past-limit"
 
     /// What the choice is, in a line.
     public var summary: String {
@@ -21,6 +24,7 @@ public enum PeerChoice: String, CaseIterable, Hashable, Sendable {
         case .responseFirst: "answers a VERSION_REQUEST with the VERSION_RESPONSE first, then the ACK (HS-2: either order)"
         case .decryptsAES256: ReceiverChoice.decryptsAES256.summary
         case .controlRememberedPerSession: "remembers CONTROL frames across a session's connections, as DATA frames are (interpretation 15)"
+        case .emptyContainerPastLimit: ReceiverChoice.emptyContainerPastLimit.summary
         }
     }
 }

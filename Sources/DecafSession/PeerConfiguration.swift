@@ -57,6 +57,7 @@ public struct PeerConfiguration: Sendable {
             verifiesChecksum: !has(.acceptBadCRC)
         )
         options.acceptsEncryptedBodies = choices.contains(.decryptsAES256)
+        options.tlv.acceptsEmptyContainerPastLimit = choices.contains(.emptyContainerPastLimit)
         return options
     }
 

@@ -9,7 +9,8 @@ public enum ReceiverChoice: String, CaseIterable, Hashable, Sendable {
     /// encryption (FRAME-5, interpretation 6).
     case decryptsAES256 = "decrypts-aes256"
     /// It blames the first field found too deep, so a container one past the depth limit with an
-    /// empty value is accepted (TLV-2, interpretation 3).
+    /// empty value is accepted (TLV-2, interpretation 3); one that holds fields is refused at its
+    /// tag all the same (`TLVOptions.acceptsEmptyContainerPastLimit`).
     case emptyContainerPastLimit = "empty-container-past-limit"
     /// It judges a header only once all 28 bytes arrived, so a stream shorter than a header is cut
     /// short, whatever field it got wrong (interpretation 1).
@@ -34,6 +35,7 @@ public enum ReceiverChoice: String, CaseIterable, Hashable, Sendable {
     public static func options(_ options: DecodeOptions, choices: Set<ReceiverChoice>) -> DecodeOptions {
         var chosen = options
         if choices.contains(.decryptsAES256) { chosen.acceptsEncryptedBodies = true }
+        if choices.contains(.emptyContainerPastLimit) { chosen.tlv.acceptsEmptyContainerPastLimit = true }
         return chosen
     }
 
@@ -45,9 +47,10 @@ public enum ReceiverChoice: String, CaseIterable, Hashable, Sendable {
             var decrypting = options
             decrypting.acceptsEncryptedBodies = true
             return decrypting
-        case .tlvTooDeep where choices.contains(.emptyContainerPastLimit) && emptyContainer(at: error.offset, in: bytes, options: options):
+        case .tlvTooDeep where choices.contains(.emptyContainerPastLimit) && !options.tlv.acceptsEmptyContainerPastLimit
+            && emptyContainer(at: error.offset, in: bytes, options: options):
             var lenient = options
-            lenient.tlv.depthLimit += 1
+            lenient.tlv.acceptsEmptyContainerPastLimit = true
             return lenient
         default:
             return nil

@@ -6,6 +6,11 @@ public struct TLVOptions: Hashable, Sendable {
     public var depthLimit: Int
     /// Whether a tag may repeat within one sequence. Order is preserved either way.
     public var allowsDuplicateTags: Bool
+    /// Whether a container whose value would be parsed beyond the limit is taken when that value
+    /// is empty: no field is then too deep (TLV-2, interpretation 3, a receiver's choice:
+    /// `ReceiverChoice.emptyContainerPastLimit`). A container past the limit that holds fields is
+    /// refused at its own tag either way.
+    public var acceptsEmptyContainerPastLimit = false
 
     /// The largest depth limit accepted; larger values are clamped so parsing stays on a small,
     /// bounded stack.

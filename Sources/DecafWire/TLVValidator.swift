@@ -47,7 +47,8 @@ public enum TLVValidator {
         var validation = Validation(
             body: body,
             depthLimit: options.effectiveDepthLimit,
-            allowsDuplicateTags: options.allowsDuplicateTags
+            allowsDuplicateTags: options.allowsDuplicateTags,
+            acceptsEmptyContainerPastLimit: options.acceptsEmptyContainerPastLimit
         )
         defer { validation.tagSets?.deallocate() }
         try validation.sequence(from: 0, to: body.count, depth: 0)
@@ -66,6 +67,7 @@ private struct Validation {
     let body: UnsafeRawBufferPointer
     let depthLimit: Int
     let allowsDuplicateTags: Bool
+    let acceptsEmptyContainerPastLimit: Bool
     /// Per nesting level, a 65,536-bit set of the tags seen in that level's sequence: grown,
     /// zeroed, to cover a level when a sequence there first passes the inline table, and freed by
     /// `TLVValidator.validate`. Plain memory keeps the common path free of reference counting.
@@ -107,7 +109,11 @@ private struct Validation {
             let valueEnd = position + Self.header + Int(length)
             if tag == TLVTag.container.rawValue {
                 guard depth < depthLimit else {
-                    throw WireError(.tlvTooDeep(depth: depth + 1, limit: depthLimit), offset: position)
+                    guard acceptsEmptyContainerPastLimit, length == 0 else {
+                        throw WireError(.tlvTooDeep(depth: depth + 1, limit: depthLimit), offset: position)
+                    }
+                    position = valueEnd
+                    continue
                 }
                 try container(from: position + Self.header, to: valueEnd, depth: depth + 1)
             }

@@ -29,6 +29,30 @@ struct LegalOutcomeTests {
         #expect(!DecoderCase.isLegal(TesteeMessage.Response(result: "error", error: "CHECKSUM_MISMATCH", offset: 24), of: codecCase))
     }
 
+    /// Four containers deep, then `inner` as the value of a fifth.
+    static func nested(_ inner: [UInt8]) -> [UInt8] {
+        (0..<4).reduce(TLVEncoder.encode([TLVField(tag: .container, bytes: inner)])) { value, _ in TLVEncoder.encode([TLVField(tag: .container, bytes: value)]) }
+    }
+
+    @Test("the choice to take an empty container past the depth limit, followed to its end, still refuses one past the limit that holds fields")
+    func emptyContainerFollowedToItsEnd() throws {
+        // Inside four containers: an empty fifth, then a fifth that holds a TEXT (repeated tags
+        // allowed, so the second container is not refused for its tag).
+        var options = DecodeOptions()
+        options.tlv.allowsDuplicateTags = true
+        let fourth = TLVEncoder.encode([TLVField(tag: .container, bytes: []), TLVField(tag: .text, text: "x")])
+        let holding = TLVEncoder.encode([TLVField(tag: .container, bytes: TLVEncoder.encode([TLVField(tag: .text, text: "y")]))])
+        let payload = (0..<4).reduce(fourth + holding) { value, _ in TLVEncoder.encode([TLVField(tag: .container, bytes: value)]) }
+        let bytes = Self.frame(.data, payload: payload)
+        let legal = LegalOutcomes(of: bytes, options: options)
+        #expect(!legal.allowsFrame, "a receiver that takes the empty fifth container refuses the next one at its tag")
+        let offsets = legal.refusals.filter { $0.code == .tlvTooDeep }.map(\.offset)
+        #expect(offsets.count == 2 && offsets[0] < offsets[1], "\(legal.refusals)")
+        // The empty fifth container alone is a frame to such a receiver.
+        #expect(LegalOutcomes(of: Self.frame(.data, payload: Self.nested([])), options: DecodeOptions()).allowsFrame)
+        #expect(!LegalOutcomes(of: Self.frame(.data, payload: Self.nested(TLVEncoder.encode([TLVField(tag: .text, text: "z")]))), options: DecodeOptions()).allowsFrame)
+    }
+
     @Test("a frame with a byte after it under any legal reading is never asked: the testee protocol answers for one frame")
     func frameAndMore() {
         // Refused from its header by a receiver that cannot decrypt, but a 28-byte frame and one

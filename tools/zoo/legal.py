@@ -11,10 +11,11 @@ implementation passes every case and gives no finding; anything else is a false 
 and the run exits 1. The default test run checks the same in memory (LegalCodecZooTests,
 LegalServerZooTests, LegalClientZooTests); this is the campaign of `--duration` each (default 10m).
 
-Usage: legal.py [--duration 10m] [--role codec|server|client|all] [--decaf PATH] [--keep DIR]
+Usage: legal.py [--duration 10m] [--role codec|server|client|all] [--decaf PATH] [--keep DIR] [--only TEXT]
 
 With --keep DIR, each member's findings stay in DIR/ROLE-CHOICES (a false verdict to reproduce);
-without it they go with the member.
+without it they go with the member. --only TEXT runs the members whose choices (as the table
+shows them) contain TEXT, e.g. a choice just added.
 """
 import argparse
 import itertools
@@ -68,13 +69,15 @@ def findings_folder(keep, kind, member):
     yield folder
 
 
-def testees(role, decaf, duration, limit, keep, fuzz_options=()):
+def testees(role, decaf, duration, limit, keep, only, fuzz_options=()):
     """Every combination of a testee's choices (`decaf testee ROLE --list-choices`, ROLE decoder or
     client): its rows."""
     names = listed([decaf, "testee", role, "--list-choices"])
     for count in range(len(names) + 1):
         for combination in itertools.combinations(names, count):
             testee = [decaf, "testee", role] + [word for name in combination for word in ["--choice", name]]
+            if only not in (", ".join(combination) or "none"):
+                continue
             conform = subprocess.run([decaf, "conform", role, "--json", "--"] + testee, capture_output=True, text=True, timeout=900)
             kind, member = "codec" if role == "decoder" else role, ", ".join(combination) or "none"
             with findings_folder(keep, kind, member) as findings:
@@ -83,17 +86,17 @@ def testees(role, decaf, duration, limit, keep, fuzz_options=()):
             yield kind, member, conform.returncode, verdicts(conform, fuzz)
 
 
-def codecs(decaf, duration, limit, keep):
+def codecs(decaf, duration, limit, keep, only):
     """Every combination of the receiver's choices."""
-    return testees("decoder", decaf, duration, limit, keep)
+    return testees("decoder", decaf, duration, limit, keep, only)
 
 
-def clients(decaf, duration, limit, keep):
+def clients(decaf, duration, limit, keep, only):
     """Every combination of the client's choices, four testees at once."""
-    return testees("client", decaf, duration, limit, keep, ["--jobs", "4"])
+    return testees("client", decaf, duration, limit, keep, only, ["--jobs", "4"])
 
 
-def servers(decaf, duration, limit, keep):
+def servers(decaf, duration, limit, keep, only):
     """The peer with each of a server's choices alone, and all together; then with the limits a
     receiver may set (repeated tags allowed, a deeper nesting, a smaller body), told to the suite
     and the fuzzer with the same options."""
@@ -102,6 +105,8 @@ def servers(decaf, duration, limit, keep):
     limits = ["--allow-duplicate-tags", "--depth-limit", "8", "--body-limit", "4096"]
     members.append((limits, limits))
     for member, told in members:
+        if only not in (" ".join(member) or "none"):
+            continue
         peer = subprocess.Popen([decaf, "peer", "--listen", "127.0.0.1:0"] + member, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         try:
             address = peer.stdout.readline().split()[-1]
@@ -121,6 +126,7 @@ def main():
     parser.add_argument("--role", choices=["codec", "server", "client", "all"], default="all")
     parser.add_argument("--decaf", default=os.path.join(ROOT, ".build/release/decaf"))
     parser.add_argument("--keep", metavar="DIR", help="keep each member's findings in DIR/ROLE-CHOICES")
+    parser.add_argument("--only", metavar="TEXT", default="", help="run only the members whose choices contain TEXT")
     args = parser.parse_args()
     if args.decaf == parser.get_default("decaf"):
         subprocess.run(["swift", "build", "-c", "release", "--product", "decaf"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
@@ -134,7 +140,7 @@ def main():
     roles = {"codec": [codecs], "server": [servers], "client": [clients], "all": [codecs, servers, clients]}[args.role]
     false_verdicts = 0
     for role in roles:
-        for kind, member, status, (passed, cases, inputs, found) in role(decaf, args.duration, limit, args.keep):
+        for kind, member, status, (passed, cases, inputs, found) in role(decaf, args.duration, limit, args.keep, args.only):
             false_verdicts += (status != 0) + found
             print(f"| {kind} | {member} | {passed} of {cases} (exit {status}) | {inputs} | {found} |", flush=True)
     sys.exit(1 if false_verdicts else 0)
