@@ -22,15 +22,25 @@ public struct FrameDecoderHandler: ByteToMessageDecoder {
     private let refusesFromHeader: Bool
     /// When refusing after the body: what arrived of a frame not yet complete.
     private var unfinished: [UInt8] = []
+    /// Whether a header is judged only once all 28 bytes of it are in (interpretation 1, a
+    /// receiver's choice: `ReceiverChoice.wholeHeader`): the bytes of a frame's header are held
+    /// back until it is whole, and a stream that ends within one is TRUNCATED_FRAME at its start,
+    /// whatever field it got wrong.
+    private let judgesHeaderWhole: Bool
+    /// When judging headers whole (and refusing from the header): the bytes of the frame under
+    /// way still to pass on before the next frame's header is held back.
+    private var frameRemaining = 0
     /// Tells whether this side closed the channel.
     private let localClose: LocalClose?
 
     /// A decoder with `options`. With a timestamp window in `options`, `now` supplies the current
     /// UNIX time for each read.
-    public init(options: DecodeOptions = DecodeOptions(), now: (() -> UInt32)? = nil, refusesFromHeader: Bool = true, localClose: LocalClose? = nil) {
+    public init(options: DecodeOptions = DecodeOptions(), now: (() -> UInt32)? = nil, refusesFromHeader: Bool = true, judgesHeaderWhole: Bool = false,
+                localClose: LocalClose? = nil) {
         decoder = FrameDecoder(options: options)
         self.now = now
         self.refusesFromHeader = refusesFromHeader
+        self.judgesHeaderWhole = judgesHeaderWhole
         self.localClose = localClose
     }
 
@@ -38,8 +48,11 @@ public struct FrameDecoderHandler: ByteToMessageDecoder {
     /// bytes are all taken at once, so the handler's own buffer never holds more than one read.
     public mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         if buffer.readableBytes > 0, let bytes = buffer.readBytes(length: buffer.readableBytes) {
-            if refusesFromHeader {
+            if refusesFromHeader && !judgesHeaderWhole {
                 decoder.append(bytes)
+            } else if refusesFromHeader {
+                unfinished += bytes
+                passWholeHeaders()
             } else {
                 unfinished += bytes
                 while let length = completeFrameLength() {
@@ -61,6 +74,16 @@ public struct FrameDecoderHandler: ByteToMessageDecoder {
     public mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
         _ = try decode(context: context, buffer: &buffer)
         if seenEOF {
+            if judgesHeaderWhole, frameRemaining == 0, !unfinished.isEmpty, unfinished.count < FrameHeader.size {
+                // Every frame before it was passed on whole and taken.
+                let received = unfinished.count
+                unfinished = []
+                guard localClose?.happened == true else {
+                    throw WireError(.truncatedFrame(received: received, expected: nil), offset: decoder.streamOffset, frameOffset: decoder.streamOffset)
+                }
+                context.fireUserInboundEventTriggered(UnfinishedFrame(received: received, expected: nil))
+                return .needMoreData
+            }
             decoder.append(unfinished)
             unfinished = []
             while let frame = try decoder.nextFrame() {
@@ -74,6 +97,25 @@ public struct FrameDecoderHandler: ByteToMessageDecoder {
             }
         }
         return .needMoreData
+    }
+
+    /// Passes on what of `unfinished` belongs to the frame under way, and of each next frame once
+    /// its header is whole; a header cut short stays held back.
+    private mutating func passWholeHeaders() {
+        while !unfinished.isEmpty {
+            if frameRemaining > 0 {
+                let count = min(frameRemaining, unfinished.count)
+                decoder.append(Array(unfinished.prefix(count)))
+                unfinished.removeFirst(count)
+                frameRemaining -= count
+                continue
+            }
+            guard unfinished.count >= FrameHeader.size else { return }
+            let offset = FrameHeader.Field.bodyLength.offset
+            let bodyLength = unfinished[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+            // A header the decoder refuses ends the stream's reading: what follows it goes on as it comes.
+            frameRemaining = FrameHeader.size + min(bodyLength, decoder.options.bodyLimit + 1)
+        }
     }
 
     /// The length of the first frame in `unfinished` once all of it is there; everything there is

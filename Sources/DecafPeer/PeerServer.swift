@@ -127,7 +127,8 @@ public final class PeerServer: Sendable {
         if !closesOnStreamEnd(configuration) { try pipeline.addHandler(StreamEndBlindness()) }
         if configuration.has(.crcLittleEndian) { try pipeline.addHandler(ChecksumByteSwapHandler()) }
         if mistakes.isEmpty {
-            try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: configuration.decodeOptions, now: clock, refusesFromHeader: configuration.refusesFromHeader)))
+            try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: configuration.decodeOptions, now: clock, refusesFromHeader: configuration.refusesFromHeader,
+                                                                                    judgesHeaderWhole: configuration.choices.contains(.wholeHeader))))
         } else {
             try pipeline.addHandler(ByteToMessageHandler(MistakenFrameDecoderHandler(mistakes: mistakes, options: configuration.decodeOptions, now: clock)))
         }

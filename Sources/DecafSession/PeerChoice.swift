@@ -17,6 +17,10 @@ public enum PeerChoice: String, CaseIterable, Hashable, Sendable {
     /// It blames the first field found too deep, so it takes a container one past the depth limit
     /// whose value is empty (TLV-2, interpretation 3): `ReceiverChoice.emptyContainerPastLimit` in a server.
     case emptyContainerPastLimit = "empty-container-past-limit"
+    /// It judges a header only once all 28 bytes of it are in, so a stream that ends within a
+    /// header is cut short, whatever field it got wrong (interpretation 1):
+    /// `ReceiverChoice.wholeHeader` in a server.
+    case wholeHeader = "whole-header"
 
     /// What the choice is, in a line.
     public var summary: String {
@@ -25,6 +29,7 @@ public enum PeerChoice: String, CaseIterable, Hashable, Sendable {
         case .decryptsAES256: ReceiverChoice.decryptsAES256.summary
         case .controlRememberedPerSession: "remembers CONTROL frames across a session's connections, as DATA frames are (interpretation 15)"
         case .emptyContainerPastLimit: ReceiverChoice.emptyContainerPastLimit.summary
+        case .wholeHeader: ReceiverChoice.wholeHeader.summary
         }
     }
 }

@@ -115,6 +115,37 @@ struct FrameHandlerTests {
         #expect(throws: WireError.self) { try channel.finish() }
     }
 
+    /// A receiver that judges a header only once whole (interpretation 1), refusing from the header
+    /// or only after the body: frames split anywhere come out whole; a bad magic is refused once
+    /// the header is in; a stream that ends within a header is cut short at its start, whatever it got wrong.
+    @Test("a receiver that judges headers whole waits for all 28 bytes, and cuts a stream short within one", arguments: [true, false])
+    func wholeHeader(refusesFromHeader: Bool) throws {
+        func channel() -> EmbeddedChannel {
+            EmbeddedChannel(handler: ByteToMessageHandler(FrameDecoderHandler(refusesFromHeader: refusesFromHeader, judgesHeaderWhole: true)))
+        }
+        let stream = Self.frames(5)
+        let split = channel()
+        for start in stride(from: 0, to: stream.count, by: 7) { try split.writeInbound(ByteBuffer(bytes: stream[start..<min(start + 7, stream.count)])) }
+        #expect(try Self.readAll(split).map(\.header.sequence.counter) == Array(0..<5))
+        #expect(try split.finish().isClean)
+
+        let badMagic = channel()
+        try badMagic.writeInbound(ByteBuffer(bytes: [0xDE, 0xAD, 0xBE, 0xEF]))
+        #expect(throws: WireError(.truncatedFrame(received: 4, expected: nil), offset: 0, frameOffset: 0)) { try badMagic.finish() }
+
+        let afterFrame = channel()
+        try afterFrame.writeInbound(ByteBuffer(bytes: Self.frames(1) + [0xDE, 0xAD]))
+        #expect(try Self.readAll(afterFrame).count == 1)
+        let first = Self.frames(1).count
+        #expect(throws: WireError(.truncatedFrame(received: 2, expected: nil), offset: first, frameOffset: first)) { try afterFrame.finish() }
+
+        let wholeBadHeader = channel()
+        var header = Self.header.bytes
+        header[0] = 0
+        #expect(throws: WireError.self) { try wholeBadHeader.writeInbound(ByteBuffer(bytes: header + [0, 0])) }
+        _ = try? wholeBadHeader.finish()
+    }
+
     @Test("the timestamp window reads the injected clock")
     func timestampWindow() throws {
         var options = DecodeOptions()
