@@ -15,7 +15,8 @@ Usage: legal.py [--duration 10m] [--role codec|server|client|all] [--decaf PATH]
 
 With --keep DIR, each member's findings stay in DIR/ROLE-CHOICES (a false verdict to reproduce);
 without it they go with the member. --only TEXT runs the members whose choices (as the table
-shows them) contain TEXT, e.g. a choice just added.
+shows them) contain TEXT, e.g. a choice just added, or with --only =TEXT are exactly TEXT;
+repeatable, a member runs when any matches.
 """
 import argparse
 import itertools
@@ -56,6 +57,12 @@ def verdicts(conform, fuzz):
     return passed, len(run["cases"]), inputs, found
 
 
+def chosen(member, only):
+    """Whether `--only` picks the member shown as `member`: any TEXT it contains, or =TEXT it is;
+    every member when there is no --only."""
+    return not only or any(member == text[1:] if text.startswith("=") else text in member for text in only)
+
+
 @contextmanager
 def findings_folder(keep, kind, member):
     """Where a member's campaign writes its findings: DIR/ROLE-CHOICES under --keep DIR, else a
@@ -76,7 +83,7 @@ def testees(role, decaf, duration, limit, keep, only, fuzz_options=()):
     for count in range(len(names) + 1):
         for combination in itertools.combinations(names, count):
             testee = [decaf, "testee", role] + [word for name in combination for word in ["--choice", name]]
-            if only not in (", ".join(combination) or "none"):
+            if not chosen(", ".join(combination) or "none", only):
                 continue
             conform = subprocess.run([decaf, "conform", role, "--json", "--"] + testee, capture_output=True, text=True, timeout=900)
             kind, member = "codec" if role == "decoder" else role, ", ".join(combination) or "none"
@@ -105,7 +112,7 @@ def servers(decaf, duration, limit, keep, only):
     limits = ["--allow-duplicate-tags", "--depth-limit", "8", "--body-limit", "4096"]
     members.append((limits, limits))
     for member, told in members:
-        if only not in (" ".join(member) or "none"):
+        if not chosen(" ".join(member) or "none", only):
             continue
         peer = subprocess.Popen([decaf, "peer", "--listen", "127.0.0.1:0"] + member, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         try:
@@ -126,7 +133,8 @@ def main():
     parser.add_argument("--role", choices=["codec", "server", "client", "all"], default="all")
     parser.add_argument("--decaf", default=os.path.join(ROOT, ".build/release/decaf"))
     parser.add_argument("--keep", metavar="DIR", help="keep each member's findings in DIR/ROLE-CHOICES")
-    parser.add_argument("--only", metavar="TEXT", default="", help="run only the members whose choices contain TEXT")
+    parser.add_argument("--only", metavar="TEXT", action="append", default=[],
+                        help="run only the members whose choices contain TEXT (=TEXT: are exactly TEXT); repeatable")
     args = parser.parse_args()
     if args.decaf == parser.get_default("decaf"):
         subprocess.run(["swift", "build", "-c", "release", "--product", "decaf"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
