@@ -68,7 +68,9 @@ public final class ClientConnection: Sendable {
         if configuration.faults.contains(.framePerRead) {
             try pipeline.addHandler(ByteToMessageHandler(FramePerReadDecoderHandler(options: configuration.effectiveDecodeOptions)))
         } else {
-            try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: configuration.effectiveDecodeOptions, now: now, localClose: localClose)))
+            try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler(options: configuration.effectiveDecodeOptions, now: now,
+                                                                                    judgesHeaderWhole: configuration.choices.contains(.wholeHeader),
+                                                                                    localClose: localClose)))
         }
         if configuration.faults.contains(.plainBodyMarkedZlib) {
             try pipeline.addHandler(MessageToByteHandler(PlainBodyEncoderHandler()))

@@ -10,6 +10,9 @@ public enum ClientChoice: String, CaseIterable, Hashable, Sendable {
     /// It blames the first field found too deep, so it takes a container one past the depth limit
     /// whose value is empty (TLV-2, interpretation 3): `ReceiverChoice.emptyContainerPastLimit` in a client.
     case emptyContainerPastLimit = "empty-container-past-limit"
+    /// It judges a header only once all 28 bytes of it are in, so a stream that ends within a
+    /// header is cut short, whatever field it got wrong (interpretation 1): `ReceiverChoice.wholeHeader` in a client.
+    case wholeHeader = "whole-header"
 
     /// The window of `timestampWindow`, in seconds: the brief's default.
     public static let windowSeconds: UInt32 = 60
@@ -20,6 +23,7 @@ public enum ClientChoice: String, CaseIterable, Hashable, Sendable {
         case .takesDuplicateTags: "allows a tag repeated in one sequence: takes and delivers such a frame (TLV-3)"
         case .timestampWindow: "refuses a frame whose timestamp is more than 60 s from its clock as TIMESTAMP_OUT_OF_WINDOW (TS-1)"
         case .emptyContainerPastLimit: ReceiverChoice.emptyContainerPastLimit.summary
+        case .wholeHeader: ReceiverChoice.wholeHeader.summary
         }
     }
 }
