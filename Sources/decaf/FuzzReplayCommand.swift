@@ -50,6 +50,9 @@ struct FuzzReplayCommand: AsyncParsableCommand {
         var options = DecodeOptions()
         var signature: String?
         var plan = ServerCase.Plan()
+        // A client's finding says so (its testee line begins --client): its input goes to a client
+        // whether or not --client is given, never to a codec testee, which would take it for a crash.
+        var client = client
         if finding.hasSuffix(".json") {
             guard let record = try? JSONDecoder().decode(FuzzFindingJSON.self, from: data), let bytes = Hex.bytes(record.hex) else {
                 throw InputError("\(finding): not a finding decaf fuzz saved (it has no input in hex); give its .json or .bin")
@@ -58,6 +61,7 @@ struct FuzzReplayCommand: AsyncParsableCommand {
             options = record.options.decodeOptions
             signature = record.signature
             plan = record.plan
+            if record.testee.first == "--client" && server == nil { client = true }
         }
         if let server { return try await replay(input, options: options, signature: signature, plan: plan, on: server) }
         if client { return try await replayToClient(input, options: options, signature: signature, split: plan.split) }

@@ -66,9 +66,11 @@ struct FuzzClientCommandTests {
         let replay = try await DecafProcess.run(["fuzz", "replay", directory.appending(path: name).path, "--timeout", timeout, "--client", "--"] + faulty)
         #expect(replay.status == 1)
         #expect(replay.output.contains("\(oracle.uppercased()) again"), "\(replay.output)\(replay.error)")
+        // Without --client too: the finding says it is a client's. Taken for a codec testee's, the
+        // client's exit for want of DECAF_CONFORM_HOST was reported as a CRASH.
         let fixed = [Self.decaf, "testee", "client"] + Self.limits
-        let answered = try await DecafProcess.run(["fuzz", "replay", directory.appending(path: name).path, "--timeout", timeout, "--client", "--"] + fixed)
-        #expect(answered.status == 0, "\(answered.output)\(answered.error)")
+        let answered = try await DecafProcess.run(["fuzz", "replay", directory.appending(path: name).path, "--timeout", timeout, "--"] + fixed)
+        #expect(answered.status == 0 && answered.output.contains("the client answered as the brief does"), "\(answered.output)\(answered.error)")
     }
 
     @Test("the faultless reference client gives no finding; --json prints the campaign as decaf conform prints a run")

@@ -93,6 +93,16 @@ struct ClientInputCaseTests {
         // and a 10-minute campaign against such a client (decaf testee client --choice
         // takes-duplicate-tags) reported its delivery of the frame as a disagreement.
         #expect(Self.make(ServerCaseTests.frame(.data, fields: twice) + [0x00]) == nil)
+        // An empty container one past the depth limit, then a repeated tag: refused for the depth
+        // by the strict reading, for the repeat by a client blaming the first field found too
+        // deep, and taken by such a client that allows repeats. The zoo's client with every
+        // choice delivered it, and a 10-minute campaign reported that as a disagreement.
+        let fourDeep = (0..<3).reduce(TLVEncoder.encode([TLVField(tag: .container, bytes: [])])) { value, _ in
+            TLVEncoder.encode([TLVField(tag: .container, bytes: value)])
+        }
+        let deepThenTwice = ServerCaseTests.frame(.data, fields: [TLVField(tag: .container, bytes: fourDeep)] + twice)
+        #expect(Self.make(deepThenTwice)?.check
+            == .acceptsOrRefuses(SequenceNumber(category: .normal, counter: 7), .tlvTooDeep, acknowledged: true))
     }
 
     @Test("a shorter input keeps the cuts that still fall inside it")
