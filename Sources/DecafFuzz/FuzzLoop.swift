@@ -8,7 +8,7 @@ import DecafSession
 /// distinct answers, elapsed time) and stops at the settings' end, on cancellation, or when a
 /// handler says why. Against an instrumented target (`traces`), an input that hits an edge or a
 /// count bucket no input hit before joins the corpus, as in AFL++; the corpus then grows by at
-/// most `grownLimit` inputs.
+/// most `grownLimit` inputs and `grownBytes` bytes.
 struct FuzzLoop<Case: Sendable> {
     /// One drawn input: its bytes, how they were made, and the target's case for them.
     struct Input {
@@ -31,9 +31,11 @@ struct FuzzLoop<Case: Sendable> {
     let corpus: [[UInt8]]
     let settings: FuzzSettings
 
-    /// The most inputs coverage and other fuzzers add to the corpus: what a campaign keeps is
-    /// bounded (AFL++'s queues of a small target stay in the hundreds to low thousands).
+    /// The most inputs coverage and other fuzzers add to the corpus, and the most bytes: what a
+    /// campaign keeps is bounded (AFL++'s queues of a small target stay in the hundreds to low
+    /// thousands).
     static var grownLimit: Int { 20_000 }
+    static var grownBytes: Int { 256 << 20 }
 
     /// How often the other fuzzers' queues are read, besides at the start.
     static var syncInterval: Duration { .seconds(10) }
@@ -69,7 +71,11 @@ struct FuzzLoop<Case: Sendable> {
         state.edges = coverage?.edges
         // A note is said at the start, however short the campaign.
         if state.note != nil { progress(state) }
+        // The other fuzzers' entries not yet asked: read again only once all are asked, so what
+        // waits is at most one read's (`SyncDirectory.importLimit`, `importBytes`), however fast
+        // the others queue.
         var pending: [[UInt8]] = []
+        var grown = 0
         var synced = ContinuousClock.now
         if let sync {
             if sync.isNew { for entry in corpus { sync.save(entry, from: "corpus") } }
@@ -82,7 +88,7 @@ struct FuzzLoop<Case: Sendable> {
             state.elapsed = ContinuousClock.now - start
             if settings.isOver(state) { break }
             let wanted = min(settings.jobs, settings.runs.map { $0 - state.inputs } ?? .max)
-            if let sync, ContinuousClock.now - synced >= Self.syncInterval {
+            if let sync, pending.isEmpty, ContinuousClock.now - synced >= Self.syncInterval {
                 synced = .now
                 pending += sync.imports()
             }
@@ -112,9 +118,10 @@ struct FuzzLoop<Case: Sendable> {
                 if input.imported { state.imported += 1 }
                 let newCoverage = coverage != nil && coverage!.merge(hits[index]) != .nothing
                 state.edges = coverage?.edges
-                if newCoverage || coverage == nil && input.imported, state.corpusGrowth < Self.grownLimit {
+                if newCoverage || coverage == nil && input.imported, state.corpusGrowth < Self.grownLimit, grown + input.bytes.count <= Self.grownBytes {
                     corpus.append(input.bytes)
                     state.corpusGrowth += 1
+                    grown += input.bytes.count
                 }
                 if !input.imported, coverage != nil ? newCoverage : newAnswer { sync?.save(input.bytes, from: coverage != nil ? "coverage" : "answer") }
                 let aftermath = try await handle(batch[index], attempts[index], &state, start)

@@ -111,8 +111,7 @@ public struct FrameDecoderHandler: ByteToMessageDecoder {
                 continue
             }
             guard unfinished.count >= FrameHeader.size else { return }
-            let offset = FrameHeader.Field.bodyLength.offset
-            let bodyLength = unfinished[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+            let bodyLength = Int(FrameHeader.Field.bodyLength.value(in: unfinished))
             // A header the decoder refuses ends the stream's reading: what follows it goes on as it comes.
             frameRemaining = FrameHeader.size + min(bodyLength, decoder.options.bodyLimit + 1)
         }
@@ -122,8 +121,7 @@ public struct FrameDecoderHandler: ByteToMessageDecoder {
     /// at once when the header announces a body over the limit, which is refused from the header.
     private func completeFrameLength() -> Int? {
         guard unfinished.count >= FrameHeader.size else { return nil }
-        let offset = FrameHeader.Field.bodyLength.offset
-        let bodyLength = unfinished[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+        let bodyLength = Int(FrameHeader.Field.bodyLength.value(in: unfinished))
         if bodyLength > decoder.options.bodyLimit { return unfinished.count }
         let length = FrameHeader.size + bodyLength
         return unfinished.count >= length ? length : nil

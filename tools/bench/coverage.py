@@ -15,13 +15,14 @@ words read). What is left out: afl-fuzz's calibration and decaf's minimizing cou
 
 Usage: coverage.py [--seconds 600] [--decaf PATH]
 """
-import argparse
 import glob
 import os
 import re
 import shutil
 import subprocess
 import sys
+
+from fuzz import timed_arguments
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PLANTED = {"an empty TEXT four containers deep": "behind the checksum", "a TEXT in a zlib body that is not UTF-8": "inside a zlib body"}
@@ -48,17 +49,10 @@ def planted(harness, inputs):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=int, default=600)
-    parser.add_argument("--decaf", default=os.path.join(ROOT, ".build/release/decaf"))
-    args = parser.parse_args()
-    if args.seconds < 1:
-        sys.exit("give --seconds 1 or more")
     for tool in ["afl-clang-fast", "afl-fuzz", "afl-showmap"]:
         if not shutil.which(tool):
             sys.exit(f"coverage.py: {tool} is missing: AFL++ is installed by `sudo make deps` (the Debian package afl++)")
-    if args.decaf == parser.get_default("decaf"):
-        subprocess.run(["swift", "build", "-c", "release", "--product", "decaf"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    args = timed_arguments(__doc__, 600)
     work = os.path.join(ROOT, ".build/bench-coverage")
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(os.path.join(work, "seeds"))

@@ -73,14 +73,22 @@ class Peer:
         self.process.wait()
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=int, default=20)
+def timed_arguments(doc, seconds):
+    """A fuzzing benchmark's command line, `--seconds` (default `seconds`) and `--decaf` (the
+    release build unless given, built first); `doc` is its help."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=int, default=seconds)
     parser.add_argument("--decaf", default=os.path.join(ROOT, ".build/release/decaf"))
     args = parser.parse_args()
     if args.seconds < 1:
         sys.exit("give --seconds 1 or more")
-    subprocess.run(["swift", "build", "-c", "release", "--product", "decaf"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    if args.decaf == parser.get_default("decaf"):
+        subprocess.run(["swift", "build", "-c", "release", "--product", "decaf"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+    return args
+
+
+def main():
+    args = timed_arguments(__doc__, 20)
     directory = os.path.join(ROOT, ".build/bench-fuzz")
     print(f"decaf fuzz, {args.seconds} s a row, release build; {os.cpu_count()} cores\n")
     print("| target | body limit | jobs | fuzz inputs/s | conform cases/s (baseline) | ratio | findings |")
