@@ -64,7 +64,7 @@ public struct FrameJSONWriter {
             }
             if let header {
                 writer.key("header")
-                writeHeader(header, to: &writer)
+                FrameHeaderJSON.write(header, time: timestampText(header.timestamp), to: &writer)
             }
             writer.key("hex")
             writer.hex(parts.bytes)
@@ -83,9 +83,9 @@ public struct FrameJSONWriter {
             if parts.payload != nil {
                 writer.key("tlv")
                 writer.beginArray()
-                var fields = TLVFieldsJSON(writer: writer, misfits: misfits)
+                var fields = TLVFieldsJSON(fields: TLVFieldJSONWriter(writer: writer), misfits: misfits)
                 parts.fields.walkTLVFields(&fields, naming: registry)
-                writer = fields.writer
+                writer = fields.fields.writer
                 misfits = fields.misfits
                 writer.endArray()
             }
@@ -122,31 +122,6 @@ public struct FrameJSONWriter {
             writer.member("littleEndian", verdict?.isByteSwapped ?? false)
             writer.member("status", name: verdict.map { $0 == .correct ? "correct" : "mismatch" } ?? "unchecked")
             writer.member("stored", header.checksum)
-        }
-    }
-
-    private mutating func writeHeader(_ header: FrameHeader, to writer: inout JSONWriter) {
-        let time = timestampText(header.timestamp)
-        writer.object { writer in
-            writer.member("bodyLength", header.bodyLength)
-            writer.member("checksum", header.checksum)
-            writer.member("compressType", header.compressType.rawValue)
-            writer.member("compressTypeName", name: header.compressType.briefName)
-            writer.member("encryptType", header.encryptType.rawValue)
-            writer.member("encryptTypeName", name: header.encryptType.briefName)
-            writer.member("magic", header.magic)
-            writer.member("msgType", header.messageType.rawValue)
-            writer.member("msgTypeName", name: header.messageType.briefName)
-            writer.member("sequence", header.sequence.rawValue)
-            writer.member("sequenceCategory", header.sequence.category.rawValue)
-            writer.member("sequenceCategoryName", name: header.sequence.category.briefName)
-            writer.member("sequenceCounter", header.sequence.counter)
-            writer.member("sessionId", header.sessionID.rawValue)
-            writer.key("time")
-            writer.raw(time)
-            writer.member("timestamp", header.timestamp)
-            writer.member("versionMajor", header.version.major)
-            writer.member("versionMinor", header.version.minor)
         }
     }
 

@@ -67,10 +67,11 @@ public struct FrameRecordJSON: Codable, Hashable, Sendable {
 }
 
 extension FrameRecordJSON {
-    /// The JSON of a frame from a capture, built field by field for Foundation's encoder: the
-    /// reference the tests hold `FrameJSONWriter`'s bytes to.
-    public init(_ frame: CapturedFrameView) {
-        self.init(frame.parts)
+    /// The JSON of a frame from a capture, built member by member for Foundation's encoder: the
+    /// reference the tests hold `FrameJSONWriter`'s bytes to. The TLV fields are the one writer's
+    /// (`TLVFieldJSONWriter`), read back.
+    public init(_ frame: CapturedFrameView) throws {
+        try self.init(frame.parts)
         connection = ConnectionJSON(frame.connection)
         direction = frame.direction
         packets = Array(frame.packets)
@@ -79,7 +80,7 @@ extension FrameRecordJSON {
     }
 
     /// The JSON of a frame from a stream, built the same way.
-    public init(_ frame: FrameParts) {
+    public init(_ frame: FrameParts) throws {
         index = frame.index
         streamOffset = frame.streamOffset
         length = frame.bytes.count
@@ -90,10 +91,9 @@ extension FrameRecordJSON {
             ErrorInfo(code: $0.code.rawValue, name: $0.code.name, requirement: $0.requirement.rawValue,
                       offset: $0.offset, frameOffset: $0.frameOffset, message: $0.message)
         }
-        // The fields before the TLV error, if any: a parser stops there.
-        let limit = frame.tlvErrorOffset
-        let visible = { (sequence: TLVSequence) in limit.map { limit in sequence.prefix { $0.offset <= limit } } ?? Array(sequence) }
-        tlv = frame.payload.map { visible(TLVSequence(Array($0))).map { TLVFieldJSON($0, visible: visible) } }
+        // The fields before the TLV error, if any (a parser stops there), as the one writer of a
+        // field's JSON writes them.
+        tlv = try frame.payload.map { _ in try TLVFieldJSON.written(frame.fields) }
         guard let header = frame.header else { return }
         self.header = FrameHeaderJSON(header)
         let computed = frame.computedChecksum

@@ -33,29 +33,49 @@ public enum SummaryRenderer {
         addColumns(for: frame.parts, registry: registry, to: out, line)
     }
 
+    /// The header fields a line shows, in the order of the header's bytes; the others are left to
+    /// -V and --json (a line shows what tells frames apart). A header field added to the frame
+    /// model does not compile until the line says whether it shows it, and how.
+    static let headerColumns = FrameHeader.Field.inOrder.filter { field in
+        switch field {
+        case .messageType, .sequence, .sessionID, .bodyLength: true
+        case .magic, .versionMajor, .versionMinor, .timestamp, .encryptType, .compressType, .checksum: false
+        }
+    }
+
     /// The columns that describe the frame itself: type, sequence, session, body, tags, status.
     private static func addColumns(for parts: FrameParts, registry: FieldRegistry, to out: OutputBuffer, _ line: Columns) {
         var warnings: [DissectionWarning] = []
         if let header = parts.header {
-            line.add(to: out, width: 13) { $0.appendDescription(of: header.messageType) }
-            line.add(to: out, width: 22) { text in
-                text.append("seq ")
-                text.appendDescription(of: header.sequence.category)
-                text.append(UInt8(ascii: "/"))
-                text.appendDecimal(header.sequence.counter)
-            }
-            line.add(to: out, width: 14) { text in
-                text.append("session 0x")
-                text.appendUppercaseHex(header.sessionID.rawValue)
-            }
-            line.add(to: out, width: 18, characters: parts.isCompressed) { text in
-                text.append("body ")
-                text.appendDecimal(header.bodyLength)
-                if parts.isCompressed, let payload = parts.payload {
-                    text.append(" zlib→")
-                    text.appendDecimal(payload.count)
+            for field in Self.headerColumns {
+                switch field {
+                case .messageType:
+                    line.add(to: out, width: 13) { $0.appendDescription(of: header.messageType) }
+                case .sequence:
+                    line.add(to: out, width: 22) { text in
+                        text.append("seq ")
+                        text.appendDescription(of: header.sequence.category)
+                        text.append(UInt8(ascii: "/"))
+                        text.appendDecimal(header.sequence.counter)
+                    }
+                case .sessionID:
+                    line.add(to: out, width: 14) { text in
+                        text.append("session 0x")
+                        text.appendUppercaseHex(header.sessionID.rawValue)
+                    }
+                case .bodyLength:
+                    line.add(to: out, width: 18, characters: parts.isCompressed) { text in
+                        text.append("body ")
+                        text.appendDecimal(header.bodyLength)
+                        if parts.isCompressed, let payload = parts.payload {
+                            text.append(" zlib→")
+                            text.appendDecimal(payload.count)
+                        }
+                        if parts.isOpaque { text.append(" opaque") }
+                    }
+                case .magic, .versionMajor, .versionMinor, .timestamp, .encryptType, .compressType, .checksum:
+                    break
                 }
-                if parts.isOpaque { text.append(" opaque") }
             }
             line.add(to: out, width: 24) { text in
                 var tags = TagList(misfits: MisfitWarnings(warnings: parts.headerWarnings))

@@ -1,9 +1,11 @@
 import DecafWire
+import Foundation
 
-/// A TLV field in JSON: where its tag starts in the (decompressed) body, its tag and the brief's
-/// name for it, its length, and either its value (hex, and read with its tag's layout) or, for a
-/// container, its child fields. The dissector's records and the golden vector files write this
-/// one form.
+/// A TLV field in JSON, as readers decode it: where its tag starts in the (decompressed) body, its
+/// tag and the brief's name for it, its length, and either its value (hex, and read with its tag's
+/// layout) or, for a container, its child fields. `TLVFieldJSONWriter` is what writes it; a value
+/// of this type is read back from its bytes (`written`, `laidOut`), so the dissector's lines and
+/// the golden vector files hold one form.
 public struct TLVFieldJSON: Codable, Hashable, Sendable {
     public var offset: Int
     public var tag: UInt16
@@ -29,42 +31,20 @@ public struct TLVFieldJSON: Codable, Hashable, Sendable {
         public var malformed: String?
     }
 
-    /// A received field, with the children `visible` keeps (a dissector shows no field past an error).
-    public init(_ element: TLVElement, visible: (TLVSequence) -> [TLVElement]) {
-        offset = element.offset
-        tag = element.tag.rawValue
-        name = element.tag.name
-        length = element.value.count
-        if element.isContainer {
-            fields = visible(element.children).map { Self($0, visible: visible) }
-        } else {
-            value = Hex.string(element.value)
-            decoded = Decoded(element.interpreted)
-        }
+    /// The fields a walk over `fields` shows (those before a TLV error), as `TLVFieldJSONWriter`
+    /// writes them: read back from its bytes, so there is one definition of a field's JSON.
+    public static func written(_ fields: FrameFields, registry: FieldRegistry = .brief) throws -> [TLVFieldJSON] {
+        let out = OutputBuffer(capacity: 4096)
+        var writer = TLVFieldJSONWriter(writer: JSONWriter(into: out))
+        writer.writer.beginArray()
+        fields.walkTLVFields(&writer, naming: registry)
+        writer.writer.endArray()
+        return try JSONDecoder().decode([TLVFieldJSON].self, from: Data(out.bytes))
     }
 
-    /// The JSON of `fields` as they are laid out from `offset` on: each field's tag follows the
-    /// previous field's value.
-    public static func laidOut(_ fields: [TLVField], from offset: Int = 0) -> [TLVFieldJSON] {
-        var next = offset
-        return fields.map { field in
-            defer { next += field.encodedLength }
-            return TLVFieldJSON(field, at: next)
-        }
-    }
-
-    private init(_ field: TLVField, at offset: Int) {
-        self.offset = offset
-        tag = field.tag.rawValue
-        name = field.tag.name
-        length = field.valueLength
-        switch field.content {
-        case let .bytes(bytes):
-            value = Hex.string(bytes)
-            decoded = Decoded(TLVValue(tag: field.tag, value: bytes[...]))
-        case let .fields(children):
-            fields = Self.laidOut(children, from: offset + TLVEncoder.fieldHeaderSize)
-        }
+    /// The JSON of `fields` as a body that holds them lays them out, from body offset 0.
+    public static func laidOut(_ fields: [TLVField], registry: FieldRegistry = .brief) throws -> [TLVFieldJSON] {
+        try TLVEncoder.encode(fields).withUnsafeBytes { try written(FrameFields(body: $0), registry: registry) }
     }
 
     /// The field this JSON describes, or nil if its value is not hex or a child is not a field.
@@ -74,21 +54,5 @@ public struct TLVFieldJSON: Codable, Hashable, Sendable {
         let children = fields.compactMap(\.tlvField)
         guard children.count == fields.count else { return nil }
         return TLVField(tag: TLVTag(tag), content: .fields(children))
-    }
-}
-
-extension TLVFieldJSON.Decoded {
-    /// The decoded form of `value`, or nil for plain bytes.
-    init?(_ value: TLVValue) {
-        self.init()
-        switch value {
-        case let .text(text): self.text = text
-        case let .versionRequest(offer): version = offer.version.description; features = offer.features.rawValue; featureNames = offer.features.names
-        case let .versionResponse(offer): version = offer.version.description; features = offer.features.rawValue; featureNames = offer.features.names
-        case let .readReceipt(receipt): sequence = receipt.sequence.rawValue
-        case let .error(report): code = report.code; codeName = ErrorCode(rawValue: report.code)?.name; reason = report.reason
-        case let .malformed(why): malformed = why
-        case .bytes, .container: return nil
-        }
     }
 }

@@ -66,10 +66,10 @@ public struct FrameVectorFileJSON: Codable, Hashable, Sendable {
 
 extension FrameVectorFileJSON {
     /// The JSON form of `file`.
-    public init(_ file: FrameVectorFile, generatorVersion: String) {
+    public init(_ file: FrameVectorFile, generatorVersion: String) throws {
         let tests = file.tests
         let flags = Set(tests.flatMap(\.flags))
-        self.init(
+        try self.init(
             algorithm: "DECAF-WIRE-V1",
             schema: Self.schemaName,
             generatorVersion: generatorVersion,
@@ -86,8 +86,8 @@ extension FrameVectorFileJSON {
 }
 
 extension FrameVectorFileJSON.Group {
-    init(_ group: VectorGroup) {
-        self.init(
+    init(_ group: VectorGroup) throws {
+        try self.init(
             name: group.name, type: "FrameDecode", comment: group.comment,
             options: FrameVectorFileJSON.Options(group.options),
             tests: group.tests.map(FrameVectorFileJSON.Test.init)
@@ -121,8 +121,8 @@ extension FrameVectorFileJSON.Options {
 }
 
 extension FrameVectorFileJSON.Test {
-    init(_ vector: FrameVector) {
-        self.init(
+    init(_ vector: FrameVector) throws {
+        try self.init(
             tcId: vector.tcId, comment: vector.comment,
             requirements: vector.requirements.map(\.rawValue), flags: vector.flags.map(\.rawValue),
             hex: Hex.string(vector.bytes), result: vector.result,
@@ -133,8 +133,8 @@ extension FrameVectorFileJSON.Test {
 }
 
 extension FrameVectorFileJSON.Frame {
-    init(_ expected: ExpectedFrame) {
-        self.init(
+    init(_ expected: ExpectedFrame) throws {
+        try self.init(
             header: FrameHeaderJSON(expected.header),
             payload: Hex.string(expected.payload),
             tlv: TLVFieldJSON.laidOut(expected.fields),

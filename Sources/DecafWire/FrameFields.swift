@@ -27,6 +27,15 @@ public struct FrameFields {
         self.fieldLimit = fieldLimit
     }
 
+    /// The fields of a plain body alone, without the frame around it: what a walk of its TLV fields
+    /// (`walkTLVFields`) shows, at body offsets from 0, for an output of expected fields that no
+    /// frame carried (a golden vector's).
+    public init(body: UnsafeRawBufferPointer) {
+        let header = FrameHeader(messageType: .data, sequence: SequenceNumber(rawValue: 0), timestamp: 0, sessionID: SessionID(rawValue: 0),
+                                 bodyLength: UInt32(body.count))
+        self.init(bytes: body, header: header, payload: body, isNotAFrame: false, hasError: false, fieldLimit: nil)
+    }
+
     /// How the body is encoded: zlib only for a body that is not empty and not encrypted.
     @inlinable
     public var encoding: BodyItem.Encoding {

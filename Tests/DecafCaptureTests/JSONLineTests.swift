@@ -64,7 +64,7 @@ struct JSONLineTests {
                     for event in StreamCapture.events(of: vector.bytes, options: group.options) {
                         guard case let .frame(frame) = event else { continue }
                         let record = frame.record
-                        let json = record.withParts { FrameRecordJSON($0) }
+                        let json = try record.withParts { try FrameRecordJSON($0) }
                         #expect(Self.written(record) == (try Self.foundation(json)), "tcId \(vector.tcId)")
                         #expect(JSONLine.encode(json) == (try Self.foundation(json)), "tcId \(vector.tcId)")
                     }
@@ -83,7 +83,7 @@ struct JSONLineTests {
             guard case let .frame(frame) = event else { continue }
             let record = frame.record
             #expect(record.isValid)
-            #expect(Self.written(record) == (try Self.foundation(record.withParts { FrameRecordJSON($0) })))
+            #expect(Self.written(record) == (try Self.foundation(try record.withParts { try FrameRecordJSON($0) })))
         }
     }
 
@@ -96,7 +96,7 @@ struct JSONLineTests {
                     var writer = FrameJSONWriter()
                     let out = OutputBuffer()
                     frame.withView { writer.write($0, to: out) }
-                    #expect(String(decoding: out.bytes, as: UTF8.self) == (try Self.foundation(frame.withView { FrameRecordJSON($0) })), "\(capture.name)")
+                    #expect(String(decoding: out.bytes, as: UTF8.self) == (try Self.foundation(try frame.withView { try FrameRecordJSON($0) })), "\(capture.name)")
                 } else if let note = CaptureNoteJSON(event) {
                     #expect(JSONLine.encode(note) == (try Self.foundation(note)), "\(capture.name)")
                 }

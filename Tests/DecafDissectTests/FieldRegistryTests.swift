@@ -62,6 +62,26 @@ struct FieldRegistryTests {
         #expect(!WiresharkPlugin.lua(version: "test").contains("STICKER"))
     }
 
+    @Test("every header field of the frame model is shown by the hexdump, the tree, JSON and the Wireshark plugin, under its own name")
+    func everyHeaderField() throws {
+        let record = Self.record()
+        let header = try #require(record.withParts { $0.header })
+        let hexdump = record.withParts { HexdumpRenderer.lines(for: $0) }
+        let tree = record.withParts { TreeRenderer.lines(for: $0) }
+        let line = try #require(CaptureReport(style: .json, layout: .stream).lines(for: .frame(StreamCapture.frame(record))).first)
+        let json = try #require(try JSONDecoder().decode(FrameRecordJSON.self, from: Data(line.utf8)).header)
+        let lua = WiresharkPlugin.lua(version: "test")
+        for field in FrameHeader.Field.inOrder {
+            let offset = "0x" + String(repeating: "0", count: 6 - String(field.offset, radix: 16).count) + String(field.offset, radix: 16)
+            #expect(hexdump.contains { $0.contains("\(offset)  ") && $0.contains(" \(field.name) ") }, "\(field)")
+            // The tree shows the two version bytes as one line, "Version: 1.0 (major 1, minor 0)".
+            let title = field == .versionMajor || field == .versionMinor ? "Version" : field.title
+            #expect(tree.contains { $0.hasPrefix("    \(title): ") }, "\(field)")
+            #expect(lua.contains("(\"\(field.filterName)\", \"\(field.title)\""), "\(field)")
+        }
+        #expect(json.frameHeader == header, "every field's number is in the JSON header")
+    }
+
     @Test("a registered text tag whose value is not UTF-8 is a TLV-4 warning that names it, in every output")
     func misfit() throws {
         let record = Self.record(sticker: [0xFF, 0xFE])
