@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "DecafConformance", targets: ["DecafConformance"]),
         .library(name: "DecafProxy", targets: ["DecafProxy"]),
         .library(name: "DecafFuzz", targets: ["DecafFuzz"]),
+        .library(name: "DecafMonitor", targets: ["DecafMonitor"]),
         .executable(name: "decaf", targets: ["decaf"]),
     ],
     dependencies: [
@@ -82,6 +83,7 @@ let package = Package(
             ]
         ),
         .target(name: "DecafFuzz", dependencies: ["DecafWire", "DecafSession", "DecafNIO", "DecafVectors", "DecafConformance", "DecafPeer", "DecafDiagnosis"]),
+        .target(name: "DecafMonitor", dependencies: ["DecafWire", "DecafCapture", "DecafDissect"]),
         .target(name: "DecafVectors", dependencies: ["DecafWire", "DecafCapture", "DecafJSON"]),
         .target(
             name: "DecafConformance",
@@ -91,7 +93,7 @@ let package = Package(
             name: "decaf",
             dependencies: [
                 "DecafWire", "DecafJSON", "DecafCapture", "DecafDissect", "DecafVectors", "DecafSession", "DecafNIO", "DecafPeer", "DecafConformance",
-                "DecafProxy", "DecafFuzz", "DecafDiagnosis",
+                "DecafProxy", "DecafFuzz", "DecafDiagnosis", "DecafMonitor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -152,6 +154,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
+        .testTarget(name: "DecafMonitorTests", dependencies: ["DecafMonitor", "DecafCapture", "DecafWire"]),
         .testTarget(name: "DecafSessionTests", dependencies: ["DecafSession", "DecafWire", "DecafTestSupport"]),
         .testTarget(name: "DecafVectorsTests", dependencies: ["DecafVectors", "DecafDissect", "DecafJSON", "DecafWire", "DecafTestSupport"]),
     ],

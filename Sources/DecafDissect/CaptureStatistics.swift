@@ -207,8 +207,8 @@ public struct CaptureStatistics: CaptureSink, Sendable {
         }
         guard parts.isValid, isListed(index), filter.matchesConnection(of: frame) else { return }
         let fields = parts.fields
-        guard fields.hasTopLevelField(where: { HandshakeOffers.mayHold($0, naming: Self.names) }) else { return }
-        var offers = HandshakeOffers()
+        guard fields.hasTopLevelField(where: { ControlFields.mayHoldOffer($0, naming: Self.names) }) else { return }
+        var offers = ControlFields()
         fields.walkTLVFields(&offers, naming: Self.names)
         if let request = offers.request {
             handshakes[index, default: Handshake(connection: index)].requestedVersion = request.version.description

@@ -1,3 +1,4 @@
+import DecafDissect
 import DecafWire
 import Foundation
 #if canImport(Glibc)
@@ -52,6 +53,35 @@ struct ChunkedInput {
                 throw InputError("cannot read \(name) after \(bytesRead) bytes: \(String(cString: strerror(errno)).lowercased())")
             }
         }
+    }
+
+    /// Feeds `first` (what was read to tell the input's format) and the rest of the input to
+    /// `dissector`, a chunk at a time, its findings into `sink`, then ends it; shows progress on a
+    /// terminal for a file of known size.
+    mutating func feed<Dissector: ChunkDissector, Sink: CaptureSink>(_ first: [UInt8], to dissector: inout Dissector, into sink: inout Sink) throws {
+        var progress = ProgressBar(total: size)
+        first.withUnsafeBytes { dissector.append($0, to: &sink) }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            let count = try read(into: buffer)
+            if count == 0 { break }
+            dissector.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: &sink)
+            progress.update(bytesRead)
+        }
+        dissector.finish(to: &sink)
+        progress.clear()
+    }
+
+    /// The first bytes of the input, at least 4 unless it is shorter: enough to tell its format.
+    mutating func head() throws -> [UInt8] {
+        var head = try next()
+        while head.count < 4 {
+            let more = try next()
+            if more.isEmpty { break }
+            head += more
+        }
+        return head
     }
 
     /// The next chunk; empty at the end.

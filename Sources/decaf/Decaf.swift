@@ -6,6 +6,6 @@ struct Decaf: AsyncParsableCommand {
         commandName: "decaf",
         abstract: "Tools for the Decaf binary IM wire protocol (magic 0xDECAFBAD).",
         version: "0.1.0",
-        subcommands: [ConformCommand.self, DissectCommand.self, BuildCommand.self, WiresharkPluginCommand.self, FixturesCommand.self, PeerCommand.self, ProxyCommand.self, HandshakeCommand.self, SendCommand.self, TesteeCommand.self, FuzzCommand.self]
+        subcommands: [ConformCommand.self, DissectCommand.self, BuildCommand.self, WiresharkPluginCommand.self, FixturesCommand.self, PeerCommand.self, ProxyCommand.self, HandshakeCommand.self, SendCommand.self, TesteeCommand.self, FuzzCommand.self, MonitorCommand.self]
     )
 }

@@ -114,12 +114,7 @@ struct DissectCommand: ParsableCommand {
             throw InputError("no input: give a FILE, --hex, or pipe frames into standard input")
         }
         var input = try ChunkedInput(path: file)
-        var head = try input.next()
-        while head.count < 4 {
-            let more = try input.next()
-            if more.isEmpty { break }
-            head += more
-        }
+        var head = try input.head()
         guard !head.isEmpty else { throw InputError("the input is empty") }
         if CaptureFormat.detect(head) != nil { return try dissectCapture(first: head, rest: &input) }
         // Frames are dissected as they are read once the input shows it holds them; hex is read
@@ -167,7 +162,7 @@ struct DissectCommand: ParsableCommand {
     private func dissectStream(first: [UInt8], rest input: inout ChunkedInput) throws {
         try refuseCaptureOptions(.binary)
         var stream = StreamCapture(options: limits.decodeOptions, keepsSkippedBytes: json)
-        try listStream { try feed(first, rest: &input, to: &stream, into: &$0) }
+        try listStream { try input.feed(first, to: &stream, into: &$0) }
     }
 
     private func refuseCaptureOptions(_ format: InputFormat) throws {
@@ -193,7 +188,7 @@ struct DissectCommand: ParsableCommand {
         let frames: Int
         if stats {
             var statistics = CaptureOutcome(CaptureStatistics(keepsEachRoundTrip: json, filter: filter))
-            try feed(first, rest: &input, to: &dissector, into: &statistics)
+            try input.feed(first, to: &dissector, into: &statistics)
             let lines = json ? [CaptureStatisticsRenderer.json(for: statistics.inner, of: dissector)]
                 : CaptureStatisticsRenderer.lines(for: statistics.inner, of: dissector)
             var output = StandardOutputFile(width: lineWidth)
@@ -202,7 +197,7 @@ struct DissectCommand: ParsableCommand {
             report(statistics.captureError)
             (failed, frames) = (statistics.failed, statistics.frames)
         } else {
-            let outcome = try list(layout: .capture) { try feed(first, rest: &input, to: &dissector, into: &$0) }
+            let outcome = try list(layout: .capture) { try input.feed(first, to: &dissector, into: &$0) }
             report(outcome.captureError)
             (failed, frames) = (outcome.failed, outcome.frames)
             if frames > 0 && outcome.inner.shown == 0 {
@@ -235,22 +230,6 @@ struct DissectCommand: ParsableCommand {
     }
 
     /// Feeds the input, `first` bytes then the rest of `input`, through `dissector` into `sink`.
-    private func feed<Dissector: ChunkDissector, Sink: CaptureSink>(_ first: [UInt8], rest input: inout ChunkedInput, to dissector: inout Dissector,
-                                                                    into sink: inout Sink) throws {
-        var progress = ProgressBar(total: input.size)
-        first.withUnsafeBytes { dissector.append($0, to: &sink) }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: ChunkedInput.chunkSize, alignment: 16)
-        defer { buffer.deallocate() }
-        while true {
-            let count = try input.read(into: buffer)
-            if count == 0 { break }
-            dissector.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: &sink)
-            progress.update(input.bytesRead)
-        }
-        dissector.finish(to: &sink)
-        progress.clear()
-    }
-
     private func report(_ captureError: CaptureError?) {
         if let captureError { FileHandleOutput.standardError.write("Error: \(captureError)\n") }
     }

@@ -120,7 +120,7 @@ struct DocumentedCommandTests {
             return error == shown.joined(separator: "\n") + "\n" ? nil : "printed \(error)"
         }
         let lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if command.line.pipeline.first?.dropFirst().first == "dissect" {
+        if ["dissect", "monitor"].contains(command.line.pipeline.first?.dropFirst().first) {
             return Array(lines.reversed().drop(while: \.isEmpty).reversed()) == shown ? nil : "printed\n\(output)"
         }
         let checked = shown.filter {

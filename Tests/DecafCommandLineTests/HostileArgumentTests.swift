@@ -20,7 +20,7 @@ struct HostileArgumentTests {
     static let acceptedByKind: [String: Set<String>] = {
         let all = Set(hostileValues)
         let nonEmpty = all.subtracting([""])
-        return ["text": all, "file": nonEmpty, "directory": nonEmpty, "pattern": nonEmpty, "hex": nonEmpty, "case-id": nonEmpty, "proxy-name": nonEmpty, "command": nonEmpty]
+        return ["text": all, "file": nonEmpty, "directory": nonEmpty, "pattern": nonEmpty, "hex": nonEmpty, "case-id": nonEmpty, "proxy-name": nonEmpty, "command": nonEmpty, "capture": nonEmpty]
     }()
 
     /// Values for required arguments while another one is tried, by value name.

@@ -1,0 +1,102 @@
+import DecafCapture
+import DecafDissect
+import DecafWire
+
+/// The monitor of a whole capture: a sink for the capture dissector that plays each connection's
+/// frames through its `ConnectionMonitor` and keeps what they found once the connection ends.
+/// Memory is bounded by the connections open at once (each `ConnectionMonitor` bounded in turn),
+/// not by the capture: the first `listLimit` failures and connections are listed, the rest
+/// counted.
+public struct CaptureMonitor: CaptureSink {
+    /// How the capture is read: the brief's limits, and AES256 bodies kept opaque (a receiver may
+    /// take them), so every frame a receiver may take is shown as a frame.
+    public static let decodeOptions = DecodeOptions(version: ProtocolVersion(major: 1, minor: .max), acceptsEncryptedBodies: true)
+    /// The most a receiver may allow, for telling a frame no receiver takes from one some do:
+    /// any body up to what body_length can say, TLVs nested as deep as the brief lets a limit be,
+    /// tags repeated.
+    static let widestReceiver = DecodeOptions(bodyLimit: Int(UInt32.max), version: ProtocolVersion(major: 1, minor: .max),
+                                              tlv: TLVOptions(depthLimit: TLVOptions.maximumDepthLimit, allowsDuplicateTags: true),
+                                              acceptsEncryptedBodies: true)
+    /// Failures and connections listed; past it they are counted.
+    public static let listLimit = 10_000
+
+    /// Each connection followed, by index, while it is open.
+    private var open: [Int: ConnectionMonitor] = [:]
+    /// What every ended connection broke, in the order found (the first `listLimit`).
+    public private(set) var failures: [MonitorVerdict] = []
+    /// Failures past `listLimit`, counted.
+    public private(set) var failuresNotListed = 0
+    /// What every ended connection met, and what could not be judged.
+    public private(set) var tally = MonitorTally()
+    /// The connections taken as the protocol's (the first `listLimit`).
+    public private(set) var connections: [TCPConnection] = []
+    public private(set) var connectionCount = 0
+    public private(set) var frames = 0
+    /// The capture file is damaged or cut short here.
+    public private(set) var captureError: CaptureError?
+
+    public init() {}
+
+    public mutating func frame(_ view: CapturedFrameView) {
+        frames += 1
+        let monitored = Self.monitored(view)
+        open[view.connection.index, default: ConnectionMonitor(connection: view.connection.index)].handle(.frame(view.direction, monitored))
+    }
+
+    public mutating func note(_ event: CaptureEvent) {
+        switch event {
+        case let .connectionOpened(connection):
+            connectionCount += 1
+            if connections.count < Self.listLimit { connections.append(connection) }
+            open[connection.index] = ConnectionMonitor(connection: connection.index)
+        case let .joinedMidStream(connection, direction):
+            open[connection.index]?.handle(.joinedMidStream(direction))
+        case let .gap(connection, direction, _, _, _, _):
+            open[connection.index]?.handle(.gap(direction))
+        case let .connectionClosed(connection):
+            guard var monitor = open.removeValue(forKey: connection.index) else { return }
+            monitor.handle(.closed)
+            keep(monitor)
+        case let .captureError(error):
+            captureError = error
+        case .frame, .resynchronized:
+            break
+        }
+    }
+
+    /// Keeps what an ended connection's monitor found.
+    private mutating func keep(_ monitor: ConnectionMonitor) {
+        tally.add(monitor.tally)
+        let room = max(0, Self.listLimit - failures.count)
+        failures += monitor.verdicts.prefix(room)
+        failuresNotListed += max(0, monitor.verdicts.count - room)
+    }
+
+    /// What the rules need of a frame seen in place.
+    static func monitored(_ view: CapturedFrameView) -> MonitoredFrame {
+        let parts = view.parts
+        var frame = MonitoredFrame(number: parts.index, packet: view.completedBy, time: view.time, header: parts.header,
+                                   acceptance: acceptance(of: parts))
+        if parts.isValid, parts.header?.messageType == .control {
+            var fields = ControlFields()
+            parts.fields.walkTLVFields(&fields, naming: .brief)
+            (frame.versionRequest, frame.versionResponse, frame.errorReport) = (fields.request, fields.response, fields.error)
+        }
+        return frame
+    }
+
+    /// Whether every receiver, some or none take the frame.
+    static func acceptance(of parts: FrameParts) -> MonitoredFrame.Acceptance {
+        guard let error = parts.error else {
+            return parts.isOpaque ? .byReceiversChoice : .byEveryReceiver
+        }
+        switch error.code {
+        // A frame cut short by the end of what was captured, in another major (a receiver of that
+        // major takes it), or over a limit a receiver may raise, is not one no receiver takes.
+        case .truncatedFrame, .versionUnsupported, .timestampOutOfWindow, .bodyTooLarge:
+            return .byReceiversChoice
+        default:
+            return LegalOutcomes(of: Array(parts.bytes), options: widestReceiver).allowsFrame ? .byReceiversChoice : .byNoReceiver(error)
+        }
+    }
+}

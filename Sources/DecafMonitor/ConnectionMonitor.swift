@@ -1,0 +1,266 @@
+import DecafCapture
+import DecafWire
+
+/// Judges both ends of one connection from what a capture shows of it, as a pure state machine
+/// over the two directions' frames (Zeek's analyzers judge live traffic so). A verdict needs
+/// proof on the wire: a frame missing its ACK fails only once its receiver acknowledged a frame
+/// sent after it, and a receiver "kept reading" only when it acknowledged a later frame. What the
+/// capture may have lost (a gap, a stream joined mid-way, a connection the capture ends first)
+/// is counted as not judged, never as a failure; frames a receiver may take or refuse (an AES256
+/// body, limits it may set) are judged against neither choice.
+///
+/// Rules: EX-1 (DATA, CONTROL, READ_RECEIPT acknowledged once, by a well-formed ACK), EX-2
+/// (HEARTBEAT acknowledged), EX-3 (no ACK for an ACK or an undefined type), EX-4 (no read receipt
+/// unless agreed), EX-5 (close after a frame no receiver takes; nothing after one's own ERROR),
+/// HS-1 (the client's first frame is its version request), HS-2 (the server's answer to it), and
+/// the requirement of every error a frame no receiver takes breaks, for its sender.
+public struct ConnectionMonitor: Sendable {
+    /// The connection's index in the capture.
+    public let connection: Int
+    /// What each end broke, in the order found.
+    public private(set) var verdicts: [MonitorVerdict] = []
+    /// What each end met, and what the capture could not show.
+    public private(set) var tally = MonitorTally()
+
+    private var ledgers = PerDirection(both: DirectionLedger())
+    /// The client's version request, and its order among the client's frames.
+    private var request: (frame: MonitoredFrame, order: Int)?
+    private var answered = false
+    /// The features the handshake agreed, once the server answered.
+    private var agreed: FeatureFlags?
+    /// A version response of another major: the server must close after it (HS-2).
+    private var closingResponse: MonitoredFrame?
+    /// Each end's ERROR report, after which it must send nothing (EX-5).
+    private var errorSent: [MonitorEnd: MonitoredFrame] = [:]
+    /// Rules already failed once for a cause that would fail every later frame too.
+    private var reported: Set<String> = []
+    private var isClosed = false
+
+    public init(connection: Int) {
+        self.connection = connection
+    }
+
+    public mutating func handle(_ event: MonitorEvent) {
+        guard !isClosed else { return }
+        switch event {
+        case let .frame(direction, frame): take(frame, from: direction)
+        case let .joinedMidStream(direction): ledgers[direction].isWhole = false
+        case let .gap(direction): if ledgers[direction].gapAfter == nil { ledgers[direction].gapAfter = ledgers[direction].sent }
+        case .closed: close()
+        }
+    }
+
+    // MARK: - Frames
+
+    private mutating func take(_ frame: MonitoredFrame, from direction: TCPDirection) {
+        let sender = MonitorEnd(sending: direction)
+        let order = ledgers[direction].count()
+        if let error = errorSent[sender], once("after-error-\(sender)") {
+            fail("sends-after-error", sender, .ex5, "sent \(Self.describe(frame)) after its ERROR (\(error.evidence)): a fatal error closes the connection", [frame.evidence, error.evidence])
+        }
+        if let response = closingResponse, sender == .server, once("after-closing-response") {
+            fail("sends-after-closing-response", .server, .hs2, "sent \(Self.describe(frame)) after a VERSION_RESPONSE of another major (\(response.evidence)), after which it closes", [frame.evidence, response.evidence])
+        }
+        if sender == .client && order == 1 { judgeFirstClientFrame(frame, direction: direction) }
+        guard let header = frame.header else {
+            if case let .byNoReceiver(error) = frame.acceptance { refused(frame, error, order: order, direction: direction) }
+            return
+        }
+        let key = DirectionLedger.key(header)
+        switch frame.acceptance {
+        case let .byNoReceiver(error):
+            refused(frame, error, order: order, direction: direction)
+            ledgers[direction].rememberRefused(frame, key: key)
+            return
+        case .byReceiversChoice:
+            ledgers[direction].rememberReceiversChoice(key: key)
+            return
+        case .byEveryReceiver:
+            break
+        }
+        switch header.messageType {
+        case .ack:
+            ledgers[direction].rememberNeverAcknowledged(frame, key: key)
+            acknowledgement(frame, header, key: key, from: direction)
+        case .data, .control, .readReceipt, .heartbeat: ledgers[direction].await(frame, order: order, key: key)
+        default: ledgers[direction].rememberNeverAcknowledged(frame, key: key)
+        }
+        if header.messageType == .control { control(frame, from: sender, order: order) }
+        if header.messageType == .readReceipt, let agreed, !agreed.contains(.readReceipt) {
+            fail("read-receipt-unagreed", sender, .ex4, "sent a READ_RECEIPT (\(frame.evidence)), though the handshake did not agree to read receipts", [frame.evidence])
+        }
+    }
+
+    /// A frame no receiver takes: its sender broke the rule the error names (for a checksum, the
+    /// rule of what it covers and how it is written, CRC-1; the error's own, CRC-2, is the
+    /// receiver's duty).
+    private mutating func refused(_ frame: MonitoredFrame, _ error: WireError, order: Int, direction: TCPDirection) {
+        if ledgers[direction].firstRefused == nil { ledgers[direction].firstRefused = (frame, error, order) }
+        fail("sends-unreadable-frame", MonitorEnd(sending: direction), error.code == .checksumMismatch ? .crc1 : error.requirement,
+             "sent a frame no receiver may take (\(frame.evidence)): \(error.code.name) at offset \(error.offset)", [frame.evidence])
+    }
+
+    /// HS-1: a client's first frame should be a CONTROL frame with its VERSION_REQUEST, BASIC set.
+    private mutating func judgeFirstClientFrame(_ frame: MonitoredFrame, direction: TCPDirection) {
+        guard ledgers[direction].holdsEverything(through: 1) else {
+            tally.notJudged(.client, .hs1, because: "the capture does not hold the start of the client's stream")
+            return
+        }
+        if frame.messageType == .control, let offer = frame.versionRequest, offer.features.contains(.basic) {
+            tally.pass(.client, .hs1)
+        } else {
+            let what = frame.versionRequest != nil ? "a version request without BASIC" : Self.describe(frame)
+            fail("first-frame-not-request", .client, .hs1, "its first frame is \(what) (\(frame.evidence)), not a CONTROL frame with VERSION_REQUEST", [frame.evidence],
+                 level: .recommended)
+        }
+    }
+
+    /// The handshake's frames, and an ERROR report.
+    private mutating func control(_ frame: MonitoredFrame, from sender: MonitorEnd, order: Int) {
+        if sender == .client, frame.versionRequest != nil {
+            request = (frame, order)
+            answered = false
+        }
+        if sender == .server, let response = frame.versionResponse { answer(response, in: frame) }
+        if let report = frame.errorReport, ErrorCode(rawValue: report.code) != nil, errorSent[sender] == nil {
+            errorSent[sender] = frame
+        }
+    }
+
+    /// HS-2: the answer to the client's request, over every version and features a server may have.
+    private mutating func answer(_ response: VersionResponse, in frame: MonitoredFrame) {
+        guard let request = request?.frame, let offer = request.versionRequest else {
+            tally.notJudged(.server, .hs2, because: "the capture does not hold the version request the server answers")
+            return
+        }
+        answered = true
+        let evidence = [frame.evidence, request.evidence]
+        if response.version.major != offer.version.major {
+            if response.features.isEmpty {
+                tally.pass(.server, .hs2)
+                closingResponse = frame
+            } else {
+                fail("features-with-other-major", .server, .hs2, "answered a request for \(offer.version) with \(response.version) and features \(response.features.names.joined(separator: ",")): another major agrees no features", evidence)
+            }
+            return
+        }
+        let possible = offer.features.intersection(.known)
+        if response.version.minor > offer.version.minor {
+            fail("higher-minor", .server, .hs2, "answered a request for \(offer.version) with \(response.version): the lower of the two minors is agreed", evidence)
+        } else if !possible.isSuperset(of: response.features) {
+            let extra = response.features.subtracting(possible)
+            fail("features-not-offered", .server, .hs2, "agreed features the client did not offer (\(extra.names.joined(separator: ","))): only features both sides set are agreed", evidence)
+        } else {
+            tally.pass(.server, .hs2)
+            agreed = response.features
+        }
+    }
+
+    // MARK: - Acknowledgements
+
+    /// An ACK sent in `direction`, for a frame of the other direction.
+    private mutating func acknowledgement(_ frame: MonitoredFrame, _ header: FrameHeader, key: UInt64, from direction: TCPDirection) {
+        let acker = MonitorEnd(sending: direction)
+        let acked = direction.reversed
+        if header.bodyLength != 0 || header.checksum != 0 || header.encryptType != .none || header.compressType != .none, once("ack-form-\(acker)") {
+            fail("ack-not-bare", acker, .ex1, "its ACK (\(frame.evidence)) is not bare: an ACK has an empty body, checksum 0, encrypt_type 0 and compress_type 0", [frame.evidence])
+        }
+        switch ledgers[acked].acknowledge(key) {
+        case let .first(sent):
+            tally.pass(acker, sent.frame.messageType == .heartbeat ? .ex2 : .ex1)
+            readPast(sent, by: acker, ack: frame, direction: acked)
+        case let .again(sent):
+            if let unacknowledged = ledgers[acked].neverAcknowledged[key] {
+                acknowledgedNever(unacknowledged, ack: frame, by: acker)
+            } else if ledgers[acked].holdsAll && !ledgers[acked].hasForgotten {
+                fail("ack-again", acker, .ex1, "acknowledged \(Self.describe(sent.frame)) (\(sent.frame.evidence)) once more than it was sent (\(frame.evidence)): each frame gets exactly one ACK", [frame.evidence, sent.frame.evidence])
+            } else {
+                tally.notJudged(acker, .ex1, because: "a second ACK may answer a resend the capture lost")
+            }
+        case .none:
+            unmatched(frame, header, key: key, by: acker, direction: acked)
+        }
+    }
+
+    /// An ACK that matches no frame awaiting one.
+    private mutating func unmatched(_ ack: MonitoredFrame, _ header: FrameHeader, key: UInt64, by acker: MonitorEnd, direction acked: TCPDirection) {
+        let ledger = ledgers[acked]
+        if let frame = ledger.refused[key], case let .byNoReceiver(error) = frame.acceptance {
+            fail("ack-unreadable-frame", acker, error.requirement, "acknowledged a frame no receiver may take (\(frame.evidence), \(error.code.name)) (\(ack.evidence))", [ack.evidence, frame.evidence])
+        } else if ledger.receiversChoice.contains(key) {
+            return
+        } else if let frame = ledger.neverAcknowledged[key] {
+            acknowledgedNever(frame, ack: ack, by: acker)
+        } else if ledger.holdsAll && ledger.overflow == 0 && !ledger.hasForgotten {
+            fail("ack-never-sent", acker, .ex1, "acknowledged sequence \(header.sequence) of session \(Hex.format(header.sessionID.rawValue, width: 4)) (\(ack.evidence)), which the \(acker.peer) never sent on this connection", [ack.evidence])
+        } else {
+            tally.notJudged(acker, .ex1, because: "an ACK may answer a frame the capture does not hold")
+        }
+    }
+
+    /// EX-3: an ACK of a frame that is never acknowledged (an ACK, an undefined type).
+    private mutating func acknowledgedNever(_ frame: MonitoredFrame, ack: MonitoredFrame, by acker: MonitorEnd) {
+        let what = frame.messageType == .ack ? "an ACK" : "a frame of an undefined type"
+        fail("ack-of-unacknowledged-type", acker, .ex3, "acknowledged \(what) (\(Self.describe(frame)), \(frame.evidence)) with \(ack.evidence): ACKs and undefined types are never acknowledged",
+             [ack.evidence, frame.evidence])
+    }
+
+    /// The ACK of `sent` shows its receiver read that far: past a frame no receiver takes, it
+    /// should have closed (EX-5).
+    private mutating func readPast(_ sent: DirectionLedger.Awaiting, by reader: MonitorEnd, ack: MonitoredFrame, direction: TCPDirection) {
+        guard let refused = ledgers[direction].firstRefused, sent.order > refused.order, once("read-past-\(reader)") else { return }
+        fail("reads-past-unreadable-frame", reader, .ex5, "acknowledged \(Self.describe(sent.frame)) (\(sent.frame.evidence)), sent after a frame no receiver may take (\(refused.frame.evidence), \(refused.error.code.name)): it must close the connection instead (\(ack.evidence))",
+             [ack.evidence, refused.frame.evidence])
+    }
+
+    // MARK: - The end
+
+    private mutating func close() {
+        isClosed = true
+        for direction in TCPDirection.allCases {
+            let receiver = MonitorEnd(sending: direction.reversed)
+            let ledger = ledgers[direction]
+            let receiverWhole = ledgers[direction.reversed].holdsAll
+            for sent in ledger.unacknowledged {
+                let requirement: RequirementID = sent.frame.messageType == .heartbeat ? .ex2 : .ex1
+                if ledger.readThrough > sent.order && receiverWhole {
+                    fail("ack-missing", receiver, requirement, "never acknowledged \(Self.describe(sent.frame)) (\(sent.frame.evidence)), though it acknowledged frames sent after it", [sent.frame.evidence])
+                } else {
+                    tally.notJudged(receiver, requirement, because: "a frame had no ACK when the connection or the capture ended, and nothing later was acknowledged")
+                }
+            }
+            tally.notJudged(receiver, .ex1, because: "more than \(DirectionLedger.limit) frames awaited an ACK at once", count: ledger.overflow)
+        }
+        if let request, !answered {
+            let client = ledgers[.clientToServer]
+            let server = ledgers[.serverToClient]
+            // An answer in a frame no receiver may take is that frame's failure, not this one.
+            if client.readThrough > request.order && server.holdsAll && server.firstRefused == nil {
+                fail("request-unanswered", .server, .hs2, "never answered the VERSION_REQUEST (\(request.frame.evidence)), though it acknowledged frames sent after it", [request.frame.evidence])
+            } else {
+                tally.notJudged(.server, .hs2, because: "the connection or the capture ended before the server answered")
+            }
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// True the first time `cause` is asked: a cause that would fail every later frame is said once.
+    private mutating func once(_ cause: String) -> Bool {
+        reported.insert(cause).inserted
+    }
+
+    /// Records that `end` broke `requirement`; `cause` names what it did, the same for every
+    /// frame the same mistake shows in, so a report says each cause once.
+    private mutating func fail(_ cause: String, _ end: MonitorEnd, _ requirement: RequirementID, _ message: String, _ evidence: [MonitorEvidence],
+                               level: MonitorVerdict.Level = .required) {
+        verdicts.append(MonitorVerdict(connection: connection, end: end, requirement: requirement, level: level, outcome: .fail,
+                                       cause: cause, message: message, evidence: evidence))
+    }
+
+    /// A frame for a person: its type and sequence.
+    static func describe(_ frame: MonitoredFrame) -> String {
+        guard let header = frame.header else { return "a frame without a header" }
+        return "\(header.messageType) \(header.sequence)"
+    }
+}

@@ -1,0 +1,134 @@
+import DecafWire
+
+/// What one direction of a connection sent that the other end must answer or must not, and how
+/// far the other end is known to have read: the bookkeeping behind the ACK rules (EX-1, EX-2,
+/// EX-3) and the close after a frame no receiver takes (EX-5). Bounded: at most `limit` frames
+/// are followed at once; past it, frames are counted as not judged.
+struct DirectionLedger {
+    /// A frame that asks for an ACK, and how many ACKs it got.
+    struct Awaiting {
+        var frame: MonitoredFrame
+        var order: Int
+        var acknowledgements = 0
+    }
+
+    /// Frames followed at once, per direction.
+    static let limit = 10_000
+
+    /// Frames sent so far in this direction; a frame's `order` is the count when it came.
+    private(set) var sent = 0
+    /// Whether the capture holds this direction from its first byte.
+    var isWhole = true
+    /// The `sent` count when the capture first lost bytes of this direction.
+    var gapAfter: Int?
+    /// Frames that ask for an ACK, every receiver taking them, by session and sequence.
+    private(set) var awaiting: [UInt64: [Awaiting]] = [:]
+    /// ACKs and frames of undefined types, which are never acknowledged (EX-3).
+    private(set) var neverAcknowledged: [UInt64: MonitoredFrame] = [:]
+    /// Frames some legal receivers take and others refuse: what the receiver does is its choice.
+    private(set) var receiversChoice: Set<UInt64> = []
+    /// Frames no receiver takes that have a header, by session and sequence.
+    private(set) var refused: [UInt64: MonitoredFrame] = [:]
+    /// The first frame no receiver takes, and its order.
+    var firstRefused: (frame: MonitoredFrame, error: WireError, order: Int)?
+    /// The latest frame the other end acknowledged, by order: it read at least that far.
+    var readThrough = 0
+    /// Frames not followed because `limit` were.
+    var overflow = 0
+    /// Whether frames already answered, ACKs or frames some receivers refuse were forgotten to
+    /// stay within `limit`: an ACK that matches nothing may then answer one of them.
+    private(set) var hasForgotten = false
+
+    /// The key of a frame's session and sequence.
+    static func key(_ header: FrameHeader) -> UInt64 {
+        UInt64(header.sessionID.rawValue) << 32 | UInt64(header.sequence.rawValue)
+    }
+
+    /// Counts a frame sent; returns its order.
+    mutating func count() -> Int {
+        sent += 1
+        return sent
+    }
+
+    /// Whether the capture holds every byte of this direction up to frame `order`.
+    func holdsEverything(through order: Int) -> Bool {
+        isWhole && (gapAfter.map { $0 >= order } ?? true)
+    }
+
+    /// Whether the capture holds every byte of this direction so far: no frame may be missing.
+    var holdsAll: Bool { isWhole && gapAfter == nil }
+
+    /// Follows `frame`, which asks for an ACK, unless `limit` frames are followed.
+    mutating func await(_ frame: MonitoredFrame, order: Int, key: UInt64) {
+        if awaiting.count >= Self.limit { forgetAcknowledged() }
+        guard awaiting.count < Self.limit else {
+            overflow += 1
+            return
+        }
+        awaiting[key, default: []].append(Awaiting(frame: frame, order: order))
+    }
+
+    /// Remembers a frame that is never acknowledged (an ACK, an undefined type), within `limit`.
+    mutating func rememberNeverAcknowledged(_ frame: MonitoredFrame, key: UInt64) {
+        if neverAcknowledged.count >= Self.limit {
+            neverAcknowledged.removeAll(keepingCapacity: true)
+            hasForgotten = true
+        }
+        neverAcknowledged[key] = frame
+    }
+
+    /// Remembers a frame some receivers take and others refuse, within `limit`.
+    mutating func rememberReceiversChoice(key: UInt64) {
+        if receiversChoice.count >= Self.limit {
+            receiversChoice.removeAll(keepingCapacity: true)
+            hasForgotten = true
+        }
+        receiversChoice.insert(key)
+    }
+
+    /// Remembers a frame no receiver takes, within `limit`.
+    mutating func rememberRefused(_ frame: MonitoredFrame, key: UInt64) {
+        if refused.count >= Self.limit {
+            refused.removeAll(keepingCapacity: true)
+            hasForgotten = true
+        }
+        refused[key] = frame
+    }
+
+    /// Drops the frames already acknowledged (kept only to tell a second ACK).
+    private mutating func forgetAcknowledged() {
+        hasForgotten = true
+        awaiting = awaiting.compactMapValues { entries in
+            let open = entries.filter { $0.acknowledgements == 0 }
+            return open.isEmpty ? nil : open
+        }
+    }
+
+    /// What an ACK with `key` acknowledges among the frames awaiting one.
+    enum Match {
+        /// The oldest frame with the key that had no ACK yet.
+        case first(Awaiting)
+        /// Every frame with the key was acknowledged already: this ACK is one too many.
+        case again(Awaiting)
+        case none
+    }
+
+    /// Takes an ACK with `key`: marks the frame it acknowledges.
+    mutating func acknowledge(_ key: UInt64) -> Match {
+        guard var entries = awaiting[key], let last = entries.last else { return .none }
+        guard let index = entries.firstIndex(where: { $0.acknowledgements == 0 }) else {
+            entries[entries.count - 1].acknowledgements += 1
+            awaiting[key] = entries
+            return .again(last)
+        }
+        entries[index].acknowledgements += 1
+        awaiting[key] = entries
+        readThrough = max(readThrough, entries[index].order)
+        return .first(entries[index])
+    }
+
+    /// The frames still awaiting an ACK, in the order sent.
+    var unacknowledged: [Awaiting] {
+        awaiting.values.flatMap { $0.filter { $0.acknowledgements == 0 } }.sorted { $0.order < $1.order }
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import DecafCapture
+import DecafDissect
+import DecafJSON
+import DecafMonitor
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `decaf monitor`: judge both ends of real traffic from a capture, by requirement.
+struct MonitorCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "monitor",
+        abstract: "Judge both ends of the Decaf traffic in a capture, by requirement.",
+        discussion: """
+            Every connection of a pcap or pcapng capture (tcpdump -w, decaf peer --pcap, decaf proxy \
+            --pcap) is played through monitors of the rules a capture can show: the ACK of every DATA, \
+            CONTROL, READ_RECEIPT and HEARTBEAT (EX-1, EX-2) and none for an ACK (EX-3), read receipts \
+            only when agreed (EX-4), the close after a frame no receiver may take and after one's own \
+            ERROR (EX-5), the client's version request (HS-1) and the server's answer (HS-2), and the \
+            rule each frame no receiver may take breaks, for its sender. A failure needs proof on the \
+            wire: a missing ACK fails only once its receiver acknowledged a later frame. What the \
+            capture may have lost (a gap, a stream joined mid-way, a capture that ends first) is not \
+            judged, never failed. Several captures are judged one after another. Exit status: 0 when \
+            no end broke a MUST, 1 when one did, 2 on a usage error or when a capture cannot be read.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Captures (pcap, pcapng), one after another, or '-' for standard input.", valueName: "capture"),
+              transform: PathArgument.parse)
+    var captures: [String] = []
+
+    @Option(help: ArgumentHelp("Judge TCP connections with this port at either end (default: connections whose first bytes are the magic).", valueName: "port"),
+            transform: IntegerArgument.within(1...65_535))
+    var port: UInt16?
+
+    @Flag(help: "Print one JSON object per capture.")
+    var json = false
+
+    func validate() throws {
+        if captures.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
+    }
+
+    func run() throws {
+        let paths: [String?] = captures.isEmpty ? [nil] : captures
+        var worst: Int32 = 0
+        for (index, path) in paths.enumerated() {
+            if paths.count > 1 && !json {
+                FileHandleOutput.standardOutput.write((index == 0 ? "" : "\n") + "==> \(path ?? "-") <==\n")
+            }
+            do {
+                let report = try monitor(path)
+                let text = json ? JSONLine.encode(report) : report.lines.joined(separator: "\n")
+                if let code = FileHandleOutput.standardOutput.write(text + "\n") { throw InputError.cannotWrite(code) }
+                if report.failed { worst = max(worst, 1) }
+            } catch let error as InputError where paths.count > 1 {
+                FileHandleOutput.standardError.write("Error: \(path ?? "standard input"): \(error.message)\n")
+                worst = 2
+            }
+        }
+        if worst != 0 { throw ExitCode(worst) }
+    }
+
+    /// Judges one capture, or standard input when `path` is nil or "-".
+    private func monitor(_ path: String?) throws -> MonitorReport {
+        if path == nil || path == "-", isatty(0) == 1 {
+            throw InputError("no input: give a CAPTURE, or pipe one into standard input (tcpdump -w -)")
+        }
+        var input = try ChunkedInput(path: path)
+        let head = try input.head()
+        guard CaptureFormat.detect(head) != nil else {
+            let name = path.map { $0 == "-" ? "standard input" : $0 } ?? "standard input"
+            throw InputError("\(name) is not a pcap or pcapng capture; record one with tcpdump -w, decaf peer --pcap or decaf proxy --pcap")
+        }
+        var dissector = CaptureDissector(options: CaptureMonitor.decodeOptions, port: port)
+        var monitor = CaptureMonitor()
+        try input.feed(head, to: &dissector, into: &monitor)
+        if monitor.connectionCount == 0 {
+            FileHandleOutput.standardError.write("No Decaf connection found in \(dissector.reader.packetCount) packet(s)"
+                + (port == nil ? "; if the traffic is on a known port, give --port" : "") + "\n")
+        }
+        return MonitorReport(monitor)
+    }
+}

@@ -1,0 +1,70 @@
+import DecafTestSupport
+import Foundation
+import Testing
+
+/// `decaf monitor` on captures the reference peer records of `decaf send`: nothing fails between
+/// the two reference ends, and each planted fault a capture can show is named for the server,
+/// under the requirement the fault breaks.
+@Suite("decaf monitor", .serialized)
+struct MonitorCommandTests {
+    /// A capture the peer with `peer` records while `decaf send` with `send` talks to it.
+    static func capture(peer: [String], send: [String]) async throws -> URL {
+        let pcap = FileManager.default.temporaryDirectory.appending(path: "decaf-monitor-\(UUID().uuidString).pcap")
+        let (server, address) = try await FuzzServerCommandTests.peer(["--pcap", pcap.path] + peer)
+        // Against some faults no handshake completes and send gives up (exit status 2): the
+        // capture holds what happened all the same.
+        _ = try await DecafProcess.run(["send", address, "--count", "5", "--deadline", "10s", "--connect-deadline", "2s"] + send, limit: .seconds(60))
+        _ = try await server.stop()
+        return pcap
+    }
+
+    @Test("the reference client and peer break nothing a capture shows; the report counts what each end met")
+    func referenceEnds() async throws {
+        let pcap = try await Self.capture(peer: ["--read-receipt-delay", "0ms"], send: ["--heartbeat", "100ms"])
+        defer { try? FileManager.default.removeItem(at: pcap) }
+        let run = try await DecafProcess.run(["monitor", pcap.path])
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+        #expect(run.output.contains("PASS: no end broke a requirement the capture shows"), "\(run.output)")
+        #expect(run.output.contains("EX-1             server       6"), "\(run.output)")
+        #expect(run.output.contains("HS-2             server       1"), "\(run.output)")
+        let json = try await DecafProcess.run(["monitor", "--json", pcap.path])
+        let report = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+        #expect(report?["failed"] as? Bool == false)
+        #expect(report?["connections"] as? Int == 1)
+    }
+
+    /// Planted faults a capture of `decaf send` shows, what send is asked to do so it does, and
+    /// the end and requirement the monitor must name.
+    static let observable: [(fault: String, send: [String], named: String)] = [
+        ("ack-wrong-sequence", [], "FAIL server EX-1"),
+        ("double-control-ack", [], "FAIL server EX-1"),
+        ("ack-acks", [], "FAIL server EX-3"),
+        ("read-receipts-unagreed", ["--features", "BASIC"], "FAIL server EX-4"),
+        ("fixed-features", ["--features", "BASIC"], "FAIL server HS-2"),
+        ("crc-little-endian", [], "FAIL server CRC-1"),
+    ]
+
+    @Test("each planted fault a capture shows is named for the server, under its requirement; exit status 1", arguments: observable.indices)
+    func plantedFault(index: Int) async throws {
+        let (fault, send, named) = Self.observable[index]
+        let pcap = try await Self.capture(peer: ["--fault", fault], send: send)
+        defer { try? FileManager.default.removeItem(at: pcap) }
+        let run = try await DecafProcess.run(["monitor", pcap.path])
+        #expect(run.status == 1, "\(fault): \(run.output)\(run.error)")
+        #expect(run.output.contains(named), "\(fault): \(run.output)")
+        #expect(!run.output.contains("FAIL client"), "\(fault): the reference client is not to blame: \(run.output)")
+    }
+
+    @Test("what is not a capture, or no capture at all, is one line and exit status 2")
+    func notACapture() async throws {
+        let text = FileManager.default.temporaryDirectory.appending(path: "decaf-monitor-\(UUID().uuidString).txt")
+        try Data("hello\n".utf8).write(to: text)
+        defer { try? FileManager.default.removeItem(at: text) }
+        let run = try await DecafProcess.run(["monitor", text.path])
+        #expect(run.status == 2)
+        #expect(run.error.contains("is not a pcap or pcapng capture"), "\(run.error)")
+        let missing = try await DecafProcess.run(["monitor", "/nonexistent/capture.pcap"])
+        #expect(missing.status == 2)
+        #expect(missing.error.contains("cannot read /nonexistent/capture.pcap"), "\(missing.error)")
+    }
+}

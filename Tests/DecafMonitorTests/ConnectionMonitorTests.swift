@@ -1,0 +1,231 @@
+import DecafCapture
+import DecafMonitor
+import DecafWire
+import Testing
+
+/// The rules of one connection, played as a capture would show them: a verdict only with proof on
+/// the wire, and nothing judged where the capture may have lost the evidence.
+@Suite("connection monitor")
+struct ConnectionMonitorTests {
+    /// Builds the events of a conversation, numbering frames as a capture does.
+    struct Conversation {
+        var events: [MonitorEvent] = []
+        var number = 0
+
+        static let session = SessionID(rawValue: 0x444C)
+
+        @discardableResult
+        mutating func send(_ direction: TCPDirection, _ type: MessageType, _ sequence: SequenceNumber, bodyLength: UInt32 = 4,
+                           acceptance: MonitoredFrame.Acceptance = .byEveryReceiver, request: VersionRequest? = nil,
+                           response: VersionResponse? = nil, error: ErrorReport? = nil) -> MonitoredFrame {
+            number += 1
+            let header = FrameHeader(messageType: type, sequence: sequence, timestamp: 1_700_000_000, sessionID: Self.session,
+                                     bodyLength: type == .ack ? 0 : bodyLength)
+            let frame = MonitoredFrame(number: number, packet: number, time: CaptureTime(seconds: 1_700_000_000, nanoseconds: UInt32(number) * 1000),
+                                       header: header, acceptance: acceptance, versionRequest: request, versionResponse: response, errorReport: error)
+            events.append(.frame(direction, frame))
+            return frame
+        }
+
+        mutating func ack(_ direction: TCPDirection, _ sequence: SequenceNumber) {
+            send(direction, .ack, sequence)
+        }
+
+        /// A client's version request for 1.0 with `features`, and the server's ACK and answer.
+        mutating func handshake(offering features: FeatureFlags = [.basic, .readReceipt], agreeing agreed: FeatureFlags = [.basic, .readReceipt]) {
+            send(.clientToServer, .control, Self.control(1), request: VersionRequest(version: .v1_0, features: features))
+            ack(.serverToClient, Self.control(1))
+            send(.serverToClient, .control, Self.control(1), response: VersionResponse(version: .v1_0, features: agreed))
+            ack(.clientToServer, Self.control(1))
+        }
+
+        func judged(closing: Bool = true) -> ConnectionMonitor {
+            var monitor = ConnectionMonitor(connection: 1)
+            for event in events { monitor.handle(event) }
+            if closing { monitor.handle(.closed) }
+            return monitor
+        }
+
+        static func normal(_ counter: UInt32) -> SequenceNumber { SequenceNumber(category: .normal, counter: counter) }
+        static func control(_ counter: UInt32) -> SequenceNumber { SequenceNumber(category: .control, counter: counter) }
+    }
+
+    /// What failed, as (end, requirement) pairs.
+    static func failures(_ monitor: ConnectionMonitor) -> [String] {
+        monitor.verdicts.map { "\($0.end) \($0.requirement.rawValue)" }
+    }
+
+    @Test("a conversation that keeps every rule fails nothing, and counts what each end met")
+    func clean() {
+        var talk = Conversation()
+        talk.handshake()
+        for counter: UInt32 in 1...3 {
+            talk.send(.clientToServer, .data, Conversation.normal(counter))
+            talk.ack(.serverToClient, Conversation.normal(counter))
+            talk.send(.serverToClient, .readReceipt, Conversation.normal(counter))
+            talk.ack(.clientToServer, Conversation.normal(counter))
+        }
+        talk.send(.clientToServer, .heartbeat, SequenceNumber(category: .heartbeat, counter: 1))
+        talk.ack(.serverToClient, SequenceNumber(category: .heartbeat, counter: 1))
+        let monitor = talk.judged()
+        #expect(monitor.verdicts.isEmpty)
+        #expect(monitor.tally.counts[MonitorTally.Key(end: .server, requirement: .ex1)]?.passed == 4)
+        #expect(monitor.tally.counts[MonitorTally.Key(end: .client, requirement: .ex1)]?.passed == 4)
+        #expect(monitor.tally.counts[MonitorTally.Key(end: .server, requirement: .ex2)]?.passed == 1)
+        #expect(monitor.tally.counts[MonitorTally.Key(end: .server, requirement: .hs2)]?.passed == 1)
+        #expect(monitor.tally.counts[MonitorTally.Key(end: .client, requirement: .hs1)]?.passed == 1)
+    }
+
+    @Test("a frame skipped by the ACKs fails its receiver; one unanswered when the capture ends is not judged")
+    func missingAck() {
+        var skipped = Conversation()
+        skipped.handshake()
+        skipped.send(.clientToServer, .data, Conversation.normal(1))
+        skipped.send(.clientToServer, .data, Conversation.normal(2))
+        skipped.ack(.serverToClient, Conversation.normal(2))
+        #expect(Self.failures(skipped.judged()) == ["server EX-1"])
+
+        var last = Conversation()
+        last.handshake()
+        last.send(.clientToServer, .data, Conversation.normal(1))
+        let monitor = last.judged()
+        #expect(monitor.verdicts.isEmpty)
+        #expect(monitor.tally.counts[MonitorTally.Key(end: .server, requirement: .ex1)]?.notJudged == 1)
+    }
+
+    @Test("an ACK of a sequence never sent, a second ACK, an ACK of an ACK, and a bare ACK's form")
+    func wrongAcks() {
+        var wrong = Conversation()
+        wrong.handshake()
+        wrong.send(.clientToServer, .data, Conversation.normal(1))
+        wrong.ack(.serverToClient, Conversation.normal(2))
+        #expect(Self.failures(wrong.judged()).contains("server EX-1"))
+
+        var twice = Conversation()
+        twice.handshake()
+        twice.send(.clientToServer, .data, Conversation.normal(1))
+        twice.ack(.serverToClient, Conversation.normal(1))
+        twice.ack(.serverToClient, Conversation.normal(1))
+        #expect(Self.failures(twice.judged()) == ["server EX-1"])
+
+        var resent = Conversation()
+        resent.handshake()
+        resent.send(.clientToServer, .data, Conversation.normal(1))
+        resent.send(.clientToServer, .data, Conversation.normal(1))
+        resent.ack(.serverToClient, Conversation.normal(1))
+        resent.ack(.serverToClient, Conversation.normal(1))
+        #expect(resent.judged().verdicts.isEmpty, "a repeat is acknowledged again (REPLAY-1)")
+
+        var ackOfAck = Conversation()
+        ackOfAck.handshake()
+        ackOfAck.send(.serverToClient, .data, Conversation.normal(7))
+        ackOfAck.ack(.clientToServer, Conversation.normal(7))
+        ackOfAck.ack(.serverToClient, Conversation.normal(7))
+        #expect(Self.failures(ackOfAck.judged()) == ["server EX-3"])
+    }
+
+    @Test("a gap or a stream joined mid-way turns a would-be failure into not judged")
+    func lostEvidence() {
+        var gap = Conversation()
+        gap.handshake()
+        gap.events.append(.gap(.clientToServer))
+        gap.ack(.serverToClient, Conversation.normal(9))
+        #expect(gap.judged().verdicts.isEmpty)
+
+        var gapInAcks = Conversation()
+        gapInAcks.handshake()
+        gapInAcks.send(.clientToServer, .data, Conversation.normal(1))
+        gapInAcks.send(.clientToServer, .data, Conversation.normal(2))
+        gapInAcks.events.append(.gap(.serverToClient))
+        gapInAcks.ack(.serverToClient, Conversation.normal(2))
+        #expect(gapInAcks.judged().verdicts.isEmpty, "the lost bytes may hold the first frame's ACK")
+
+        var joined = Conversation()
+        joined.events.append(.joinedMidStream(.clientToServer))
+        joined.send(.clientToServer, .data, Conversation.normal(5))
+        joined.ack(.serverToClient, Conversation.normal(4))
+        joined.ack(.serverToClient, Conversation.normal(5))
+        let monitor = joined.judged()
+        #expect(monitor.verdicts.isEmpty)
+        #expect(monitor.tally.counts[MonitorTally.Key(end: .client, requirement: .hs1)]?.notJudged == 1)
+    }
+
+    @Test("a frame no receiver may take fails its sender; a receiver that reads past it fails EX-5, one that acknowledges it the frame's rule")
+    func refusedFrames() {
+        let bad = WireError(.checksumMismatch(stored: 1, computed: 2), offset: 24)
+        var keptOpen = Conversation()
+        keptOpen.handshake()
+        keptOpen.send(.clientToServer, .data, Conversation.normal(1), acceptance: .byNoReceiver(bad))
+        keptOpen.send(.clientToServer, .data, Conversation.normal(2))
+        keptOpen.ack(.serverToClient, Conversation.normal(2))
+        #expect(Self.failures(keptOpen.judged()) == ["client CRC-1", "server EX-5"])
+
+        var acked = Conversation()
+        acked.handshake()
+        acked.send(.clientToServer, .data, Conversation.normal(1), acceptance: .byNoReceiver(bad))
+        acked.ack(.serverToClient, Conversation.normal(1))
+        #expect(Self.failures(acked.judged()) == ["client CRC-1", "server CRC-2"])
+
+        var choice = Conversation()
+        choice.handshake()
+        choice.send(.clientToServer, .data, Conversation.normal(1), acceptance: .byReceiversChoice)
+        choice.ack(.serverToClient, Conversation.normal(1))
+        choice.send(.clientToServer, .data, Conversation.normal(2), acceptance: .byReceiversChoice)
+        #expect(choice.judged().verdicts.isEmpty, "a receiver may take it or refuse it")
+    }
+
+    @Test("the handshake: a first frame that is not the request, an answer outside what any server may agree, read receipts not agreed")
+    func handshake() {
+        var noRequest = Conversation()
+        noRequest.send(.clientToServer, .data, Conversation.normal(1))
+        noRequest.ack(.serverToClient, Conversation.normal(1))
+        let first = noRequest.judged()
+        #expect(Self.failures(first) == ["client HS-1"])
+        #expect(first.verdicts.first?.level == .recommended)
+
+        var extra = Conversation()
+        extra.handshake(offering: [.basic], agreeing: [.basic, .compression])
+        #expect(Self.failures(extra.judged()) == ["server HS-2"])
+
+        var receipts = Conversation()
+        receipts.handshake(offering: [.basic], agreeing: [.basic])
+        receipts.send(.clientToServer, .data, Conversation.normal(1))
+        receipts.ack(.serverToClient, Conversation.normal(1))
+        receipts.send(.serverToClient, .readReceipt, Conversation.normal(1))
+        receipts.ack(.clientToServer, Conversation.normal(1))
+        #expect(Self.failures(receipts.judged()) == ["server EX-4"])
+
+        var unanswered = Conversation()
+        unanswered.send(.clientToServer, .control, Conversation.control(1), request: VersionRequest(version: .v1_0, features: [.basic]))
+        unanswered.send(.clientToServer, .data, Conversation.normal(1))
+        unanswered.ack(.serverToClient, Conversation.normal(1))
+        #expect(Self.failures(unanswered.judged()) == ["server EX-1", "server HS-2"])
+    }
+
+    @Test("memory stays bounded on a long connection: what is forgotten to stay within it is not judged, never failed")
+    func bounded() {
+        var talk = Conversation()
+        talk.handshake()
+        for counter in 1...UInt32(10_050) {
+            talk.send(.clientToServer, .data, Conversation.normal(counter))
+            talk.ack(.serverToClient, Conversation.normal(counter))
+        }
+        // Once answered frames were forgotten, a second ACK of an early frame may answer a resend.
+        talk.ack(.serverToClient, Conversation.normal(1))
+        let monitor = talk.judged()
+        #expect(monitor.verdicts.isEmpty)
+        #expect(monitor.tally.counts[MonitorTally.Key(end: .server, requirement: .ex1)]?.passed == 10_051)
+        #expect(monitor.tally.counts[MonitorTally.Key(end: .server, requirement: .ex1)]?.notJudged == 1)
+    }
+
+    @Test("nothing after one's own ERROR")
+    func afterError() {
+        var talk = Conversation()
+        talk.handshake()
+        talk.send(.serverToClient, .control, Conversation.control(2), error: ErrorReport(code: ErrorCode.checksumMismatch.rawValue, reason: "bad"))
+        talk.ack(.clientToServer, Conversation.control(2))
+        talk.send(.serverToClient, .data, Conversation.normal(1))
+        talk.send(.serverToClient, .data, Conversation.normal(2))
+        #expect(Self.failures(talk.judged(closing: false)) == ["server EX-5"], "said once")
+    }
+}
