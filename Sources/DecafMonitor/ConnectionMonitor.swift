@@ -67,6 +67,7 @@ public struct ConnectionMonitor: Sendable {
             return
         }
         let key = DirectionLedger.key(header)
+        ledgers[direction].note(header.sequence)
         switch frame.acceptance {
         case let .byNoReceiver(error):
             refused(frame, error, order: order, direction: direction)
@@ -80,10 +81,10 @@ public struct ConnectionMonitor: Sendable {
         }
         switch header.messageType {
         case .ack:
-            ledgers[direction].rememberNeverAcknowledged(frame, key: key)
+            ledgers[direction].rememberNeverAcknowledged(DirectionLedger.SentFrame(frame, header), key: key)
             acknowledgement(frame, header, key: key, from: direction)
-        case .data, .control, .readReceipt, .heartbeat: ledgers[direction].await(frame, order: order, key: key)
-        default: ledgers[direction].rememberNeverAcknowledged(frame, key: key)
+        case .data, .control, .readReceipt, .heartbeat: ledgers[direction].await(DirectionLedger.SentFrame(frame, header), order: order, key: key)
+        default: ledgers[direction].rememberNeverAcknowledged(DirectionLedger.SentFrame(frame, header), key: key)
         }
         if header.messageType == .control { control(frame, from: sender, order: order) }
         if header.messageType == .readReceipt, let agreed, !agreed.contains(.readReceipt) {
@@ -191,7 +192,7 @@ public struct ConnectionMonitor: Sendable {
             return
         } else if let frame = ledger.neverAcknowledged[key] {
             acknowledgedNever(frame, ack: ack, by: acker)
-        } else if ledger.holdsAll && ledger.overflow == 0 && !ledger.hasForgotten {
+        } else if ledger.holdsAll && ledger.overflow == 0 && !ledger.hasForgotten || ledger.neverSent(header.sequence) {
             fail("ack-never-sent", acker, .ex1, "acknowledged sequence \(header.sequence) of session \(Hex.format(header.sessionID.rawValue, width: 4)) (\(ack.evidence)), which the \(acker.peer) never sent on this connection", [ack.evidence])
         } else {
             tally.notJudged(acker, .ex1, because: "an ACK may answer a frame the capture does not hold")
@@ -199,7 +200,7 @@ public struct ConnectionMonitor: Sendable {
     }
 
     /// EX-3: an ACK of a frame that is never acknowledged (an ACK, an undefined type).
-    private mutating func acknowledgedNever(_ frame: MonitoredFrame, ack: MonitoredFrame, by acker: MonitorEnd) {
+    private mutating func acknowledgedNever(_ frame: DirectionLedger.SentFrame, ack: MonitoredFrame, by acker: MonitorEnd) {
         let what = frame.messageType == .ack ? "an ACK" : "a frame of an undefined type"
         fail("ack-of-unacknowledged-type", acker, .ex3, "acknowledged \(what) (\(Self.describe(frame)), \(frame.evidence)) with \(ack.evidence): ACKs and undefined types are never acknowledged",
              [ack.evidence, frame.evidence])
@@ -262,5 +263,10 @@ public struct ConnectionMonitor: Sendable {
     static func describe(_ frame: MonitoredFrame) -> String {
         guard let header = frame.header else { return "a frame without a header" }
         return "\(header.messageType) \(header.sequence)"
+    }
+
+    /// A frame kept for the rules, the same way.
+    static func describe(_ frame: DirectionLedger.SentFrame) -> String {
+        "\(frame.messageType) \(frame.sequence)"
     }
 }

@@ -3,17 +3,35 @@ import DecafWire
 /// What one direction of a connection sent that the other end must answer or must not, and how
 /// far the other end is known to have read: the bookkeeping behind the ACK rules (EX-1, EX-2,
 /// EX-3) and the close after a frame no receiver takes (EX-5). Bounded: at most `limit` frames
-/// are followed at once; past it, frames are counted as not judged.
+/// of each kind are kept (about 100 KiB a connection); past it, frames already answered are
+/// forgotten first, and frames awaiting an ACK beyond it are counted as not judged.
 struct DirectionLedger {
-    /// A frame that asks for an ACK, and how many ACKs it got.
+    /// What the rules keep of a frame sent: its type and sequence, and where it was seen.
+    struct SentFrame {
+        var messageType: MessageType
+        var sequence: SequenceNumber
+        var evidence: MonitorEvidence
+
+        init(_ frame: MonitoredFrame, _ header: FrameHeader) {
+            messageType = header.messageType
+            sequence = header.sequence
+            evidence = frame.evidence
+        }
+    }
+
+    /// A frame that asks for an ACK, sent once or more (a resend keeps its sequence), and how
+    /// many ACKs it got.
     struct Awaiting {
-        var frame: MonitoredFrame
+        var frame: SentFrame
+        /// The order of its first sending, then of its last.
         var order: Int
+        var lastOrder: Int
+        var sendings = 1
         var acknowledgements = 0
     }
 
-    /// Frames followed at once, per direction.
-    static let limit = 10_000
+    /// Frames of each kind kept at once, per direction.
+    static let limit = 512
 
     /// Frames sent so far in this direction; a frame's `order` is the count when it came.
     private(set) var sent = 0
@@ -22,9 +40,9 @@ struct DirectionLedger {
     /// The `sent` count when the capture first lost bytes of this direction.
     var gapAfter: Int?
     /// Frames that ask for an ACK, every receiver taking them, by session and sequence.
-    private(set) var awaiting: [UInt64: [Awaiting]] = [:]
+    private(set) var awaiting: [UInt64: Awaiting] = [:]
     /// ACKs and frames of undefined types, which are never acknowledged (EX-3).
-    private(set) var neverAcknowledged: [UInt64: MonitoredFrame] = [:]
+    private(set) var neverAcknowledged: [UInt64: SentFrame] = [:]
     /// Frames some legal receivers take and others refuse: what the receiver does is its choice.
     private(set) var receiversChoice: Set<UInt64> = []
     /// Frames no receiver takes that have a header, by session and sequence.
@@ -38,6 +56,26 @@ struct DirectionLedger {
     /// Whether frames already answered, ACKs or frames some receivers refuse were forgotten to
     /// stay within `limit`: an ACK that matches nothing may then answer one of them.
     private(set) var hasForgotten = false
+
+    /// The highest counter sent in each category (SEQ-1), while no counter has wrapped: an ACK
+    /// above it answers nothing sent, whatever was forgotten.
+    private var highestCounter: [UInt8: UInt32] = [:]
+    private var hasWrapped = false
+
+    /// Notes a frame's sequence among those sent.
+    mutating func note(_ sequence: SequenceNumber) {
+        let category = sequence.category.rawValue
+        if let highest = highestCounter[category], sequence.counter < highest, highest - sequence.counter > 0x800000 { hasWrapped = true }
+        highestCounter[category] = max(highestCounter[category] ?? 0, sequence.counter)
+    }
+
+    /// Whether a frame with `sequence` was surely never sent: its counter is above every counter
+    /// sent in its category, and none wrapped.
+    func neverSent(_ sequence: SequenceNumber) -> Bool {
+        guard holdsAll, !hasWrapped else { return false }
+        guard let highest = highestCounter[sequence.category.rawValue] else { return overflow == 0 && !hasForgotten }
+        return sequence.counter > highest
+    }
 
     /// The key of a frame's session and sequence.
     static func key(_ header: FrameHeader) -> UInt64 {
@@ -59,17 +97,22 @@ struct DirectionLedger {
     var holdsAll: Bool { isWhole && gapAfter == nil }
 
     /// Follows `frame`, which asks for an ACK, unless `limit` frames are followed.
-    mutating func await(_ frame: MonitoredFrame, order: Int, key: UInt64) {
+    mutating func await(_ frame: SentFrame, order: Int, key: UInt64) {
+        if awaiting[key] != nil {
+            awaiting[key]?.sendings += 1
+            awaiting[key]?.lastOrder = order
+            return
+        }
         if awaiting.count >= Self.limit { forgetAcknowledged() }
         guard awaiting.count < Self.limit else {
             overflow += 1
             return
         }
-        awaiting[key, default: []].append(Awaiting(frame: frame, order: order))
+        awaiting[key] = Awaiting(frame: frame, order: order, lastOrder: order)
     }
 
     /// Remembers a frame that is never acknowledged (an ACK, an undefined type), within `limit`.
-    mutating func rememberNeverAcknowledged(_ frame: MonitoredFrame, key: UInt64) {
+    mutating func rememberNeverAcknowledged(_ frame: SentFrame, key: UInt64) {
         if neverAcknowledged.count >= Self.limit {
             neverAcknowledged.removeAll(keepingCapacity: true)
             hasForgotten = true
@@ -98,10 +141,7 @@ struct DirectionLedger {
     /// Drops the frames already acknowledged (kept only to tell a second ACK).
     private mutating func forgetAcknowledged() {
         hasForgotten = true
-        awaiting = awaiting.compactMapValues { entries in
-            let open = entries.filter { $0.acknowledgements == 0 }
-            return open.isEmpty ? nil : open
-        }
+        awaiting = awaiting.filter { $0.value.acknowledgements < $0.value.sendings }
     }
 
     /// What an ACK with `key` acknowledges among the frames awaiting one.
@@ -115,20 +155,23 @@ struct DirectionLedger {
 
     /// Takes an ACK with `key`: marks the frame it acknowledges.
     mutating func acknowledge(_ key: UInt64) -> Match {
-        guard var entries = awaiting[key], let last = entries.last else { return .none }
-        guard let index = entries.firstIndex(where: { $0.acknowledgements == 0 }) else {
-            entries[entries.count - 1].acknowledgements += 1
-            awaiting[key] = entries
-            return .again(last)
-        }
-        entries[index].acknowledgements += 1
-        awaiting[key] = entries
-        readThrough = max(readThrough, entries[index].order)
-        return .first(entries[index])
+        guard var entry = awaiting[key] else { return .none }
+        let isFirst = entry.acknowledgements < entry.sendings
+        entry.acknowledgements += 1
+        awaiting[key] = entry
+        guard isFirst else { return .again(entry) }
+        // It read at least as far as the first sending.
+        readThrough = max(readThrough, entry.order)
+        return .first(entry)
     }
 
-    /// The frames still awaiting an ACK, in the order sent.
+    /// The frames still awaiting an ACK (for a frame acknowledged but sent again, its last
+    /// sending), in the order sent.
     var unacknowledged: [Awaiting] {
-        awaiting.values.flatMap { $0.filter { $0.acknowledgements == 0 } }.sorted { $0.order < $1.order }
+        awaiting.values.filter { $0.acknowledgements < $0.sendings }.map { entry in
+            var unanswered = entry
+            if entry.acknowledgements > 0 { unanswered.order = entry.lastOrder }
+            return unanswered
+        }.sorted { $0.order < $1.order }
     }
 }

@@ -14,8 +14,9 @@ public struct MonitorReport: Sendable, Encodable {
         public var cause: String
         /// Failures it explains.
         public var count: Int
-        /// The connections they are in (the first 20).
+        /// The connections they are in (the first 20), and how many there are.
         public var connections: [Int]
+        public var connectionCount: Int
         /// The first, with its message and evidence.
         public var first: MonitorVerdict
     }
@@ -75,9 +76,11 @@ public struct MonitorReport: Sendable, Encodable {
             let level = defect.level == .required ? "FAIL" : "WARN"
             lines.append("")
             lines.append("\(level) \(defect.end) \(defect.requirement.rawValue): \(defect.first.message)")
-            let places = defect.connections.map { names[$0] ?? "#\($0)" }
+            let places = defect.connections.prefix(3).map { names[$0] ?? "#\($0)" }
             let more = defect.count > 1 ? "\(defect.count) times" : "once"
-            lines.append("    \(more) (\(defect.cause)), in " + (places.count == 1 ? "connection \(places[0])" : "\(places.count) connections: " + places.joined(separator: ", ")))
+            let where_ = defect.connections.count == 1 ? "connection \(places[0])"
+                : "\(defect.connectionCount) connections: " + places.joined(separator: ", ") + (defect.connectionCount > places.count ? ", …" : "")
+            lines.append("    \(more) (\(defect.cause)), in \(where_)")
         }
         if failuresNotListed > 0 { lines.append("  … and \(failuresNotListed) more failure(s), not listed") }
         lines.append("")
@@ -108,16 +111,24 @@ public struct MonitorReport: Sendable, Encodable {
     static func defects(of failures: [MonitorVerdict]) -> [Defect] {
         var defects: [Defect] = []
         var index: [String: Int] = [:]
+        /// The connection of each defect's last failure.
+        var seen: [Int: Int] = [:]
         for failure in failures {
             let key = "\(failure.end) \(failure.requirement.rawValue) \(failure.cause)"
             guard let at = index[key] else {
                 index[key] = defects.count
+                seen[defects.count] = failure.connection
                 defects.append(Defect(end: failure.end, requirement: failure.requirement, level: failure.level, cause: failure.cause, count: 1,
-                                      connections: [failure.connection], first: failure))
+                                      connections: [failure.connection], connectionCount: 1, first: failure))
                 continue
             }
             defects[at].count += 1
-            if defects[at].connections.count < 20, !defects[at].connections.contains(failure.connection) { defects[at].connections.append(failure.connection) }
+            // A connection's failures come together: a new connection is one not seen last.
+            if seen[at] != failure.connection {
+                defects[at].connectionCount += 1
+                if defects[at].connections.count < 20 { defects[at].connections.append(failure.connection) }
+            }
+            seen[at] = failure.connection
         }
         return defects
     }

@@ -216,6 +216,10 @@ struct ConnectionMonitorTests {
         #expect(monitor.verdicts.isEmpty)
         #expect(monitor.tally.counts[MonitorTally.Key(end: .server, requirement: .ex1)]?.passed == 10_051)
         #expect(monitor.tally.counts[MonitorTally.Key(end: .server, requirement: .ex1)]?.notJudged == 1)
+
+        // A counter above every one sent in its category was never sent, whatever was forgotten.
+        talk.ack(.serverToClient, Conversation.normal(20_000))
+        #expect(Self.failures(talk.judged()) == ["server EX-1"])
     }
 
     @Test("nothing after one's own ERROR")
