@@ -35,12 +35,26 @@ public struct CaptureMonitor: CaptureSink {
     /// The capture file is damaged or cut short here.
     public private(set) var captureError: CaptureError?
 
-    public init() {}
+    /// Where a `decaf proxy` that recorded the capture listened: its client legs (connections to
+    /// it) have only their client judged, its upstream legs (every other connection) only their
+    /// server, for what the proxy does to frames is the network's.
+    public let proxy: TCPEndpoint?
+
+    public init(proxy: TCPEndpoint? = nil) {
+        self.proxy = proxy
+    }
+
+    /// The ends judged on `connection`.
+    func judged(on connection: TCPConnection) -> Set<MonitorEnd> {
+        guard let proxy else { return Set(MonitorEnd.allCases) }
+        return connection.server == proxy ? [.client] : [.server]
+    }
 
     public mutating func frame(_ view: CapturedFrameView) {
         frames += 1
         let monitored = Self.monitored(view)
-        open[view.connection.index, default: ConnectionMonitor(connection: view.connection.index)].handle(.frame(view.direction, monitored))
+        let judged = judged(on: view.connection)
+        open[view.connection.index, default: ConnectionMonitor(connection: view.connection.index, judging: judged)].handle(.frame(view.direction, monitored))
     }
 
     public mutating func note(_ event: CaptureEvent) {
@@ -48,7 +62,7 @@ public struct CaptureMonitor: CaptureSink {
         case let .connectionOpened(connection):
             connectionCount += 1
             if connections.count < Self.listLimit { connections.append(connection) }
-            open[connection.index] = ConnectionMonitor(connection: connection.index)
+            open[connection.index] = ConnectionMonitor(connection: connection.index, judging: judged(on: connection))
         case let .joinedMidStream(connection, direction):
             open[connection.index]?.handle(.joinedMidStream(direction))
         case let .gap(connection, direction, _, _, _, _):

@@ -36,8 +36,13 @@ public struct ConnectionMonitor: Sendable {
     private var reported: Set<String> = []
     private var isClosed = false
 
-    public init(connection: Int) {
+    /// The ends judged: both, or one when the other is a proxy that drops frames on purpose
+    /// (what it does to the conversation is the network's, not an end's).
+    public let judged: Set<MonitorEnd>
+
+    public init(connection: Int, judging judged: Set<MonitorEnd> = Set(MonitorEnd.allCases)) {
         self.connection = connection
+        self.judged = judged
     }
 
     public mutating func handle(_ event: MonitorEvent) {
@@ -104,11 +109,11 @@ public struct ConnectionMonitor: Sendable {
     /// HS-1: a client's first frame should be a CONTROL frame with its VERSION_REQUEST, BASIC set.
     private mutating func judgeFirstClientFrame(_ frame: MonitoredFrame, direction: TCPDirection) {
         guard ledgers[direction].holdsEverything(through: 1) else {
-            tally.notJudged(.client, .hs1, because: "the capture does not hold the start of the client's stream")
+            notJudged(.client, .hs1, because: "the capture does not hold the start of the client's stream")
             return
         }
         if frame.messageType == .control, let offer = frame.versionRequest, offer.features.contains(.basic) {
-            tally.pass(.client, .hs1)
+            passed(.client, .hs1)
         } else {
             let what = frame.versionRequest != nil ? "a version request without BASIC" : Self.describe(frame)
             fail("first-frame-not-request", .client, .hs1, "its first frame is \(what) (\(frame.evidence)), not a CONTROL frame with VERSION_REQUEST", [frame.evidence],
@@ -131,14 +136,14 @@ public struct ConnectionMonitor: Sendable {
     /// HS-2: the answer to the client's request, over every version and features a server may have.
     private mutating func answer(_ response: VersionResponse, in frame: MonitoredFrame) {
         guard let request = request?.frame, let offer = request.versionRequest else {
-            tally.notJudged(.server, .hs2, because: "the capture does not hold the version request the server answers")
+            notJudged(.server, .hs2, because: "the capture does not hold the version request the server answers")
             return
         }
         answered = true
         let evidence = [frame.evidence, request.evidence]
         if response.version.major != offer.version.major {
             if response.features.isEmpty {
-                tally.pass(.server, .hs2)
+                passed(.server, .hs2)
                 closingResponse = frame
             } else {
                 fail("features-with-other-major", .server, .hs2, "answered a request for \(offer.version) with \(response.version) and features \(response.features.names.joined(separator: ",")): another major agrees no features", evidence)
@@ -152,7 +157,7 @@ public struct ConnectionMonitor: Sendable {
             let extra = response.features.subtracting(possible)
             fail("features-not-offered", .server, .hs2, "agreed features the client did not offer (\(extra.names.joined(separator: ","))): only features both sides set are agreed", evidence)
         } else {
-            tally.pass(.server, .hs2)
+            passed(.server, .hs2)
             agreed = response.features
         }
     }
@@ -168,7 +173,7 @@ public struct ConnectionMonitor: Sendable {
         }
         switch ledgers[acked].acknowledge(key) {
         case let .first(sent):
-            tally.pass(acker, sent.frame.messageType == .heartbeat ? .ex2 : .ex1)
+            passed(acker, sent.frame.messageType == .heartbeat ? .ex2 : .ex1)
             readPast(sent, by: acker, ack: frame, direction: acked)
         case let .again(sent):
             if let unacknowledged = ledgers[acked].neverAcknowledged[key] {
@@ -176,7 +181,7 @@ public struct ConnectionMonitor: Sendable {
             } else if ledgers[acked].holdsAll && !ledgers[acked].hasForgotten {
                 fail("ack-again", acker, .ex1, "acknowledged \(Self.describe(sent.frame)) (\(sent.frame.evidence)) once more than it was sent (\(frame.evidence)): each frame gets exactly one ACK", [frame.evidence, sent.frame.evidence])
             } else {
-                tally.notJudged(acker, .ex1, because: "a second ACK may answer a resend the capture lost")
+                notJudged(acker, .ex1, because: "a second ACK may answer a resend the capture lost")
             }
         case .none:
             unmatched(frame, header, key: key, by: acker, direction: acked)
@@ -195,7 +200,7 @@ public struct ConnectionMonitor: Sendable {
         } else if ledger.holdsAll && ledger.overflow == 0 && !ledger.hasForgotten || ledger.neverSent(header.sequence) {
             fail("ack-never-sent", acker, .ex1, "acknowledged sequence \(header.sequence) of session \(Hex.format(header.sessionID.rawValue, width: 4)) (\(ack.evidence)), which the \(acker.peer) never sent on this connection", [ack.evidence])
         } else {
-            tally.notJudged(acker, .ex1, because: "an ACK may answer a frame the capture does not hold")
+            notJudged(acker, .ex1, because: "an ACK may answer a frame the capture does not hold")
         }
     }
 
@@ -227,10 +232,10 @@ public struct ConnectionMonitor: Sendable {
                 if ledger.readThrough > sent.order && receiverWhole {
                     fail("ack-missing", receiver, requirement, "never acknowledged \(Self.describe(sent.frame)) (\(sent.frame.evidence)), though it acknowledged frames sent after it", [sent.frame.evidence])
                 } else {
-                    tally.notJudged(receiver, requirement, because: "a frame had no ACK when the connection or the capture ended, and nothing later was acknowledged")
+                    notJudged(receiver, requirement, because: "a frame had no ACK when the connection or the capture ended, and nothing later was acknowledged")
                 }
             }
-            tally.notJudged(receiver, .ex1, because: "more than \(DirectionLedger.limit) frames awaited an ACK at once", count: ledger.overflow)
+            notJudged(receiver, .ex1, because: "more than \(DirectionLedger.limit) frames awaited an ACK at once", count: ledger.overflow)
         }
         if let request, !answered {
             let client = ledgers[.clientToServer]
@@ -239,7 +244,7 @@ public struct ConnectionMonitor: Sendable {
             if client.readThrough > request.order && server.holdsAll && server.firstRefused == nil {
                 fail("request-unanswered", .server, .hs2, "never answered the VERSION_REQUEST (\(request.frame.evidence)), though it acknowledged frames sent after it", [request.frame.evidence])
             } else {
-                tally.notJudged(.server, .hs2, because: "the connection or the capture ended before the server answered")
+                notJudged(.server, .hs2, because: "the connection or the capture ended before the server answered")
             }
         }
     }
@@ -255,8 +260,17 @@ public struct ConnectionMonitor: Sendable {
     /// frame the same mistake shows in, so a report says each cause once.
     private mutating func fail(_ cause: String, _ end: MonitorEnd, _ requirement: RequirementID, _ message: String, _ evidence: [MonitorEvidence],
                                level: MonitorVerdict.Level = .required) {
+        guard judged.contains(end) else { return }
         verdicts.append(MonitorVerdict(connection: connection, end: end, requirement: requirement, level: level, outcome: .fail,
                                        cause: cause, message: message, evidence: evidence))
+    }
+
+    private mutating func passed(_ end: MonitorEnd, _ requirement: RequirementID) {
+        if judged.contains(end) { tally.pass(end, requirement) }
+    }
+
+    private mutating func notJudged(_ end: MonitorEnd, _ requirement: RequirementID, because reason: String, count: Int = 1) {
+        if judged.contains(end) { tally.notJudged(end, requirement, because: reason, count: count) }
     }
 
     /// A frame for a person: its type and sequence.

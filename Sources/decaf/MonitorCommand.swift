@@ -35,11 +35,31 @@ struct MonitorCommand: ParsableCommand {
             transform: IntegerArgument.within(1...65_535))
     var port: UInt16?
 
+    @Option(help: ArgumentHelp("The capture is decaf proxy --pcap's, of a proxy listening on this IP address and port: connections to it are judged for their client only, the proxy's upstream connections for their server only (what the proxy does to frames is the network's).",
+                               valueName: "ip:port"),
+            transform: Endpoint.server)
+    var proxy: Endpoint?
+
     @Flag(help: "Print one JSON object per capture.")
     var json = false
 
     func validate() throws {
         if captures.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
+        if let proxy, proxyEndpoint == nil {
+            throw ValidationError("--proxy: '\(proxy.host)' is not an IP address; give the address the capture shows the proxy at, such as 127.0.0.1:7448")
+        }
+    }
+
+    /// The proxy's address as the capture shows it.
+    private var proxyEndpoint: TCPEndpoint? {
+        guard let proxy else { return nil }
+        var v4 = in_addr(), v6 = in6_addr()
+        if inet_pton(AF_INET, proxy.host, &v4) == 1 {
+            return TCPEndpoint(address: IPAddress(withUnsafeBytes(of: v4) { Array($0) }), port: UInt16(proxy.port))
+        }
+        let host = proxy.host.hasPrefix("[") ? String(proxy.host.dropFirst().dropLast()) : proxy.host
+        guard inet_pton(AF_INET6, host, &v6) == 1 else { return nil }
+        return TCPEndpoint(address: IPAddress(withUnsafeBytes(of: v6) { Array($0) }), port: UInt16(proxy.port))
     }
 
     func run() throws {
@@ -74,7 +94,7 @@ struct MonitorCommand: ParsableCommand {
             throw InputError("\(name) is not a pcap or pcapng capture; record one with tcpdump -w, decaf peer --pcap or decaf proxy --pcap")
         }
         var dissector = CaptureDissector(options: CaptureMonitor.decodeOptions, port: port)
-        var monitor = CaptureMonitor()
+        var monitor = CaptureMonitor(proxy: proxyEndpoint)
         try input.feed(head, to: &dissector, into: &monitor)
         if monitor.connectionCount == 0 {
             FileHandleOutput.standardError.write("No Decaf connection found in \(dissector.reader.packetCount) packet(s)"

@@ -33,6 +33,26 @@ struct MonitorCommandTests {
         #expect(report?["connections"] as? Int == 1)
     }
 
+    @Test("through decaf proxy's subway profile (30% of frames dropped), the reference ends break nothing once the proxy's legs are known (--proxy)")
+    func throughProxy() async throws {
+        let pcap = FileManager.default.temporaryDirectory.appending(path: "decaf-monitor-\(UUID().uuidString).pcap")
+        defer { try? FileManager.default.removeItem(at: pcap) }
+        let (server, upstream) = try await FuzzServerCommandTests.peer(["--read-receipt-delay", "0ms"])
+        let proxy = try RunningChild(decaf: ["proxy", "127.0.0.1:0", upstream, "--profile", "subway", "--seed", "7", "--pcap", pcap.path])
+        let address = String(try await proxy.firstLine().dropFirst("listening on ".count))
+        _ = try await DecafProcess.run(["send", address, "--connections", "2", "--count", "10", "--rate", "10", "--policy", "reliable", "--deadline", "20s"],
+                                       limit: .seconds(60))
+        _ = try await proxy.stop()
+        _ = try await server.stop()
+        let run = try await DecafProcess.run(["monitor", "--proxy", address, pcap.path])
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+        #expect(run.output.contains("PASS: no end broke a requirement the capture shows"), "\(run.output)")
+        #expect(run.output.contains("EX-1             server"), "the upstream legs are judged: \(run.output)")
+        #expect(run.output.contains("EX-1             client"), "the client legs are judged: \(run.output)")
+        let named = try await DecafProcess.run(["monitor", "--proxy", "localhost:\(address.split(separator: ":").last ?? "")", pcap.path])
+        #expect(named.status == 2 && named.error.contains("--proxy: 'localhost' is not an IP address"), "\(named.error)")
+    }
+
     /// Planted faults a capture of `decaf send` shows, what send is asked to do so it does, and
     /// the end and requirement the monitor must name.
     static let observable: [(fault: String, send: [String], named: String)] = [
