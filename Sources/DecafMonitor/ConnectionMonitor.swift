@@ -23,6 +23,9 @@ public struct ConnectionMonitor: Sendable {
     public private(set) var tally = MonitorTally()
 
     private var ledgers = PerDirection(both: DirectionLedger())
+    /// Each direction's frames read by the hypothesis that the other end's ACKs carry the
+    /// counter plus one.
+    private var shifted = PerDirection(both: ShiftedAcknowledgements())
     /// The client's version request, and its order among the client's frames.
     private var request: (frame: MonitoredFrame, order: Int)?
     private var answered = false
@@ -88,7 +91,9 @@ public struct ConnectionMonitor: Sendable {
         case .ack:
             ledgers[direction].rememberNeverAcknowledged(DirectionLedger.SentFrame(frame, header), key: key)
             acknowledgement(frame, header, key: key, from: direction)
-        case .data, .control, .readReceipt, .heartbeat: ledgers[direction].await(DirectionLedger.SentFrame(frame, header), order: order, key: key)
+        case .data, .control, .readReceipt, .heartbeat:
+            ledgers[direction].await(DirectionLedger.SentFrame(frame, header), order: order, key: key)
+            shifted[direction].sent(DirectionLedger.SentFrame(frame, header), order: order, key: key)
         default: ledgers[direction].rememberNeverAcknowledged(DirectionLedger.SentFrame(frame, header), key: key)
         }
         if header.messageType == .control { control(frame, from: sender, order: order) }
@@ -171,6 +176,7 @@ public struct ConnectionMonitor: Sendable {
         if header.bodyLength != 0 || header.checksum != 0 || header.encryptType != .none || header.compressType != .none, once("ack-form-\(acker)") {
             fail("ack-not-bare", acker, .ex1, "its ACK (\(frame.evidence)) is not bare: an ACK has an empty body, checksum 0, encrypt_type 0 and compress_type 0", [frame.evidence])
         }
+        shifted[acked].acknowledged(frame, header)
         switch ledgers[acked].acknowledge(key) {
         case let .first(sent):
             passed(acker, sent.frame.messageType == .heartbeat ? .ex2 : .ex1)
@@ -237,6 +243,7 @@ public struct ConnectionMonitor: Sendable {
             }
             notJudged(receiver, .ex1, because: "more than \(DirectionLedger.limit) frames awaited an ACK at once", count: ledger.overflow)
         }
+        for direction in TCPDirection.allCases { explainByShift(acknowledging: direction) }
         if let request, !answered {
             let client = ledgers[.clientToServer]
             let server = ledgers[.serverToClient]
@@ -247,6 +254,19 @@ public struct ConnectionMonitor: Sendable {
                 notJudged(.server, .hs2, because: "the connection or the capture ended before the server answered")
             }
         }
+    }
+
+    /// The ACK failures of the end that acknowledges `direction`, replaced by one defect when the
+    /// hypothesis that its ACKs carry the counter plus one explains them all.
+    private mutating func explainByShift(acknowledging direction: TCPDirection) {
+        let acker = MonitorEnd(sending: direction.reversed)
+        let symptoms: Set<String> = ["ack-never-sent", "ack-again", "ack-missing", "ack-of-unacknowledged-type"]
+        let explained = verdicts.filter { $0.end == acker && symptoms.contains($0.cause) }
+        guard !explained.isEmpty, shifted[direction].explainsEverything, let first = shifted[direction].first else { return }
+        verdicts.removeAll { $0.end == acker && symptoms.contains($0.cause) }
+        fail("ack-counter-plus-one", acker, .ex1,
+             "acknowledges each frame with the sequence counter plus one: its ACK \(first.ack.header.map { "\($0.sequence)" } ?? "") (\(first.ack.evidence)) answers \(Self.describe(first.frame)) (\(first.frame.evidence)); all \(shifted[direction].matched) of its ACKs read so, and the \(explained.count) ACK failures they caused are this one",
+             [first.ack.evidence, first.frame.evidence])
     }
 
     // MARK: - Helpers

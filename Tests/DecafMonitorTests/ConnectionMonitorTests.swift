@@ -124,6 +124,24 @@ struct ConnectionMonitorTests {
         #expect(Self.failures(ackOfAck.judged()) == ["server EX-3"])
     }
 
+    @Test("an end whose ACKs all carry the counter plus one is one defect, not the ACKs never sent, second ACKs and skipped frames it leaves")
+    func counterPlusOne() {
+        var talk = Conversation()
+        talk.send(.clientToServer, .control, Conversation.control(1), request: VersionRequest(version: .v1_0, features: [.basic]))
+        talk.ack(.serverToClient, Conversation.control(2))
+        talk.send(.serverToClient, .control, Conversation.control(1), response: VersionResponse(version: .v1_0, features: [.basic]))
+        talk.ack(.clientToServer, Conversation.control(1))
+        for counter: UInt32 in 1...3 {
+            talk.send(.clientToServer, .data, Conversation.normal(counter))
+        }
+        for counter: UInt32 in 1...3 {
+            talk.ack(.serverToClient, Conversation.normal(counter + 1))
+        }
+        let monitor = talk.judged()
+        #expect(monitor.verdicts.map(\.cause) == ["ack-counter-plus-one"])
+        #expect(monitor.verdicts.first?.message.contains("all 4 of its ACKs read so") == true, "\(monitor.verdicts)")
+    }
+
     @Test("a gap or a stream joined mid-way turns a would-be failure into not judged")
     func lostEvidence() {
         var gap = Conversation()
