@@ -38,8 +38,7 @@ public enum CaptureStatisticsRenderer {
                 + "\(stats.otherConnections.frames) frame(s), \(stats.otherConnections.bytes) bytes")
         }
         if let summary = stats.roundTripSummary {
-            let parts = summary.named.map { "\($0.name) \(milliseconds($0.nanoseconds))" }
-            lines.append("ACK round trip over \(stats.roundTripCount) acknowledged frame(s): " + parts.joined(separator: ", "))
+            lines.append("ACK round trip over \(stats.roundTripCount) acknowledged frame(s): " + summary.text)
         } else {
             lines.append("ACK round trip: no frame was acknowledged")
         }
@@ -72,10 +71,6 @@ public enum CaptureStatisticsRenderer {
     /// `--stats --json`: the same as one JSON object.
     public static func json(for stats: CaptureStatistics, of capture: CaptureDissector) -> String {
         JSONLine.encode(CaptureStatisticsJSON(stats, capture: capture))
-    }
-
-    static func milliseconds(_ nanoseconds: Int64) -> String {
-        String(format: "%.3f ms", Double(nanoseconds) / 1_000_000)
     }
 }
 

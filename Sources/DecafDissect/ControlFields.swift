@@ -1,12 +1,13 @@
 import DecafWire
 
 /// The control fields among a frame's top-level fields, as the statistics' handshakes and the
-/// monitor's rules read them: the last VERSION_REQUEST, VERSION_RESPONSE and ERROR report that
-/// fit their layout.
+/// monitor read them: the last VERSION_REQUEST, VERSION_RESPONSE, ERROR report and READ_RECEIPT
+/// that fit their layout.
 public struct ControlFields: FrameFieldVisitor {
     public var request: VersionRequest?
     public var response: VersionResponse?
     public var error: ErrorReport?
+    public var readReceipt: ReadReceipt?
 
     public init() {}
 
@@ -17,11 +18,12 @@ public struct ControlFields: FrameFieldVisitor {
     public static func mayHoldOffer(_ tag: TLVTag, naming registry: FieldRegistry) -> Bool { registry.layout(of: tag) == .versionOffer }
 
     public mutating func enterTLVField(_ field: TLVFieldItem) {
-        guard field.depth == 0, field.layout == .versionOffer || field.layout == .errorReport else { return }
+        guard field.depth == 0, field.layout == .versionOffer || field.layout == .errorReport || field.layout == .sequence else { return }
         switch field.interpreted {
         case let .versionRequest(offer): request = offer
         case let .versionResponse(offer): response = offer
         case let .error(report): error = report
+        case let .readReceipt(receipt): readReceipt = receipt
         default: break
         }
     }

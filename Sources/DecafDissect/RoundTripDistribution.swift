@@ -1,21 +1,27 @@
 import Histogram
 
-/// The ACK round trips of a capture, summarised in bounded memory: kept exactly while there are
+/// Durations (the ACK round trips of a capture, the monitor's handshake and reconnect times),
+/// summarised in bounded memory: kept exactly while there are
 /// few (so a small capture's median and 99th percentile are exact, and cost nothing to set up),
 /// then in an HdrHistogram of fixed size with 3 significant digits from a microsecond up to an
 /// hour (within 0.1%, or half a microsecond below a millisecond; a longer round trip counts as an
 /// hour in the percentiles). The minimum and maximum are always exact.
-struct RoundTripDistribution {
+public struct RoundTripDistribution: Sendable {
     /// Round trips kept exactly before the histogram takes over.
-    static let exactLimit = 4096
+    public static let exactLimit = 4096
     static let longestTracked: UInt64 = 3600 * 1_000_000_000
 
     private var exact: [Int64] = []
     private var histogram: Histogram<UInt64>?
     private var shortest = Int64.max
+    /// Durations recorded.
+    public private(set) var count = 0
     private var longest = Int64.min
 
-    mutating func record(_ nanoseconds: Int64) {
+    public init() {}
+
+    public mutating func record(_ nanoseconds: Int64) {
+        count += 1
         shortest = min(shortest, nanoseconds)
         longest = max(longest, nanoseconds)
         // Matched, not compared with nil: a comparison copies the histogram, a reference count
@@ -38,7 +44,7 @@ struct RoundTripDistribution {
     }
 
     /// The summary; nil before the first round trip.
-    var summary: RoundTripSummary? {
+    public var summary: RoundTripSummary? {
         guard shortest <= longest else { return nil }
         return RoundTripSummary(minimum: shortest, median: percentile(50), p99: percentile(99), maximum: longest)
     }

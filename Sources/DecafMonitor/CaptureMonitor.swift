@@ -20,8 +20,12 @@ public struct CaptureMonitor: CaptureSink {
     /// Failures and connections listed; past it they are counted.
     public static let listLimit = 10_000
 
-    /// Each connection followed, by index, while it is open.
+    /// Each connection followed, by index, while it is open, and what is measured of it.
     private var open: [Int: ConnectionMonitor] = [:]
+    private var measuring: [Int: ConnectionMetrics] = [:]
+    /// The field metrics of every ended connection, and the durations of every open one (of a
+    /// proxy's capture, its client legs').
+    public private(set) var metrics = FieldMetrics()
     /// What every ended connection broke, in the order found (the first `listLimit`).
     public private(set) var failures: [MonitorVerdict] = []
     /// Failures past `listLimit`, counted.
@@ -55,6 +59,10 @@ public struct CaptureMonitor: CaptureSink {
         let monitored = Self.monitored(view)
         let judged = judged(on: view.connection)
         open[view.connection.index, default: ConnectionMonitor(connection: view.connection.index, judging: judged)].handle(.frame(view.direction, monitored))
+        // Through a proxy, the client's legs are measured: what the client lived through.
+        if judged.contains(.client) {
+            measuring[view.connection.index, default: ConnectionMetrics()].take(monitored, from: view.direction, timing: &metrics)
+        }
     }
 
     public mutating func note(_ event: CaptureEvent) {
@@ -68,6 +76,7 @@ public struct CaptureMonitor: CaptureSink {
         case let .gap(connection, direction, _, _, _, _):
             open[connection.index]?.handle(.gap(direction))
         case let .connectionClosed(connection):
+            if let measured = measuring.removeValue(forKey: connection.index) { metrics.add(measured) }
             guard var monitor = open.removeValue(forKey: connection.index) else { return }
             monitor.handle(.closed)
             keep(monitor)
@@ -89,12 +98,12 @@ public struct CaptureMonitor: CaptureSink {
     /// What the rules need of a frame seen in place.
     static func monitored(_ view: CapturedFrameView) -> MonitoredFrame {
         let parts = view.parts
-        var frame = MonitoredFrame(number: parts.index, packet: view.completedBy, time: view.time, header: parts.header,
+        var frame = MonitoredFrame(number: parts.index, packet: view.completedBy, time: view.time, length: parts.bytes.count, header: parts.header,
                                    acceptance: acceptance(of: parts))
-        if parts.isValid, parts.header?.messageType == .control {
+        if parts.isValid, parts.header?.messageType == .control || parts.header?.messageType == .readReceipt {
             var fields = ControlFields()
             parts.fields.walkTLVFields(&fields, naming: .brief)
-            (frame.versionRequest, frame.versionResponse, frame.errorReport) = (fields.request, fields.response, fields.error)
+            (frame.versionRequest, frame.versionResponse, frame.errorReport, frame.readReceipt) = (fields.request, fields.response, fields.error, fields.readReceipt)
         }
         return frame
     }

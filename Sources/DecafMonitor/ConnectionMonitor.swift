@@ -35,6 +35,10 @@ public struct ConnectionMonitor: Sendable {
     private var closingResponse: MonitoredFrame?
     /// Each end's ERROR report, after which it must send nothing (EX-5).
     private var errorSent: [MonitorEnd: MonitoredFrame] = [:]
+    /// READ_RECEIPTs seen (a resend keeps sequence and timestamp) and the messages they report,
+    /// by the end that sent them, the latest `DirectionLedger.limit` of each.
+    private var receipts: [MonitorEnd: Set<FieldMetrics.Identity>] = [:]
+    private var receipted: [MonitorEnd: Set<UInt64>] = [:]
     /// Rules already failed once for a cause that would fail every later frame too.
     private var reported: Set<String> = []
     private var isClosed = false
@@ -97,9 +101,28 @@ public struct ConnectionMonitor: Sendable {
         default: ledgers[direction].rememberNeverAcknowledged(DirectionLedger.SentFrame(frame, header), key: key)
         }
         if header.messageType == .control { control(frame, from: sender, order: order) }
+        if header.messageType == .readReceipt, let receipt = frame.readReceipt { judgeReceipt(receipt, frame, header, from: sender) }
         if header.messageType == .readReceipt, let agreed, !agreed.contains(.readReceipt) {
             fail("read-receipt-unagreed", sender, .ex4, "sent a READ_RECEIPT (\(frame.evidence)), though the handshake did not agree to read receipts", [frame.evidence])
         }
+    }
+
+    /// REPLAY-1: a second READ_RECEIPT (not a resend of the first) for the same message shows it
+    /// delivered twice.
+    private mutating func judgeReceipt(_ receipt: ReadReceipt, _ frame: MonitoredFrame, _ header: FrameHeader, from sender: MonitorEnd) {
+        guard Self.remember(FieldMetrics.Identity(header), in: &receipts[sender, default: []]) else { return }
+        let message = UInt64(header.sessionID.rawValue) << 32 | UInt64(receipt.sequence.rawValue)
+        if Self.remember(message, in: &receipted[sender, default: []]) {
+            passed(sender, .replay1)
+        } else {
+            fail("delivered-twice", sender, .replay1, "reported message \(receipt.sequence) read a second time (\(frame.evidence)): a repeat is acknowledged again, never delivered twice", [frame.evidence])
+        }
+    }
+
+    /// Adds `key` to `keys`, the latest `DirectionLedger.limit` kept; false when it was there.
+    private static func remember<Key: Hashable>(_ key: Key, in keys: inout Set<Key>) -> Bool {
+        if keys.count >= DirectionLedger.limit { keys.removeAll(keepingCapacity: true) }
+        return keys.insert(key).inserted
     }
 
     /// A frame no receiver takes: its sender broke the rule the error names (for a checksum, the

@@ -37,6 +37,8 @@ public struct MonitorReport: Sendable, Encodable {
     public var failures: [MonitorVerdict]
     public var failuresNotListed: Int
     public var requirements: [Requirement]
+    /// What a mobile team measures: handshakes, round trips, deliveries, resends, reconnects.
+    public var metrics: FieldMetricsReport
     /// The capture file is damaged or cut short: everything before it was judged.
     public var captureError: String?
     /// True when an end broke a MUST.
@@ -46,6 +48,7 @@ public struct MonitorReport: Sendable, Encodable {
         connections = monitor.connectionCount
         frames = monitor.frames
         failures = monitor.failures
+        metrics = FieldMetricsReport(monitor.metrics)
         defects = Self.defects(of: monitor.failures)
         failuresNotListed = monitor.failuresNotListed
         captureError = monitor.captureError.map { "\($0)" }
@@ -65,7 +68,7 @@ public struct MonitorReport: Sendable, Encodable {
     private let names: [Int: String]
 
     enum CodingKeys: String, CodingKey {
-        case connections, frames, defects, failures, failuresNotListed, requirements, captureError, failed
+        case connections, frames, defects, failures, failuresNotListed, requirements, metrics, captureError, failed
     }
 
     /// The report for a person.
@@ -92,6 +95,8 @@ public struct MonitorReport: Sendable, Encodable {
             if let because = row.notJudgedBecause { line += "  (\(because))" }
             lines.append(line)
         }
+        lines.append("")
+        lines += metrics.lines
         lines.append("")
         lines.append(verdictLine)
         return lines

@@ -22,6 +22,8 @@ public struct MonitoredFrame: Sendable, Hashable {
     /// The packet that completed it.
     public var packet: Int
     public var time: CaptureTime
+    /// Its bytes on the wire.
+    public var length: Int
     /// The header, when the frame has one.
     public var header: FrameHeader?
     public var acceptance: Acceptance
@@ -31,12 +33,15 @@ public struct MonitoredFrame: Sendable, Hashable {
     public var versionResponse: VersionResponse?
     /// An ERROR report among its top-level fields.
     public var errorReport: ErrorReport?
+    /// The message a READ_RECEIPT frame reports read.
+    public var readReceipt: ReadReceipt?
 
-    public init(number: Int, packet: Int, time: CaptureTime, header: FrameHeader?, acceptance: Acceptance,
+    public init(number: Int, packet: Int, time: CaptureTime, length: Int = 0, header: FrameHeader?, acceptance: Acceptance,
                 versionRequest: VersionRequest? = nil, versionResponse: VersionResponse? = nil, errorReport: ErrorReport? = nil) {
         self.number = number
         self.packet = packet
         self.time = time
+        self.length = length
         self.header = header
         self.acceptance = acceptance
         self.versionRequest = versionRequest

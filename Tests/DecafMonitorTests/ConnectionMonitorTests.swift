@@ -17,12 +17,14 @@ struct ConnectionMonitorTests {
         @discardableResult
         mutating func send(_ direction: TCPDirection, _ type: MessageType, _ sequence: SequenceNumber, bodyLength: UInt32 = 4,
                            acceptance: MonitoredFrame.Acceptance = .byEveryReceiver, request: VersionRequest? = nil,
-                           response: VersionResponse? = nil, error: ErrorReport? = nil) -> MonitoredFrame {
+                           response: VersionResponse? = nil, error: ErrorReport? = nil, receipt: ReadReceipt? = nil,
+                           timestamp: UInt32 = 1_700_000_000) -> MonitoredFrame {
             number += 1
-            let header = FrameHeader(messageType: type, sequence: sequence, timestamp: 1_700_000_000, sessionID: Self.session,
+            let header = FrameHeader(messageType: type, sequence: sequence, timestamp: timestamp, sessionID: Self.session,
                                      bodyLength: type == .ack ? 0 : bodyLength)
-            let frame = MonitoredFrame(number: number, packet: number, time: CaptureTime(seconds: 1_700_000_000, nanoseconds: UInt32(number) * 1000),
+            var frame = MonitoredFrame(number: number, packet: number, time: CaptureTime(seconds: 1_700_000_000, nanoseconds: UInt32(number) * 1000),
                                        header: header, acceptance: acceptance, versionRequest: request, versionResponse: response, errorReport: error)
+            frame.readReceipt = receipt
             events.append(.frame(direction, frame))
             return frame
         }
@@ -238,6 +240,24 @@ struct ConnectionMonitorTests {
         // A counter above every one sent in its category was never sent, whatever was forgotten.
         talk.ack(.serverToClient, Conversation.normal(20_000))
         #expect(Self.failures(talk.judged()) == ["server EX-1"])
+    }
+
+    @Test("a second READ_RECEIPT for a message is a delivery twice (REPLAY-1); a resent receipt is not")
+    func deliveredTwice() {
+        var talk = Conversation()
+        talk.handshake()
+        talk.send(.clientToServer, .data, Conversation.normal(1))
+        talk.ack(.serverToClient, Conversation.normal(1))
+        talk.send(.serverToClient, .readReceipt, Conversation.normal(1), receipt: ReadReceipt(sequence: Conversation.normal(1)))
+        talk.send(.serverToClient, .readReceipt, Conversation.normal(1), receipt: ReadReceipt(sequence: Conversation.normal(1)))
+        talk.ack(.clientToServer, Conversation.normal(1))
+        talk.ack(.clientToServer, Conversation.normal(1))
+        #expect(talk.judged().verdicts.isEmpty, "the same receipt sent again")
+        talk.send(.clientToServer, .data, Conversation.normal(1))
+        talk.ack(.serverToClient, Conversation.normal(1))
+        talk.send(.serverToClient, .readReceipt, Conversation.normal(2), receipt: ReadReceipt(sequence: Conversation.normal(1)))
+        talk.ack(.clientToServer, Conversation.normal(2))
+        #expect(Self.failures(talk.judged()) == ["server REPLAY-1"])
     }
 
     @Test("nothing after one's own ERROR")

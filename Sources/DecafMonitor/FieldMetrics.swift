@@ -1,0 +1,101 @@
+import DecafCapture
+import DecafDissect
+import DecafWire
+
+/// The numbers a mobile IM team watches on a weak network, for a whole capture: handshake times,
+/// each end's ACK round trips, messages delivered (acknowledged), sent again and never
+/// acknowledged, read receipts repeated (a message delivered twice), how long a session took to
+/// deliver again after losing a connection, heartbeat intervals, and bytes per message delivered.
+/// Durations are bounded distributions (`RoundTripDistribution`); sessions are followed by
+/// session_id, at most 65,536.
+public struct FieldMetrics: Sendable {
+    public internal(set) var connections = 0
+    public internal(set) var handshakes = RoundTripDistribution()
+    /// ACK round trips as the capture point sees them, by the end that acknowledged.
+    public internal(set) var roundTrips: [MonitorEnd: RoundTripDistribution] = [:]
+    /// Time between heartbeats, by the end that sent them.
+    public internal(set) var heartbeatIntervals: [MonitorEnd: RoundTripDistribution] = [:]
+    /// From a session's connection's last frame to its next connection's first message delivered.
+    public internal(set) var reconnects = RoundTripDistribution()
+    public private(set) var reconnectCount = 0
+    public private(set) var messages = 0
+    public private(set) var resent = 0
+    public private(set) var acknowledged = 0
+    public private(set) var readReceipts = 0
+    /// Messages a second READ_RECEIPT reported: delivered twice.
+    public private(set) var deliveredTwice = 0
+    public private(set) var bytes = 0
+    /// Each session's connections, by session_id.
+    public private(set) var sessionConnections: [UInt16: Int] = [:]
+    /// When each session's latest ended connection last carried a frame.
+    private var lostAt: [UInt16: CaptureTime] = [:]
+
+    public init() {}
+
+    /// A frame as REPLAY-1 names it: its session, sequence and timestamp; a resend keeps all three.
+    struct Identity: Hashable, Sendable {
+        var sessionAndSequence: UInt64
+        var timestamp: UInt32
+
+        init(_ header: FrameHeader) {
+            sessionAndSequence = DirectionLedger.key(header)
+            timestamp = header.timestamp
+        }
+    }
+
+    /// Messages and read receipts seen, messages acknowledged, and messages a receipt reported,
+    /// across a session's connections (a message resent after a reconnect is the same message):
+    /// at most `keyLimit` of each, then forgotten and counted afresh.
+    private var messageKeys = Set<Identity>()
+    private var deliveredKeys = Set<Identity>()
+    private var receiptKeys = Set<Identity>()
+    private var receiptsFor = Set<UInt64>()
+    static let keyLimit = 1 << 16
+
+    /// A DATA frame sent: a message, or a message sent again.
+    mutating func sent(message header: FrameHeader) {
+        if Self.remember(Identity(header), in: &messageKeys) { messages += 1 } else { resent += 1 }
+    }
+
+    /// A DATA frame acknowledged: the message is delivered, once however often acknowledged.
+    mutating func delivered(message header: FrameHeader) {
+        if Self.remember(Identity(header), in: &deliveredKeys) { acknowledged += 1 }
+    }
+
+    /// A READ_RECEIPT sent (resends of one counted once): a second receipt for the same message
+    /// means the receiver delivered it twice (REPLAY-1).
+    mutating func sent(readReceipt header: FrameHeader, for receipt: ReadReceipt?) {
+        guard Self.remember(Identity(header), in: &receiptKeys) else { return }
+        readReceipts += 1
+        guard let receipt else { return }
+        let message = UInt64(header.sessionID.rawValue) << 32 | UInt64(receipt.sequence.rawValue)
+        if !Self.remember(message, in: &receiptsFor) { deliveredTwice += 1 }
+    }
+
+    private static func remember<Key: Hashable>(_ key: Key, in keys: inout Set<Key>) -> Bool {
+        if keys.count >= keyLimit { keys.removeAll(keepingCapacity: true) }
+        return keys.insert(key).inserted
+    }
+
+    /// Messages sent and never acknowledged.
+    public var neverAcknowledged: Int { max(0, messages - acknowledged) }
+
+    /// Adds what an ended connection measured.
+    mutating func add(_ connection: ConnectionMetrics) {
+        connections += 1
+        bytes += connection.bytes
+        guard let session = connection.session?.rawValue else { return }
+        sessionConnections[session, default: 0] += 1
+        if let lost = lostAt[session], let delivered = connection.firstDelivery, let first = connection.firstTime, first >= lost {
+            reconnects.record(delivered.nanoseconds(since: lost))
+            reconnectCount += 1
+        }
+        if let last = connection.lastTime { lostAt[session] = last }
+    }
+
+    /// The share of messages sent again.
+    public var resendRate: Double { messages == 0 ? 0 : Double(resent) / Double(messages + resent) }
+
+    /// Bytes on the wire, both ways, per message delivered.
+    public var bytesPerDelivered: Int? { acknowledged == 0 ? nil : bytes / acknowledged }
+}

@@ -1,0 +1,63 @@
+import DecafDissect
+import Foundation
+
+/// The field metrics as a report shows them: distributions as four numbers (nanoseconds in JSON,
+/// milliseconds in text), counts, and the rates they give.
+public struct FieldMetricsReport: Sendable, Encodable {
+    public var connections: Int
+    public var sessions: Int
+    public var handshakes: Int
+    public var handshakeTime: RoundTripSummary?
+    /// ACK round trips by the end that acknowledged: `client`, `server`.
+    public var ackRoundTrip: [String: RoundTripSummary]
+    public var messages: Int
+    public var delivered: Int
+    public var sentAgain: Int
+    public var resendRate: Double
+    public var neverAcknowledged: Int
+    public var readReceipts: Int
+    /// Messages a second READ_RECEIPT reported: delivered twice.
+    public var deliveredTwice: Int
+    public var reconnects: Int
+    public var reconnectTime: RoundTripSummary?
+    /// Time between heartbeats by the end that sent them.
+    public var heartbeatInterval: [String: RoundTripSummary]
+    public var bytesPerDeliveredMessage: Int?
+
+    public init(_ metrics: FieldMetrics) {
+        connections = metrics.connections
+        sessions = metrics.sessionConnections.count
+        handshakeTime = metrics.handshakes.summary
+        handshakes = metrics.handshakes.count
+        ackRoundTrip = Dictionary(uniqueKeysWithValues: metrics.roundTrips.compactMap { end, distribution in distribution.summary.map { (end.rawValue, $0) } })
+        messages = metrics.messages
+        delivered = metrics.acknowledged
+        sentAgain = metrics.resent
+        resendRate = (metrics.resendRate * 10_000).rounded() / 10_000
+        neverAcknowledged = metrics.neverAcknowledged
+        readReceipts = metrics.readReceipts
+        deliveredTwice = metrics.deliveredTwice
+        reconnects = metrics.reconnectCount
+        reconnectTime = metrics.reconnects.summary
+        heartbeatInterval = Dictionary(uniqueKeysWithValues: metrics.heartbeatIntervals.compactMap { end, distribution in distribution.summary.map { (end.rawValue, $0) } })
+        bytesPerDeliveredMessage = metrics.bytesPerDelivered
+    }
+
+    /// The metrics for a person, a few lines.
+    public var lines: [String] {
+        var lines = ["Field metrics: \(connections) connection(s), \(sessions) session(s)"]
+        lines.append("  handshakes \(handshakes)" + (handshakeTime.map { ": " + $0.text } ?? ""))
+        let rate = String(format: "%.1f%%", resendRate * 100)
+        lines.append("  messages \(messages): delivered \(delivered), never acknowledged \(neverAcknowledged), sent again \(sentAgain) (\(rate) of sendings)")
+        lines.append("  read receipts \(readReceipts): messages delivered twice (a second receipt) \(deliveredTwice)")
+        for end in MonitorEnd.allCases.reversed() {
+            if let summary = ackRoundTrip[end.rawValue] { lines.append("  ACK round trip, the \(end)'s ACKs: " + summary.text) }
+        }
+        lines.append("  reconnects \(reconnects)" + (reconnectTime.map { ", loss to next delivery: " + $0.text } ?? ""))
+        for end in MonitorEnd.allCases {
+            if let summary = heartbeatInterval[end.rawValue] { lines.append("  heartbeat interval, the \(end)'s: " + summary.text) }
+        }
+        if let bytesPerDeliveredMessage { lines.append("  bytes per message delivered: \(bytesPerDeliveredMessage)") }
+        return lines
+    }
+}
