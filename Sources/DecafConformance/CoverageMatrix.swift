@@ -71,22 +71,27 @@ public struct CoverageMatrix: Sendable {
         }
     }
 
-    /// The matrix as text: a row per requirement, a column per role (`MUST  3 required`), then
-    /// the gaps and overreaches, or a line saying there are none. With `listingCases`, each cell's
+    /// The matrix as text: a row per requirement, a column per role (`MUST  3 required`), then,
+    /// when `passive` is given, a column of the ends a capture's monitor judges it for; then the
+    /// gaps and overreaches, or a line saying there are none. With `listingCases`, each cell's
     /// cases follow its row.
-    public func text(listingCases: Bool = false) -> String {
-        let width = 36
-        var out = ("requirement  " + ConformanceRole.allCases.map { $0.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) }.joined())
-            .trimmingTrailingSpaces() + "\n"
-        for requirement in RequirementID.allCases {
-            let columns = ConformanceRole.allCases.map { role -> String in
+    public func text(listingCases: Bool = false, passive: [RequirementID: [String]]? = nil) -> String {
+        let rows = RequirementID.allCases.map { requirement in
+            ConformanceRole.allCases.map { role -> String in
                 let cell = cell(requirement, role)
                 let text = cell.obligation.map { "\($0.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0))\(cell.counts)" }
                     ?? (cell.cases.isEmpty ? "-" : "-      \(cell.counts)")
                 return (cell.isGap ? "!" : "") + text
             }
-            out += requirement.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)
-                + columns.map { $0.padding(toLength: width, withPad: " ", startingAt: 0) }.joined().trimmingTrailingSpaces() + "\n"
+        }
+        // Every cell whole: a column as wide as its widest cell, and two spaces.
+        let width = max(36, (rows.flatMap { $0 }.map(\.count).max() ?? 0) + 2)
+        var out = ("requirement  " + ConformanceRole.allCases.map { $0.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) }.joined()
+            + (passive == nil ? "" : "monitor")).trimmingTrailingSpaces() + "\n"
+        for (requirement, columns) in zip(RequirementID.allCases, rows) {
+            let monitored = passive.map { $0[requirement].map { $0.joined(separator: ", ") } ?? "-" } ?? ""
+            out += (requirement.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)
+                + columns.map { $0.padding(toLength: width, withPad: " ", startingAt: 0) }.joined() + monitored).trimmingTrailingSpaces() + "\n"
             if listingCases {
                 for role in ConformanceRole.allCases where !cell(requirement, role).cases.isEmpty {
                     out += "    \(role.rawValue): " + cell(requirement, role).cases.map { "\($0.id) [\($0.level.rawValue)]" }.joined(separator: ", ") + "\n"

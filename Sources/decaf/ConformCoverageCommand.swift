@@ -1,5 +1,6 @@
 import ArgumentParser
 import DecafConformance
+import DecafMonitor
 import DecafPeer
 
 /// `decaf conform coverage`: which cases check each requirement in each role, at which level,
@@ -12,7 +13,8 @@ struct ConformCoverageCommand: ParsableCommand {
         A cell reads "MUST  3 required": how strongly the requirement binds the role (MUST, SHOULD, MAY, or - where it \
         does not), then how many cases of that role's suite check it, at each level. A cell marked ! is a MUST that no \
         required case checks. Exit status: 0 when every MUST has a required case in each role it binds and every \
-        required case checks a MUST; 1 otherwise.
+        required case checks a MUST; 1 otherwise. The monitor column names the ends decaf monitor judges a requirement \
+        for from a capture alone (passively); "-" where only a suite that drives an end checks it.
         With --targets, a suite's own mutation coverage instead: each required case and the targets that break what it \
         checks. For the codec suite (--role codec, the default) the catalogued mistakes (decaf testee decoder \
         --list-mistakes) whose codec fails it; for the server suite (--role server) the faults of the reference peer \
@@ -47,7 +49,8 @@ struct ConformCoverageCommand: ParsableCommand {
     func run() throws {
         guard targets else {
             let matrix = CoverageMatrix()
-            print(matrix.text(listingCases: cases), terminator: "")
+            let passive = MonitorCatalog.judged.mapValues { ends in ends.sorted().map(\.rawValue) }
+            print(matrix.text(listingCases: cases, passive: passive), terminator: "")
             if !matrix.gaps.isEmpty || !matrix.overreaches.isEmpty { throw ExitCode(1) }
             return
         }
