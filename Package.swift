@@ -74,7 +74,7 @@ let package = Package(
         .target(
             name: "DecafProxy",
             dependencies: [
-                "DecafSession", "DecafNIO", "DecafJSON",
+                "DecafSession", "DecafNIO", "DecafJSON", "DecafCapture", "DecafDissect", "DecafMonitor",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

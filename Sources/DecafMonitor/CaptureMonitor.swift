@@ -39,19 +39,30 @@ public struct CaptureMonitor: CaptureSink {
     /// The capture file is damaged or cut short here.
     public private(set) var captureError: CaptureError?
 
-    /// Where a `decaf proxy` that recorded the capture listened: its client legs (connections to
-    /// it) have only their client judged, its upstream legs (every other connection) only their
-    /// server, for what the proxy does to frames is the network's.
-    public let proxy: TCPEndpoint?
+    /// For a capture a `decaf proxy` recorded, whether a connection is one of its client legs
+    /// (to the proxy): those have only their client judged, its upstream legs (every other
+    /// connection) only their server, for what the proxy does to frames is the network's.
+    public let isProxyClientLeg: (@Sendable (TCPConnection) -> Bool)?
 
-    public init(proxy: TCPEndpoint? = nil) {
-        self.proxy = proxy
+    /// A monitor of a capture of two ends talking directly.
+    public init() {
+        isProxyClientLeg = nil
+    }
+
+    /// A monitor of a capture a proxy recorded, listening at `proxy`.
+    public init(proxy: TCPEndpoint) {
+        isProxyClientLeg = { $0.server == proxy }
+    }
+
+    /// A monitor of a capture a proxy recorded, whose client legs `isClientLeg` tells.
+    public init(proxyClientLegs isClientLeg: @escaping @Sendable (TCPConnection) -> Bool) {
+        isProxyClientLeg = isClientLeg
     }
 
     /// The ends judged on `connection`.
     func judged(on connection: TCPConnection) -> Set<MonitorEnd> {
-        guard let proxy else { return Set(MonitorEnd.allCases) }
-        return connection.server == proxy ? [.client] : [.server]
+        guard let isProxyClientLeg else { return Set(MonitorEnd.allCases) }
+        return isProxyClientLeg(connection) ? [.client] : [.server]
     }
 
     public mutating func frame(_ view: CapturedFrameView) {

@@ -70,14 +70,15 @@ final class ProxyConnection {
 
     /// Connects `client` to `upstream` and starts passing bytes; closes the client if the
     /// upstream cannot be reached, and tells `onUpstreamFailure` why. `onEnd` hears when both are
-    /// closed. With `pcap`, both legs are recorded as they are on the wire.
+    /// closed. With `record`, both legs are recorded as they are on the wire, a pcap record at a
+    /// time (to a file, a live monitor, or both).
     static func open(client: Channel, upstream: HostAndPort, toxics: ProxyToxics, generation: Int, seed: UInt64, counters: NIOLockedValueBox<ProxyCounts>,
-                     pcap: NIOWritePCAPHandler.SynchronizedFileSink?, onUpstreamFailure: @escaping @Sendable (String) -> Void,
+                     record: (@Sendable (ByteBuffer) -> Void)?, onUpstreamFailure: @escaping @Sendable (String) -> Void,
                      onEnd: @escaping @Sendable () -> Void) -> NIOLoopBound<ProxyConnection> {
         let connection = ProxyConnection(client: client, toxics: toxics, generation: generation, seed: seed, counters: counters, onEnd: onEnd)
         let loop = client.eventLoop
         let bound = NIOLoopBound(connection, eventLoop: loop)
-        @Sendable func recorded(_ mode: NIOWritePCAPHandler.Mode) -> [ChannelHandler] { pcap.map { [NIOWritePCAPHandler(mode: mode, fileSink: $0.write)] } ?? [] }
+        @Sendable func recorded(_ mode: NIOWritePCAPHandler.Mode) -> [ChannelHandler] { record.map { [NIOWritePCAPHandler(mode: mode, fileSink: $0)] } ?? [] }
         try? client.pipeline.syncOperations.addHandlers(recorded(.server) + [ProxyLegHandler(connection: bound, side: .client)])
         ClientBootstrap(group: loop)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)

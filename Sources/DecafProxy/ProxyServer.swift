@@ -67,17 +67,24 @@ public final class ProxyServer: Sendable {
     /// Starts a proxy on `host`:`port` (port 0: any free port) in front of `upstream`. Each
     /// connection's toxics draw from a generator seeded with `seed` and the connection's number.
     /// With `pcapPath`, both legs of every connection (client to proxy, proxy to upstream) are
-    /// recorded there. `onUpstreamFailure` hears, in the user's words, why the upstream could not
+    /// recorded there; with `monitor`, they are judged as they pass. `onUpstreamFailure` hears, in the user's words, why the upstream could not
     /// be reached for a connection, as it happens; `onLimit` hears, once, that the proxy carries
     /// as many connections as its file descriptors allow (`DescriptorBudget`) and stops accepting
     /// until one closes, or that the system refused it a descriptor and accepting backs off.
     public static func start(host: String, port: Int, upstream: HostAndPort, toxics: ProxyToxics, seed: UInt64,
-                             pcapPath: String? = nil, threads: Int = 1,
+                             pcapPath: String? = nil, monitor: LiveMonitor? = nil, threads: Int = 1,
                              onUpstreamFailure: @escaping @Sendable (String) -> Void = { _ in },
                              onLimit: @escaping @Sendable (String) -> Void = { _ in }) async throws -> ProxyServer {
         let pcap: NIOWritePCAPHandler.SynchronizedFileSink?
         do { pcap = try pcapPath.map { path throws(PcapFile.Problem) in try PcapFile.open(path: path) { _ in } } } catch {
             throw ProxyServerError.cannotRecord(error)
+        }
+        // Each pcap record goes to the file, the monitor, or both.
+        let record: (@Sendable (ByteBuffer) -> Void)? = switch (pcap, monitor) {
+        case (nil, nil): nil
+        case let (pcap?, nil): pcap.write
+        case let (nil, monitor?): monitor.record
+        case let (pcap?, monitor?): { pcap.write(buffer: $0); monitor.record($0) }
         }
         let group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
         let counters = NIOLockedValueBox(ProxyCounts())
@@ -109,7 +116,7 @@ public final class ProxyServer: Sendable {
                 .childChannelOption(.allowRemoteHalfClosure, value: true)
                 .childChannelInitializer { client in
                     let release = admit(client, budget: budget, state: state, sayLimit: sayLimit)
-                    accept(client, upstream: upstream, seed: seed, counters: counters, state: state, pcap: pcap, onUpstreamFailure: onUpstreamFailure, onEnd: release)
+                    accept(client, upstream: upstream, seed: seed, counters: counters, state: state, record: record, onUpstreamFailure: onUpstreamFailure, onEnd: release)
                     return client.eventLoop.makeSucceededVoidFuture()
                 }
                 .bind(host: host, port: port)
@@ -125,7 +132,7 @@ public final class ProxyServer: Sendable {
     /// Serves `client`, or resets it when the proxy is disabled or down; `onEnd` hears when its
     /// connection (both legs) has closed.
     private static func accept(_ client: Channel, upstream: HostAndPort, seed: UInt64, counters: NIOLockedValueBox<ProxyCounts>,
-                               state: NIOLockedValueBox<State>, pcap: NIOWritePCAPHandler.SynchronizedFileSink?,
+                               state: NIOLockedValueBox<State>, record: (@Sendable (ByteBuffer) -> Void)?,
                                onUpstreamFailure: @escaping @Sendable (String) -> Void, onEnd: @escaping @Sendable () -> Void) {
         let number = counters.withLockedValue { counts in
             counts.connections += 1
@@ -142,7 +149,7 @@ public final class ProxyServer: Sendable {
             return
         }
         let connection = ProxyConnection.open(client: client, upstream: upstream, toxics: admitted.toxics, generation: admitted.generation,
-                                              seed: seed &+ UInt64(number), counters: counters, pcap: pcap, onUpstreamFailure: onUpstreamFailure) {
+                                              seed: seed &+ UInt64(number), counters: counters, record: record, onUpstreamFailure: onUpstreamFailure) {
             _ = state.withLockedValue { $0.connections.removeValue(forKey: number) }
             onEnd()
         }

@@ -94,7 +94,7 @@ struct MonitorCommand: ParsableCommand {
             throw InputError("\(name) is not a pcap or pcapng capture; record one with tcpdump -w, decaf peer --pcap or decaf proxy --pcap")
         }
         var dissector = CaptureDissector(options: CaptureMonitor.decodeOptions, port: port)
-        var monitor = CaptureMonitor(proxy: proxyEndpoint)
+        var monitor = proxyEndpoint.map(CaptureMonitor.init(proxy:)) ?? CaptureMonitor()
         try input.feed(head, to: &dissector, into: &monitor)
         if monitor.connectionCount == 0 {
             FileHandleOutput.standardError.write("No Decaf connection found in \(dissector.reader.packetCount) packet(s)"

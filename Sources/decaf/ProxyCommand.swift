@@ -62,6 +62,11 @@ struct ProxyCommand: AsyncParsableCommand {
             transform: PathArgument.parse)
     var pcap: String?
 
+    @Option(help: ArgumentHelp("Judge the traffic as it passes, as decaf monitor judges a capture, and write the report to this file when the proxy stops (JSON with --json); the verdict line is printed too.",
+                               valueName: "file"),
+            transform: PathArgument.parse)
+    var monitor: String?
+
     @Flag(help: "Print phase changes and, when stopped, what the proxy carried as JSON lines instead of text.")
     var json = false
 
@@ -109,15 +114,21 @@ struct ProxyCommand: AsyncParsableCommand {
         }
         let signals = await SignalWaiter.install()
         let failures = ConnectionProblemLog(suffix: "; that client's connection was closed")
+        // The report's file is made now, so a path that cannot be written is said before the first line.
+        if let monitor, !FileManager.default.createFile(atPath: monitor, contents: nil) {
+            throw InputError("--monitor: cannot write \(monitor); give a file in a directory that exists and can be written")
+        }
+        let live = monitor.map { _ in LiveMonitor() }
         let proxy: ProxyServer
         do {
             proxy = try await ProxyServer.start(host: listen.host, port: listen.port, upstream: HostAndPort(host: upstream.host, port: upstream.port),
-                                                toxics: timeline.phases[0].toxics, seed: seed, pcapPath: pcap, onUpstreamFailure: failures.note,
+                                                toxics: timeline.phases[0].toxics, seed: seed, pcapPath: pcap, monitor: live, onUpstreamFailure: failures.note,
                                                 onLimit: { FileHandleOutput.standardError.write($0 + "\n") })
         } catch let error as ProxyServerError {
             if case .cannotRecord = error { throw InputError("\(error)") }
             throw InputError("cannot listen on \(listen): \(error)")
         }
+        live?.listening(on: UInt16(clamping: proxy.localAddress.port ?? listen.port))
         let controlAPI = ProxyControl(proxies: [name: proxy], seed: seed)
         var controlServer: ControlServer?
         if let control {
@@ -145,6 +156,13 @@ struct ProxyCommand: AsyncParsableCommand {
         for other in await controlAPI.all.values where other !== proxy { try await other.shutdown() }
         try await proxy.shutdown()
         let counts = proxy.counts
+        if let monitor, let report = live?.finish() {
+            let text = json ? JSONLine.encode(report) : report.lines.joined(separator: "\n")
+            do { try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: monitor)) } catch {
+                FileHandleOutput.standardError.write("decaf proxy: cannot write the monitor report \(monitor): \(error.localizedDescription)\n")
+            }
+            if !json { print("monitor: " + report.verdictLine) }
+        }
         if json {
             print(JSONLine.encode(ProxyStopJSON(signal: signal, counts: counts)))
             return

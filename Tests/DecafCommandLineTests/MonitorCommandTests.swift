@@ -53,6 +53,26 @@ struct MonitorCommandTests {
         #expect(named.status == 2 && named.error.contains("--proxy: 'localhost' is not an IP address"), "\(named.error)")
     }
 
+    @Test("decaf proxy --monitor judges what it carries: a peer that acknowledges ACKs is named, the proxy's own drops are not, the report written at the stop")
+    func liveThroughProxy() async throws {
+        let report = FileManager.default.temporaryDirectory.appending(path: "decaf-monitor-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: report) }
+        let (server, upstream) = try await FuzzServerCommandTests.peer(["--fault", "ack-acks"])
+        let proxy = try RunningChild(decaf: ["proxy", "127.0.0.1:0", upstream, "--profile", "subway", "--seed", "7", "--monitor", report.path])
+        let address = String(try await proxy.firstLine().dropFirst("listening on ".count))
+        _ = try await DecafProcess.run(["send", address, "--count", "10", "--rate", "10", "--policy", "reliable", "--deadline", "20s"], limit: .seconds(60))
+        let stopped = try await proxy.stop()
+        _ = try await server.stop()
+        let output = String(decoding: stopped.output, as: UTF8.self)
+        #expect(output.contains("monitor: FAIL: the server broke EX-3"), "\(output)")
+        let text = try String(contentsOf: report, encoding: .utf8)
+        #expect(text.contains("FAIL server EX-3: acknowledged an ACK"), "\(text)")
+        #expect(!text.contains("FAIL client") && !text.contains("FAIL server EX-1"), "the proxy's drops are not an end's: \(text)")
+        #expect(text.contains("Field metrics: 1 connection(s), 1 session(s)"), "\(text)")
+        let unwritable = try await DecafProcess.run(["proxy", "127.0.0.1:0", upstream, "--monitor", "/nonexistent/report.txt"])
+        #expect(unwritable.status == 2 && unwritable.error.contains("--monitor: cannot write /nonexistent/report.txt"), "\(unwritable.error)")
+    }
+
     /// Planted faults a capture of `decaf send` shows, what send is asked to do so it does, and
     /// the end and requirement the monitor must name.
     static let observable: [(fault: String, send: [String], named: String)] = [
