@@ -9,6 +9,8 @@ public struct ConformanceRun: Sendable {
         case server
         case decoder
         case client
+        /// Both ends of the traffic in a capture, judged by `decaf monitor`.
+        case capture
     }
 
     public var kind: Kind

@@ -144,8 +144,7 @@ public struct ConnectionMonitor: Sendable {
             passed(.client, .hs1)
         } else {
             let what = frame.versionRequest != nil ? "a version request without BASIC" : Self.describe(frame)
-            fail("first-frame-not-request", .client, .hs1, "its first frame is \(what) (\(frame.evidence)), not a CONTROL frame with VERSION_REQUEST", [frame.evidence],
-                 level: .recommended)
+            fail("first-frame-not-request", .client, .hs1, "its first frame is \(what) (\(frame.evidence)), not a CONTROL frame with VERSION_REQUEST", [frame.evidence])
         }
     }
 
@@ -302,9 +301,9 @@ public struct ConnectionMonitor: Sendable {
     /// Records that `end` broke `requirement`; `cause` names what it did, the same for every
     /// frame the same mistake shows in, so a report says each cause once.
     private mutating func fail(_ cause: String, _ end: MonitorEnd, _ requirement: RequirementID, _ message: String, _ evidence: [MonitorEvidence],
-                               level: MonitorVerdict.Level = .required) {
+                               level: MonitorVerdict.Level? = nil) {
         guard judged.contains(end) else { return }
-        verdicts.append(MonitorVerdict(connection: connection, end: end, requirement: requirement, level: level, outcome: .fail,
+        verdicts.append(MonitorVerdict(connection: connection, end: end, requirement: requirement, level: level ?? MonitorCatalog.level(of: requirement), outcome: .fail,
                                        cause: cause, message: message, evidence: evidence))
     }
 

@@ -19,6 +19,12 @@ public enum MonitorCatalog {
         .tlvTooDeep(depth: TLVOptions.maximumDepthLimit + 1, limit: TLVOptions.maximumDepthLimit),
     ]
 
+    /// How binding a requirement is for the ends the monitor judges: HS-1 is a SHOULD, every
+    /// other it judges a MUST.
+    public static func level(of requirement: RequirementID) -> MonitorVerdict.Level {
+        requirement == .hs1 ? .recommended : .required
+    }
+
     /// Every requirement judged, with the ends it may fail.
     public static var judged: [RequirementID: Set<MonitorEnd>] {
         var judged = rules

@@ -24,6 +24,7 @@ public struct MonitorReport: Sendable, Encodable {
     public struct Requirement: Sendable, Encodable {
         public var end: MonitorEnd
         public var requirement: RequirementID
+        public var level: MonitorVerdict.Level
         public var passed: Int
         public var failed: Int
         public var notJudged: Int
@@ -57,7 +58,7 @@ public struct MonitorReport: Sendable, Encodable {
         let keys = Set(monitor.tally.counts.keys).union(failedCounts.keys).sorted()
         requirements = keys.map { key in
             let count = monitor.tally.counts[key] ?? MonitorTally.Count()
-            return Requirement(end: key.end, requirement: key.requirement, passed: count.passed, failed: failedCounts[key] ?? 0,
+            return Requirement(end: key.end, requirement: key.requirement, level: MonitorCatalog.level(of: key.requirement), passed: count.passed, failed: failedCounts[key] ?? 0,
                                notJudged: count.notJudged, notJudgedBecause: count.notJudgedBecause)
         }
         failed = monitor.failures.contains { $0.level == .required } || monitor.failuresNotListed > 0

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DecafCapture
+import DecafConformance
 import DecafDissect
 import DecafJSON
 import DecafMonitor
@@ -43,8 +44,15 @@ struct MonitorCommand: ParsableCommand {
     @Flag(help: "Print one JSON object per capture.")
     var json = false
 
+    @Option(help: ArgumentHelp("Write a JUnit XML report to this file: a test case per end and requirement (one capture).", valueName: "file"), transform: PathArgument.parse)
+    var junit: String?
+
+    @Option(help: ArgumentHelp("Write a self-contained HTML report to this file (one capture).", valueName: "file"), transform: PathArgument.parse)
+    var html: String?
+
     func validate() throws {
         if captures.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
+        if (junit != nil || html != nil) && captures.count > 1 { throw ValidationError("--junit and --html report one capture; give one") }
         if let proxy, proxyEndpoint == nil {
             throw ValidationError("--proxy: '\(proxy.host)' is not an IP address; give the address the capture shows the proxy at, such as 127.0.0.1:7448")
         }
@@ -70,7 +78,9 @@ struct MonitorCommand: ParsableCommand {
                 FileHandleOutput.standardOutput.write((index == 0 ? "" : "\n") + "==> \(path ?? "-") <==\n")
             }
             do {
+                let started = ContinuousClock.now
                 let report = try monitor(path)
+                try writeFiles(report, capture: path ?? "-", duration: ContinuousClock.now - started)
                 let text = json ? JSONLine.encode(report) : report.lines.joined(separator: "\n")
                 if let code = FileHandleOutput.standardOutput.write(text + "\n") { throw InputError.cannotWrite(code) }
                 if report.failed { worst = max(worst, 1) }
@@ -80,6 +90,18 @@ struct MonitorCommand: ParsableCommand {
             }
         }
         if worst != 0 { throw ExitCode(worst) }
+    }
+
+    /// Writes the JUnit and HTML reports asked for; one that cannot be written is one line, exit 2.
+    private func writeFiles(_ report: MonitorReport, capture: String, duration: Duration) throws {
+        guard junit != nil || html != nil else { return }
+        let run = MonitorRun.run(report, capture: capture, duration: duration)
+        do {
+            if let junit { try JUnitReport.render(run).write(toFile: junit, atomically: true, encoding: .utf8) }
+            if let html { try HTMLReport.render(run).write(toFile: html, atomically: true, encoding: .utf8) }
+        } catch {
+            throw InputError("cannot write a report: \(error.localizedDescription)")
+        }
     }
 
     /// Judges one capture, or standard input when `path` is nil or "-".

@@ -95,6 +95,27 @@ struct MonitorCommandTests {
         #expect(!run.output.contains("FAIL client"), "\(fault): the reference client is not to blame: \(run.output)")
     }
 
+    @Test("--junit and --html: a test case per end and requirement, failed, passed or skipped when not judged; the JUnit passes Specs/junit.xsd",
+          .enabled(if: ExternalTool.xmllint.isInstalled, Comment(rawValue: ExternalTool.xmllint.skipReason)))
+    func reports() async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "decaf-monitor-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let junit = directory.appending(path: "monitor.xml"), html = directory.appending(path: "monitor.html")
+        let run = try await DecafProcess.run(["monitor", FixturePaths.fixtures.appending(path: "captures/damaged.pcap").path, "--junit", junit.path, "--html", html.path])
+        #expect(run.status == 1, "\(run.error)")
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.contains("<testcase name=\"monitor.client.crc-1\""))
+        #expect(xml.contains("<failure message=\"fail: sent a frame no receiver may take"))
+        #expect(xml.contains("<skipped message=\"unsupported: not judged: a frame had no ACK"), "\(xml)")
+        let lint = URL(filePath: try #require(ExternalTool.xmllint.path))
+        let valid = try await ChildProcess.run(lint, ["--noout", "--schema", FixturePaths.root.appending(path: "Specs/junit.xsd").path, junit.path])
+        #expect(valid.status == 0, "\(String(decoding: valid.error, as: UTF8.self))")
+        #expect(try String(contentsOf: html, encoding: .utf8).contains("decaf monitor capture"))
+        let two = try await DecafProcess.run(["monitor", "a.pcap", "b.pcap", "--junit", junit.path])
+        #expect(two.status == 2 && two.error.contains("--junit and --html report one capture"), "\(two.error)")
+    }
+
     @Test("what is not a capture, or no capture at all, is one line and exit status 2")
     func notACapture() async throws {
         let text = FileManager.default.temporaryDirectory.appending(path: "decaf-monitor-\(UUID().uuidString).txt")
