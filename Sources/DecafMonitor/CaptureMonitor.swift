@@ -130,7 +130,10 @@ public struct CaptureMonitor: CaptureSink {
         case .truncatedFrame, .versionUnsupported, .timestampOutOfWindow, .bodyTooLarge:
             return .byReceiversChoice
         default:
-            return LegalOutcomes(of: Array(parts.bytes), options: widestReceiver).allowsFrame ? .byReceiversChoice : .byNoReceiver(error)
+            // The refusal every receiver comes to (a repeated tag some allow may hide a field
+            // that overflows its sequence, which none allows): the rule the sender broke.
+            let outcomes = LegalOutcomes(of: Array(parts.bytes), options: widestReceiver)
+            return outcomes.allowsFrame ? .byReceiversChoice : .byNoReceiver(outcomes.refusals.first ?? error)
         }
     }
 }

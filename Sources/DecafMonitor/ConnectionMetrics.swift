@@ -21,6 +21,9 @@ struct ConnectionMetrics: Sendable {
     /// When each frame awaiting an ACK was first sent, and whether it is DATA, by direction and key.
     private var sentAt = PerDirection(both: [UInt64: (time: CaptureTime, isData: Bool, header: FrameHeader)]())
     private var lastHeartbeat: [MonitorEnd: CaptureTime] = [:]
+    /// The timestamp of the latest DATA with each sequence, by direction: the message a READ_RECEIPT
+    /// in the other direction reports (the latest `DirectionLedger.limit`).
+    private var messageTimestamps = PerDirection(both: [UInt64: UInt32]())
 
     mutating func take(_ frame: MonitoredFrame, from direction: TCPDirection, timing metrics: inout FieldMetrics) {
         if firstTime == nil { firstTime = frame.time }
@@ -41,9 +44,18 @@ struct ConnectionMetrics: Sendable {
             awaitAck(key, header, at: frame.time, isData: false, direction: direction)
         case .data:
             metrics.sent(message: header)
+            if messageTimestamps[direction].count >= DirectionLedger.limit { messageTimestamps[direction].removeAll(keepingCapacity: true) }
+            messageTimestamps[direction][key] = header.timestamp
             awaitAck(key, header, at: frame.time, isData: true, direction: direction)
         case .readReceipt:
-            metrics.sent(readReceipt: header, for: frame.readReceipt)
+            let reported = frame.readReceipt.flatMap { receipt -> FrameHeader? in
+                var message = header
+                message.sequence = receipt.sequence
+                guard let timestamp = messageTimestamps[direction.reversed][DirectionLedger.key(message)] else { return nil }
+                message.timestamp = timestamp
+                return message
+            }
+            metrics.sent(readReceipt: header, for: reported)
             awaitAck(key, header, at: frame.time, isData: false, direction: direction)
         case .heartbeat:
             if let last = lastHeartbeat[sender] { metrics.heartbeatIntervals[sender, default: RoundTripDistribution()].record(frame.time.nanoseconds(since: last)) }

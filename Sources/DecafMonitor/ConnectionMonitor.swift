@@ -35,10 +35,12 @@ public struct ConnectionMonitor: Sendable {
     private var closingResponse: MonitoredFrame?
     /// Each end's ERROR report, after which it must send nothing (EX-5).
     private var errorSent: [MonitorEnd: MonitoredFrame] = [:]
-    /// READ_RECEIPTs seen (a resend keeps sequence and timestamp) and the messages they report,
-    /// by the end that sent them, the latest `DirectionLedger.limit` of each.
+    /// READ_RECEIPTs seen (a resend keeps sequence and timestamp), by the end that sent them; the
+    /// receipts counted for each message sequence; and the distinct messages (timestamps) sent
+    /// with each sequence, by the end that sent them: the latest `DirectionLedger.limit` of each.
     private var receipts: [MonitorEnd: Set<FieldMetrics.Identity>] = [:]
-    private var receipted: [MonitorEnd: Set<UInt64>] = [:]
+    private var receiptCounts: [MonitorEnd: [UInt64: Int]] = [:]
+    private var messageTimestamps: [MonitorEnd: [UInt64: Set<UInt32>]] = [:]
     /// Rules already failed once for a cause that would fail every later frame too.
     private var reported: Set<String> = []
     private var isClosed = false
@@ -101,21 +103,39 @@ public struct ConnectionMonitor: Sendable {
         default: ledgers[direction].rememberNeverAcknowledged(DirectionLedger.SentFrame(frame, header), key: key)
         }
         if header.messageType == .control { control(frame, from: sender, order: order) }
+        if header.messageType == .data { noteMessage(header, from: sender) }
         if header.messageType == .readReceipt, let receipt = frame.readReceipt { judgeReceipt(receipt, frame, header, from: sender) }
         if header.messageType == .readReceipt, let agreed, !agreed.contains(.readReceipt) {
             fail("read-receipt-unagreed", sender, .ex4, "sent a READ_RECEIPT (\(frame.evidence)), though the handshake did not agree to read receipts", [frame.evidence])
         }
     }
 
-    /// REPLAY-1: a second READ_RECEIPT (not a resend of the first) for the same message shows it
-    /// delivered twice.
+    /// Notes a DATA frame's timestamp among those sent with its sequence: a new timestamp is a new
+    /// message (REPLAY-1 names a message by sequence and timestamp), the same one a resend.
+    private mutating func noteMessage(_ header: FrameHeader, from sender: MonitorEnd) {
+        let key = DirectionLedger.key(header)
+        if messageTimestamps[sender, default: [:]].count >= DirectionLedger.limit, messageTimestamps[sender]?[key] == nil {
+            messageTimestamps[sender] = [:]
+            receiptCounts[sender.peer] = [:]
+        }
+        messageTimestamps[sender, default: [:]][key, default: []].insert(header.timestamp)
+    }
+
+    /// REPLAY-1: more READ_RECEIPTs for a sequence (not resends of one) than messages sent with it
+    /// on this connection show one delivered twice.
     private mutating func judgeReceipt(_ receipt: ReadReceipt, _ frame: MonitoredFrame, _ header: FrameHeader, from sender: MonitorEnd) {
         guard Self.remember(FieldMetrics.Identity(header), in: &receipts[sender, default: []]) else { return }
         let message = UInt64(header.sessionID.rawValue) << 32 | UInt64(receipt.sequence.rawValue)
-        if Self.remember(message, in: &receipted[sender, default: []]) {
+        guard let messages = messageTimestamps[sender.peer]?[message]?.count else {
+            notJudged(sender, .replay1, because: "a receipt for a message the capture does not show on its connection")
+            return
+        }
+        let count = (receiptCounts[sender, default: [:]][message] ?? 0) + 1
+        receiptCounts[sender, default: [:]][message] = count
+        if count <= messages {
             passed(sender, .replay1)
         } else {
-            fail("delivered-twice", sender, .replay1, "reported message \(receipt.sequence) read a second time (\(frame.evidence)): a repeat is acknowledged again, never delivered twice", [frame.evidence])
+            fail("delivered-twice", sender, .replay1, "reported message \(receipt.sequence) read \(count) times (\(frame.evidence)), though it was sent \(messages == 1 ? "once" : "as \(messages) messages") (a resend keeps its timestamp): a repeat is acknowledged again, never delivered twice", [frame.evidence])
         }
     }
 

@@ -49,7 +49,7 @@ public struct FieldMetrics: Sendable {
     private var messageKeys = Set<Identity>()
     private var deliveredKeys = Set<Identity>()
     private var receiptKeys = Set<Identity>()
-    private var receiptsFor = Set<UInt64>()
+    private var receiptsFor = Set<Identity>()
     static let keyLimit = 1 << 16
 
     /// A DATA frame sent: a message, or a message sent again.
@@ -62,14 +62,14 @@ public struct FieldMetrics: Sendable {
         if Self.remember(Identity(header), in: &deliveredKeys) { acknowledged += 1 }
     }
 
-    /// A READ_RECEIPT sent (resends of one counted once): a second receipt for the same message
-    /// means the receiver delivered it twice (REPLAY-1).
-    mutating func sent(readReceipt header: FrameHeader, for receipt: ReadReceipt?) {
+    /// A READ_RECEIPT sent (resends of one counted once), for the message `reported` names (the
+    /// DATA header it reports, when its connection showed it): a second receipt for the same
+    /// message means the receiver delivered it twice (REPLAY-1).
+    mutating func sent(readReceipt header: FrameHeader, for reported: FrameHeader?) {
         guard Self.remember(Identity(header), in: &receiptKeys) else { return }
         readReceipts += 1
-        guard let receipt else { return }
-        let message = UInt64(header.sessionID.rawValue) << 32 | UInt64(receipt.sequence.rawValue)
-        if !Self.remember(message, in: &receiptsFor) { deliveredTwice += 1 }
+        guard let reported else { return }
+        if !Self.remember(Identity(reported), in: &receiptsFor) { deliveredTwice += 1 }
     }
 
     private static func remember<Key: Hashable>(_ key: Key, in keys: inout Set<Key>) -> Bool {

@@ -242,7 +242,7 @@ struct ConnectionMonitorTests {
         #expect(Self.failures(talk.judged()) == ["server EX-1"])
     }
 
-    @Test("a second READ_RECEIPT for a message is a delivery twice (REPLAY-1); a resent receipt is not")
+    @Test("a second READ_RECEIPT for a message is a delivery twice (REPLAY-1); a resent receipt is not, nor one for a new message with the same sequence")
     func deliveredTwice() {
         var talk = Conversation()
         talk.handshake()
@@ -258,6 +258,19 @@ struct ConnectionMonitorTests {
         talk.send(.serverToClient, .readReceipt, Conversation.normal(2), receipt: ReadReceipt(sequence: Conversation.normal(1)))
         talk.ack(.clientToServer, Conversation.normal(2))
         #expect(Self.failures(talk.judged()) == ["server REPLAY-1"])
+
+        // The same sequence with another timestamp is another message: its receipt is its own.
+        var again = Conversation()
+        again.handshake()
+        again.send(.clientToServer, .data, Conversation.normal(1))
+        again.ack(.serverToClient, Conversation.normal(1))
+        again.send(.serverToClient, .readReceipt, Conversation.normal(1), receipt: ReadReceipt(sequence: Conversation.normal(1)))
+        again.ack(.clientToServer, Conversation.normal(1))
+        again.send(.clientToServer, .data, Conversation.normal(1), timestamp: 1_700_000_001)
+        again.ack(.serverToClient, Conversation.normal(1))
+        again.send(.serverToClient, .readReceipt, Conversation.normal(2), receipt: ReadReceipt(sequence: Conversation.normal(1)))
+        again.ack(.clientToServer, Conversation.normal(2))
+        #expect(again.judged().verdicts.isEmpty)
     }
 
     @Test("nothing after one's own ERROR")
