@@ -240,7 +240,9 @@ public struct ConnectionMonitor: Sendable {
     private mutating func unmatched(_ ack: MonitoredFrame, _ header: FrameHeader, key: UInt64, by acker: MonitorEnd, direction acked: TCPDirection) {
         let ledger = ledgers[acked]
         if let frame = ledger.refused[key], case let .byNoReceiver(error) = frame.acceptance {
-            fail("ack-unreadable-frame", acker, error.requirement, "acknowledged a frame no receiver may take (\(frame.evidence), \(error.code.name)) (\(ack.evidence))", [ack.evidence, frame.evidence])
+            // Reading on past the frame is the same mistake: said once, here.
+            _ = once("read-past-\(acker)")
+            fail("takes-unreadable-frame", acker, error.requirement, "acknowledged a frame no receiver may take (\(frame.evidence), \(error.code.name)) (\(ack.evidence)): it must refuse it", [ack.evidence, frame.evidence])
         } else if ledger.receiversChoice.contains(key) {
             return
         } else if let frame = ledger.neverAcknowledged[key] {
@@ -259,12 +261,19 @@ public struct ConnectionMonitor: Sendable {
              [ack.evidence, frame.evidence])
     }
 
-    /// The ACK of `sent` shows its receiver read that far: past a frame no receiver takes, it
-    /// should have closed (EX-5).
+    /// The ACK of `sent` shows its receiver read that far, past a frame no receiver takes: one
+    /// that said an ERROR saw the error and kept the connection open (EX-5); one that said
+    /// nothing took the frame, breaking the rule the frame breaks, as if it had acknowledged it.
     private mutating func readPast(_ sent: DirectionLedger.Awaiting, by reader: MonitorEnd, ack: MonitoredFrame, direction: TCPDirection) {
         guard let refused = ledgers[direction].firstRefused, sent.order > refused.order, once("read-past-\(reader)") else { return }
-        fail("reads-past-unreadable-frame", reader, .ex5, "acknowledged \(Self.describe(sent.frame)) (\(sent.frame.evidence)), sent after a frame no receiver may take (\(refused.frame.evidence), \(refused.error.code.name)): it must close the connection instead (\(ack.evidence))",
-             [ack.evidence, refused.frame.evidence])
+        let evidence = [ack.evidence, refused.frame.evidence]
+        if let error = errorSent[reader] {
+            fail("keeps-open-after-error", reader, .ex5, "acknowledged \(Self.describe(sent.frame)) (\(sent.frame.evidence)) after its ERROR (\(error.evidence)) for a frame no receiver may take (\(refused.frame.evidence), \(refused.error.code.name)): it must close the connection",
+                 evidence)
+        } else {
+            fail("takes-unreadable-frame", reader, refused.error.requirement, "acknowledged \(Self.describe(sent.frame)) (\(sent.frame.evidence)), sent after a frame no receiver may take (\(refused.frame.evidence), \(refused.error.code.name)), without an ERROR: it took that frame, which it must refuse, and close (\(ack.evidence))",
+                 evidence)
+        }
     }
 
     // MARK: - The end

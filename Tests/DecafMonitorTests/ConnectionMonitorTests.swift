@@ -170,7 +170,7 @@ struct ConnectionMonitorTests {
         #expect(monitor.tally.counts[MonitorTally.Key(end: .client, requirement: .hs1)]?.notJudged == 1)
     }
 
-    @Test("a frame no receiver may take fails its sender; a receiver that reads past it fails EX-5, one that acknowledges it the frame's rule")
+    @Test("a frame no receiver may take fails its sender; a receiver that acknowledges it or reads past it without an ERROR fails the frame's rule, one that said an ERROR and reads on EX-5")
     func refusedFrames() {
         let bad = WireError(.checksumMismatch(stored: 1, computed: 2), offset: 24)
         var keptOpen = Conversation()
@@ -178,7 +178,13 @@ struct ConnectionMonitorTests {
         keptOpen.send(.clientToServer, .data, Conversation.normal(1), acceptance: .byNoReceiver(bad))
         keptOpen.send(.clientToServer, .data, Conversation.normal(2))
         keptOpen.ack(.serverToClient, Conversation.normal(2))
-        #expect(Self.failures(keptOpen.judged()) == ["client CRC-1", "server EX-5"])
+        #expect(Self.failures(keptOpen.judged()) == ["client CRC-1", "server CRC-2"], "it took the frame: one cause")
+        keptOpen.events.insert(.frame(.serverToClient, MonitoredFrame(number: 99, packet: 99, time: CaptureTime(seconds: 1_700_000_000, nanoseconds: 0),
+                                                                      header: FrameHeader(messageType: .control, sequence: Conversation.control(2), timestamp: 1_700_000_000,
+                                                                                          sessionID: Conversation.session, bodyLength: 8),
+                                                                      acceptance: .byEveryReceiver, errorReport: ErrorReport(code: ErrorCode.checksumMismatch.rawValue, reason: "bad"))),
+                               at: keptOpen.events.count - 2)
+        #expect(Self.failures(keptOpen.judged()).contains("server EX-5"), "it said the ERROR and read on")
 
         var acked = Conversation()
         acked.handshake()
