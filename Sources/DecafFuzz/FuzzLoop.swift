@@ -37,9 +37,6 @@ struct FuzzLoop<Case: Sendable> {
     static var grownLimit: Int { 20_000 }
     static var grownBytes: Int { 256 << 20 }
 
-    /// How often the other fuzzers' queues are read, besides at the start.
-    static var syncInterval: Duration { .seconds(10) }
-
     /// Runs the campaign. `make` turns bytes into the target's case (nil: not an input this target
     /// can be asked about; not counted), drawing what else it needs from `random`; `attempt` asks
     /// the target, on job `job` (from 0), and may run beside other jobs; `handle` judges each
@@ -88,7 +85,7 @@ struct FuzzLoop<Case: Sendable> {
             state.elapsed = ContinuousClock.now - start
             if settings.isOver(state) { break }
             let wanted = min(settings.jobs, settings.runs.map { $0 - state.inputs } ?? .max)
-            if let sync, pending.isEmpty, ContinuousClock.now - synced >= Self.syncInterval {
+            if let sync, pending.isEmpty, ContinuousClock.now - synced >= sync.interval {
                 synced = .now
                 pending += sync.imports()
             }

@@ -28,6 +28,8 @@ public struct FuzzSettings: Sendable {
     /// The directory shared with other fuzzers in AFL++'s layout (`--sync-dir`), and this
     /// campaign's name in it (`--sync-name`); nil for a campaign of its own.
     public var sync: (directory: String, name: String)?
+    /// How often the others' queues are read (`--sync-interval`).
+    public var syncInterval: Duration = .seconds(10)
 
     public init(seed: UInt64 = 1, runs: Int? = nil, duration: Duration? = nil, maxFindings: Int? = nil, timeout: Duration = .seconds(5),
                 options: DecodeOptions = DecodeOptions(), minimizingBudget: Int = 400, minimizingTime: Duration = .seconds(60), jobs: Int = 1,

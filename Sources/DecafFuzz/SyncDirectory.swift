@@ -17,6 +17,9 @@ public final class SyncDirectory {
     private var nextID = 0
     /// For each other instance, the id of the next entry of its queue to read.
     private var marks: [String: Int] = [:]
+    /// How often the campaign reads the others' queues (`--sync-interval`; afl-fuzz's is
+    /// AFL_SYNC_TIME, in minutes).
+    public var interval: Duration = .seconds(10)
 
     /// The largest file taken from another queue (AFL++'s MAX_FILE).
     public static let fileLimit = 1 << 20
@@ -101,6 +104,8 @@ extension FuzzSettings {
     /// The campaign's place in the shared directory, when it has one.
     func syncDirectory() throws(FuzzError) -> SyncDirectory? {
         guard let sync else { return nil }
-        return try SyncDirectory(root: URL(filePath: sync.directory), name: sync.name)
+        let directory = try SyncDirectory(root: URL(filePath: sync.directory), name: sync.name)
+        directory.interval = syncInterval
+        return directory
     }
 }

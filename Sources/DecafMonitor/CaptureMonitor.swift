@@ -87,7 +87,7 @@ public struct CaptureMonitor: CaptureSink {
         case let .gap(connection, direction, _, _, _, _):
             open[connection.index]?.handle(.gap(direction))
         case let .connectionClosed(connection):
-            if let measured = measuring.removeValue(forKey: connection.index) { metrics.add(measured) }
+            if let measured = measuring.removeValue(forKey: connection.index) { metrics.add(measured, index: connection.index) }
             guard var monitor = open.removeValue(forKey: connection.index) else { return }
             monitor.handle(.closed)
             keep(monitor)

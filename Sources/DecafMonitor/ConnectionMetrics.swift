@@ -4,9 +4,9 @@ import DecafWire
 
 /// What a mobile team measures of one connection, from its frames and the capture's clock: the
 /// handshake's time, each end's ACK round trips as the capture point sees them, the messages
-/// (DATA) and read receipts sent and acknowledged, heartbeat intervals, and bytes. Durations go straight into the capture's distributions
-/// (`FieldMetrics`); the connection keeps its counts and at most `DirectionLedger.limit` frames
-/// awaiting an ACK per direction.
+/// (DATA) and read receipts sent and acknowledged, heartbeat intervals, and bytes. Durations go
+/// straight into the capture's distributions (`FieldMetrics`); the connection keeps its counts
+/// and at most `DirectionLedger.limit` frames awaiting an ACK per direction.
 struct ConnectionMetrics: Sendable {
     /// The session of its first frame.
     private(set) var session: SessionID?
@@ -16,6 +16,9 @@ struct ConnectionMetrics: Sendable {
     /// When the first DATA was acknowledged: the first message delivered.
     private(set) var firstDelivery: CaptureTime?
     private(set) var handshake: Int64?
+    /// DATA frames sent (resends included) and the first ACKs they got, both ways.
+    private(set) var dataSent = 0
+    private(set) var dataAcknowledged = 0
 
     private var request: CaptureTime?
     /// When each frame awaiting an ACK was first sent, and whether it is DATA, by direction and key.
@@ -44,6 +47,7 @@ struct ConnectionMetrics: Sendable {
             awaitAck(key, header, at: frame.time, isData: false, direction: direction)
         case .data:
             metrics.sent(message: header)
+            dataSent += 1
             if messageTimestamps[direction].count >= DirectionLedger.limit { messageTimestamps[direction].removeAll(keepingCapacity: true) }
             messageTimestamps[direction][key] = header.timestamp
             awaitAck(key, header, at: frame.time, isData: true, direction: direction)
@@ -65,6 +69,7 @@ struct ConnectionMetrics: Sendable {
             guard let sent = sentAt[direction.reversed].removeValue(forKey: key) else { return }
             metrics.roundTrips[sender, default: RoundTripDistribution()].record(frame.time.nanoseconds(since: sent.time))
             if sent.isData {
+                dataAcknowledged += 1
                 metrics.delivered(message: sent.header)
                 if firstDelivery == nil { firstDelivery = frame.time }
             }

@@ -27,6 +27,37 @@ public struct FieldMetrics: Sendable {
     public private(set) var bytes = 0
     /// Each session's connections, by session_id.
     public private(set) var sessionConnections: [UInt16: Int] = [:]
+    /// What each connection measured, the first `listLimit` to end.
+    public private(set) var perConnection: [ConnectionSummary] = []
+    /// What each session measured over its connections, the first `listLimit` sessions.
+    public private(set) var perSession: [UInt16: SessionSummary] = [:]
+    static let listLimit = 10_000
+
+    /// One connection's numbers.
+    public struct ConnectionSummary: Sendable, Encodable {
+        public var connection: Int
+        public var session: UInt16?
+        public var start: String?
+        public var end: String?
+        /// From the request to the response, nanoseconds.
+        public var handshake: Int64?
+        /// DATA frames sent (resends included) and the first ACKs they got.
+        public var dataSent: Int
+        public var dataAcknowledged: Int
+        public var bytes: Int
+    }
+
+    /// One session's numbers, over its connections.
+    public struct SessionSummary: Sendable, Encodable {
+        public var session: UInt16
+        public var connections = 0
+        public var reconnects = 0
+        public var dataSent = 0
+        public var dataAcknowledged = 0
+        public var bytes = 0
+        /// Each reconnect's time from loss to the next delivery, nanoseconds (the first 100).
+        public var reconnectTimes: [Int64] = []
+    }
     /// When each session's latest ended connection last carried a frame.
     private var lostAt: [UInt16: CaptureTime] = [:]
 
@@ -80,15 +111,32 @@ public struct FieldMetrics: Sendable {
     /// Messages sent and never acknowledged.
     public var neverAcknowledged: Int { max(0, messages - acknowledged) }
 
-    /// Adds what an ended connection measured.
-    mutating func add(_ connection: ConnectionMetrics) {
+    /// Adds what ended connection `index` measured.
+    mutating func add(_ connection: ConnectionMetrics, index: Int) {
         connections += 1
         bytes += connection.bytes
+        if perConnection.count < Self.listLimit {
+            perConnection.append(ConnectionSummary(connection: index, session: connection.session?.rawValue, start: connection.firstTime?.description,
+                                                   end: connection.lastTime?.description, handshake: connection.handshake,
+                                                   dataSent: connection.dataSent, dataAcknowledged: connection.dataAcknowledged, bytes: connection.bytes))
+        }
         guard let session = connection.session?.rawValue else { return }
         sessionConnections[session, default: 0] += 1
+        let listed = perSession[session] != nil || perSession.count < Self.listLimit
+        if listed {
+            perSession[session, default: SessionSummary(session: session)].connections += 1
+            perSession[session]?.dataSent += connection.dataSent
+            perSession[session]?.dataAcknowledged += connection.dataAcknowledged
+            perSession[session]?.bytes += connection.bytes
+        }
         if let lost = lostAt[session], let delivered = connection.firstDelivery, let first = connection.firstTime, first >= lost {
-            reconnects.record(delivered.nanoseconds(since: lost))
+            let time = delivered.nanoseconds(since: lost)
+            reconnects.record(time)
             reconnectCount += 1
+            if listed {
+                perSession[session]?.reconnects += 1
+                if perSession[session]?.reconnectTimes.count ?? 0 < 100 { perSession[session]?.reconnectTimes.append(time) }
+            }
         }
         if let last = connection.lastTime { lostAt[session] = last }
     }

@@ -23,6 +23,9 @@ public struct FieldMetricsReport: Sendable, Encodable {
     /// Time between heartbeats by the end that sent them.
     public var heartbeatInterval: [String: RoundTripSummary]
     public var bytesPerDeliveredMessage: Int?
+    /// Each connection's numbers (the first 10,000 to end), and each session's, by session_id.
+    public var perConnection: [FieldMetrics.ConnectionSummary]
+    public var perSession: [FieldMetrics.SessionSummary]
 
     public init(_ metrics: FieldMetrics) {
         connections = metrics.connections
@@ -41,6 +44,8 @@ public struct FieldMetricsReport: Sendable, Encodable {
         reconnectTime = metrics.reconnects.summary
         heartbeatInterval = Dictionary(uniqueKeysWithValues: metrics.heartbeatIntervals.compactMap { end, distribution in distribution.summary.map { (end.rawValue, $0) } })
         bytesPerDeliveredMessage = metrics.bytesPerDelivered
+        perConnection = metrics.perConnection
+        perSession = metrics.perSession.values.sorted { $0.session < $1.session }
     }
 
     /// The metrics for a person, a few lines.

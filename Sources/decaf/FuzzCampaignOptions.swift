@@ -44,16 +44,22 @@ struct FuzzCampaignOptions: ParsableArguments {
             transform: SyncName.parse)
     var syncName: String?
 
+    @Option(help: ArgumentHelp("How often the other fuzzers' queues in --sync-dir are read. (default: 10s)", valueName: "duration"),
+            transform: DurationArgument.positive)
+    var syncInterval: Duration?
+
     /// The campaign's settings, waiting `timeout` for each answer, the brief's answers taken under `options`.
     func settings(timeout: Duration, options: DecodeOptions) -> FuzzSettings {
         var settings = FuzzSettings(seed: seed, runs: runs, duration: runs == nil ? (duration ?? .seconds(60)) : duration, maxFindings: maxFindings,
                                     timeout: timeout, options: options, jobs: jobs)
         settings.sync = syncDir.map { ($0, syncName ?? "decaf-\(getpid())") }
+        if let syncInterval { settings.syncInterval = syncInterval }
         return settings
     }
 
     func validate() throws {
         if syncName != nil && syncDir == nil { throw ValidationError("--sync-name names this campaign in --sync-dir: give --sync-dir DIR too") }
+        if syncInterval != nil && syncDir == nil { throw ValidationError("--sync-interval is how often --sync-dir is read: give --sync-dir DIR too") }
     }
 
     /// The corpus's inputs: the golden vectors unless --corpus is given.

@@ -88,9 +88,10 @@ struct CTesteeTests {
             try await DecafProcess.run(["fuzz", "decoder", "--coverage", "--seed", "\(seed)"] + end
                                        + ["--sync-dir", directory.path, "--sync-name", name, "--findings", "/nonexistent/none", "--", testee.path], limit: .seconds(120))
         }
-        // Side by side for longer than the 10 s between reads: each reads what the other queued.
-        async let first = decaf("decaf-a", seed: 1, ["--duration", "12s"])
-        async let second = decaf("decaf-b", seed: 2, ["--duration", "12s"])
+        // Side by side, reading each other's queue every second: each reads what the other queued,
+        // however late a loaded machine starts one of them (a read every 10 s once missed it).
+        async let first = decaf("decaf-a", seed: 1, ["--duration", "12s", "--sync-interval", "1s"])
+        async let second = decaf("decaf-b", seed: 2, ["--duration", "12s", "--sync-interval", "1s"])
         let (a, b) = try await (first, second)
         #expect(a.status == 0 && b.status == 0, "\(a.error)\(b.error)")
         #expect(Self.mark(in: directory, of: "decaf-a", reading: "decaf-b") > 0 && Self.mark(in: directory, of: "decaf-b", reading: "decaf-a") > 0)
