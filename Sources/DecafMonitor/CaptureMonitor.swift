@@ -12,9 +12,11 @@ public struct CaptureMonitor: CaptureSink {
     /// take them), so every frame a receiver may take is shown as a frame.
     public static let decodeOptions = DecodeOptions(version: ProtocolVersion(major: 1, minor: .max), acceptsEncryptedBodies: true)
     /// The most a receiver may allow, for telling a frame no receiver takes from one some do:
-    /// any body up to what body_length can say, TLVs nested as deep as the brief lets a limit be,
-    /// tags repeated.
-    static let widestReceiver = DecodeOptions(bodyLimit: Int(UInt32.max), version: ProtocolVersion(major: 1, minor: .max),
+    /// TLVs nested as deep as the brief lets a limit be, tags repeated, and bodies inflated up to
+    /// `widestBody`. A receiver may allow more; the monitor does not inflate more (a bomb costs it
+    /// at most that, once), so a body over it is taken as one some receivers may take.
+    static let widestBody = 4 * DecodeOptions.defaultBodyLimit
+    static let widestReceiver = DecodeOptions(bodyLimit: widestBody, version: ProtocolVersion(major: 1, minor: .max),
                                               tlv: TLVOptions(depthLimit: TLVOptions.maximumDepthLimit, allowsDuplicateTags: true),
                                               acceptsEncryptedBodies: true)
     /// Failures and connections listed; past it they are counted.
@@ -133,7 +135,11 @@ public struct CaptureMonitor: CaptureSink {
             // The refusal every receiver comes to (a repeated tag some allow may hide a field
             // that overflows its sequence, which none allows): the rule the sender broke.
             let outcomes = LegalOutcomes(of: Array(parts.bytes), options: widestReceiver)
-            return outcomes.allowsFrame ? .byReceiversChoice : .byNoReceiver(outcomes.refusals.first ?? error)
+            guard !outcomes.allowsFrame, let refusal = outcomes.refusals.first else { return .byReceiversChoice }
+            switch refusal.fault {
+            case .bodyTooLarge, .inflatedBodyTooLarge: return .byReceiversChoice
+            default: return .byNoReceiver(refusal)
+            }
         }
     }
 }
