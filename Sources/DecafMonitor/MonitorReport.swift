@@ -106,7 +106,8 @@ public struct MonitorReport: Sendable, Encodable {
     /// The result in one line: which ends broke which requirements.
     public var verdictLine: String {
         let broken = MonitorEnd.allCases.compactMap { end -> String? in
-            let names = requirements.filter { $0.end == end && $0.failed > 0 }.map { "\($0.requirement.rawValue) (\($0.failed))" }
+            let names = requirements.filter { $0.end == end && $0.failed > 0 }
+                .map { "\($0.requirement.rawValue) (\($0.failed)\($0.level == .recommended ? ", a SHOULD" : ""))" }
             return names.isEmpty ? nil : "the \(end) broke " + names.joined(separator: ", ")
         }
         if broken.isEmpty { return "PASS: no end broke a requirement the capture shows" }
