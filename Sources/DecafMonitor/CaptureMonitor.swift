@@ -16,9 +16,10 @@ public struct CaptureMonitor: CaptureSink {
     /// `widestBody`. A receiver may allow more; the monitor does not inflate more (a bomb costs it
     /// at most that, once), so a body over it is taken as one some receivers may take.
     static let widestBody = 4 * DecodeOptions.defaultBodyLimit
-    static let widestReceiver = DecodeOptions(bodyLimit: widestBody, version: ProtocolVersion(major: 1, minor: .max),
-                                              tlv: TLVOptions(depthLimit: TLVOptions.maximumDepthLimit, allowsDuplicateTags: true),
-                                              acceptsEncryptedBodies: true)
+    static func widestReceiver(body: Int = widestBody) -> DecodeOptions {
+        DecodeOptions(bodyLimit: body, version: ProtocolVersion(major: 1, minor: .max),
+                      tlv: TLVOptions(depthLimit: TLVOptions.maximumDepthLimit, allowsDuplicateTags: true), acceptsEncryptedBodies: true)
+    }
     /// Failures and connections listed; past it they are counted.
     public static let listLimit = 10_000
 
@@ -122,7 +123,7 @@ public struct CaptureMonitor: CaptureSink {
     }
 
     /// Whether every receiver, some or none take the frame.
-    static func acceptance(of parts: FrameParts) -> MonitoredFrame.Acceptance {
+    static func acceptance(of parts: FrameParts, widestBody: Int = widestBody) -> MonitoredFrame.Acceptance {
         guard let error = parts.error else {
             return parts.isOpaque ? .byReceiversChoice : .byEveryReceiver
         }
@@ -134,7 +135,7 @@ public struct CaptureMonitor: CaptureSink {
         default:
             // The refusal every receiver comes to (a repeated tag some allow may hide a field
             // that overflows its sequence, which none allows): the rule the sender broke.
-            let outcomes = LegalOutcomes(of: Array(parts.bytes), options: widestReceiver)
+            let outcomes = LegalOutcomes(of: Array(parts.bytes), options: widestReceiver(body: widestBody))
             guard !outcomes.allowsFrame, let refusal = outcomes.refusals.first else { return .byReceiversChoice }
             switch refusal.fault {
             case .bodyTooLarge, .inflatedBodyTooLarge: return .byReceiversChoice
