@@ -332,7 +332,7 @@ public struct ConnectionMonitor: Sendable {
     private mutating func fail(_ cause: String, _ end: MonitorEnd, _ requirement: RequirementID, _ message: String, _ evidence: [MonitorEvidence],
                                level: MonitorVerdict.Level? = nil) {
         guard judged.contains(end) else { return }
-        verdicts.append(MonitorVerdict(connection: connection, end: end, requirement: requirement, level: level ?? MonitorCatalog.level(of: requirement), outcome: .fail,
+        verdicts.append(MonitorVerdict(connection: connection, end: end, requirement: requirement, level: level ?? MonitorCatalog.level(of: requirement),
                                        cause: cause, message: message, evidence: evidence))
     }
 
