@@ -106,7 +106,7 @@ public struct CaptureMonitor: CaptureSink {
         tally.add(monitor.tally)
         let room = max(0, Self.listLimit - failures.count)
         failures += monitor.verdicts.prefix(room)
-        failuresNotListed += max(0, monitor.verdicts.count - room)
+        failuresNotListed += max(0, monitor.verdicts.count - room) + monitor.verdictsNotListed
     }
 
     /// What the rules need of a frame seen in place.

@@ -19,6 +19,13 @@ public struct ConnectionMonitor: Sendable {
     public let connection: Int
     /// What each end broke, in the order found.
     public private(set) var verdicts: [MonitorVerdict] = []
+    /// Failures past the first `verdictLimit`, counted by end and cause: a connection's memory
+    /// does not grow with how often its ends repeat a mistake.
+    private var unlisted: [String: Int] = [:]
+    public static let verdictLimit = 100
+
+    /// Failures found past the first `verdictLimit`, not listed.
+    public var verdictsNotListed: Int { unlisted.values.reduce(0, +) }
     /// What each end met, and what the capture could not show.
     public private(set) var tally = MonitorTally()
 
@@ -312,11 +319,13 @@ public struct ConnectionMonitor: Sendable {
     private mutating func explainByShift(acknowledging direction: TCPDirection) {
         let acker = MonitorEnd(sending: direction.reversed)
         let symptoms: Set<String> = ["ack-never-sent", "ack-again", "ack-missing", "ack-of-unacknowledged-type"]
-        let explained = verdicts.filter { $0.end == acker && symptoms.contains($0.cause) }
-        guard !explained.isEmpty, shifted[direction].explainsEverything, let first = shifted[direction].first else { return }
+        let unlistedKeys = symptoms.map { "\(acker) \($0)" }
+        let explained = verdicts.filter { $0.end == acker && symptoms.contains($0.cause) }.count + unlistedKeys.reduce(0) { $0 + (unlisted[$1] ?? 0) }
+        guard explained > 0, shifted[direction].explainsEverything, let first = shifted[direction].first else { return }
         verdicts.removeAll { $0.end == acker && symptoms.contains($0.cause) }
+        for key in unlistedKeys { unlisted[key] = nil }
         fail("ack-counter-plus-one", acker, .ex1,
-             "acknowledges each frame with the sequence counter plus one: its ACK \(first.ack.header.map { "\($0.sequence)" } ?? "") (\(first.ack.evidence)) answers \(Self.describe(first.frame)) (\(first.frame.evidence)); all \(shifted[direction].matched) of its ACKs read so, and the \(explained.count) ACK failures they caused are this one",
+             "acknowledges each frame with the sequence counter plus one: its ACK \(first.ack.header.map { "\($0.sequence)" } ?? "") (\(first.ack.evidence)) answers \(Self.describe(first.frame)) (\(first.frame.evidence)); all \(shifted[direction].matched) of its ACKs read so, and the \(explained) ACK failures they caused are this one",
              [first.ack.evidence, first.frame.evidence])
     }
 
@@ -332,6 +341,10 @@ public struct ConnectionMonitor: Sendable {
     private mutating func fail(_ cause: String, _ end: MonitorEnd, _ requirement: RequirementID, _ message: String, _ evidence: [MonitorEvidence],
                                level: MonitorVerdict.Level? = nil) {
         guard judged.contains(end) else { return }
+        guard verdicts.count < Self.verdictLimit else {
+            unlisted["\(end) \(cause)", default: 0] += 1
+            return
+        }
         verdicts.append(MonitorVerdict(connection: connection, end: end, requirement: requirement, level: level ?? MonitorCatalog.level(of: requirement),
                                        cause: cause, message: message, evidence: evidence))
     }

@@ -279,6 +279,20 @@ struct ConnectionMonitorTests {
         #expect(again.judged().verdicts.isEmpty)
     }
 
+    @Test("a mistake repeated on every frame is listed up to a limit and counted past it: a connection's memory does not grow with it")
+    func boundedFailures() {
+        var talk = Conversation()
+        talk.handshake(offering: [.basic], agreeing: [.basic])
+        for counter in 1...UInt32(300) {
+            talk.send(.serverToClient, .readReceipt, Conversation.normal(counter))
+            talk.ack(.clientToServer, Conversation.normal(counter))
+        }
+        let monitor = talk.judged()
+        #expect(monitor.verdicts.count == ConnectionMonitor.verdictLimit)
+        #expect(monitor.verdicts.allSatisfy { $0.cause == "read-receipt-unagreed" })
+        #expect(monitor.verdictsNotListed == 300 - ConnectionMonitor.verdictLimit)
+    }
+
     @Test("nothing after one's own ERROR")
     func afterError() {
         var talk = Conversation()
