@@ -15,7 +15,20 @@ public struct ClientJudge {
     var settings: ClientSettings { observation.settings }
 
     public var verdict: Verdict {
-        screen() ?? judge(testCase.check)
+        screen() ?? framesOnlyInDoubt ?? judge(testCase.check)
+    }
+
+    /// Not judged: the script's frames went out only on connections the client may have been
+    /// closing to give its handshake up (`handshakeInDoubt`), so no answer to them was seen.
+    private var framesOnlyInDoubt: Verdict? {
+        let label = testCase.script.connection(0).firstSentLabel
+        guard !label.isEmpty, firstWrite(label) == nil else { return nil }
+        for (index, connection) in observation.connections.enumerated() where connection.written(label) != nil {
+            guard let doubt = handshakeInDoubt(connection) else { continue }
+            return Verdict(.unsupported, "the case's frames went out only as the client may have been giving its handshake up, so nothing could be judged: "
+                           + "on connection \(index + 1), \(doubt)", requirements: testCase.requirements)
+        }
+        return nil
     }
 
     // MARK: - What spoils any case
@@ -129,12 +142,32 @@ public struct ClientJudge {
     }
 
     /// The first connection on which the server wrote a transmission whose label starts with
-    /// `label`, and when: the script runs again on each connection the client makes.
+    /// `label`, and when: the script runs again on each connection the client makes. A connection
+    /// whose handshake the client may have given up as the frame arrived is passed over
+    /// (`handshakeInDoubt`): its close answers the handshake, not the frame.
     func firstWrite(_ label: String) -> (index: Int, time: Duration)? {
-        for (index, connection) in observation.connections.enumerated() {
+        for (index, connection) in observation.connections.enumerated() where handshakeInDoubt(connection) == nil {
             if let time = connection.written(label) { return (index, time) }
         }
         return nil
+    }
+
+    /// Why the client's close of `connection` may be its giving the handshake up rather than its
+    /// answer to the frames after it, or nil: the script answered the VERSION_REQUEST an ACK
+    /// timeout or more after it came (a loaded machine), when reopening the connection is the
+    /// client's legal choice (EX-7), and the client neither acknowledged the answer nor reported a
+    /// handshake before it closed. Once such a close was taken for the refusal of a frame the
+    /// client ignores, written 0.09 ms before it (a false pass).
+    func handshakeInDoubt(_ connection: ClientObservation.Connection) -> String? {
+        guard closedByClient(connection), let answered = connection.answered, let closed = connection.closed else { return nil }
+        if let response = connection.responseSequence, !connection.acks(of: response).isEmpty { return nil }
+        let reported = observation.reports.contains { report in
+            if case .handshake = report.event { (answered...closed).contains(report.time) } else { false }
+        }
+        let asked = connection.frames.first { Self.isVersionRequest($0.frame) }?.time ?? connection.opened
+        guard !reported, answered - asked >= settings.ackTimeout - TimingTolerance.early else { return nil }
+        return "the server answered the client's handshake \(Self.text(answered - asked)) after its request, past the client's ACK timeout of "
+            + "\(Self.text(settings.ackTimeout)), and the client closed the connection without acknowledging the answer: it may have given the handshake up (EX-7)"
     }
 
     /// The connection the case's frames went out on: the first that carried the script's first

@@ -366,6 +366,51 @@ struct ClientStandingFailureTests {
         observation.connections.removeLast()
         #expect(ClientJudge(testCase: testCase, observation: observation).verdict.kind == .unsupported)
     }
+
+    /// Under load the script answered a client's handshake 1.6 s after its request, past its ACK
+    /// timeout, and wrote the case's frame with the answer; the client, giving the handshake up,
+    /// closed 0.09 ms later. That close was taken for the refusal of a frame the client ignores
+    /// (ClientFaultTests, ignores-duplicate-tags, a false pass).
+    @Test("a close as the client may be giving its late handshake up refuses nothing")
+    func closeOfAGivenUpHandshake() throws {
+        let testCase = try #require(ClientCatalog.cases.first { $0.id == "client.frame.duplicate-tags" })
+        let label = testCase.script.connection(0).firstSentLabel
+        let response = SequenceNumber(category: .control, counter: 1)
+        func ack(_ sequence: SequenceNumber, at time: Duration) -> ClientObservation.Received {
+            ClientObservation.Received(time: time, frame: Frame(header: FrameHeader(messageType: .ack, sequence: sequence, timestamp: 1, sessionID: CaseFrames.session), body: []))
+        }
+        var observation = ClientObservation(settings: .suggested)
+        var given = ClientObservation.Connection(opened: .milliseconds(10))
+        given.answered = .microseconds(1_610_000)
+        given.responseSequence = response
+        given.writes = [ClientObservation.Write(time: .microseconds(1_610_010), label: label, bytes: 46)]
+        given.closed = .microseconds(1_610_100)
+        given.closedBy = .client
+        observation.connections = [given]
+        observation.ended = .seconds(3)
+        let alone = ClientJudge(testCase: testCase, observation: observation).verdict
+        #expect(alone.kind == .unsupported && alone.reason.contains("may have given the handshake up"), "\(alone.kind): \(alone.reason)")
+        // The frame sent again on the next connection, and ignored there: TLV-3 broken.
+        var next = ClientObservation.Connection(opened: .milliseconds(1700))
+        next.answered = .milliseconds(1705)
+        next.writes = [ClientObservation.Write(time: .milliseconds(1706), label: label, bytes: 46),
+                       ClientObservation.Write(time: .milliseconds(2006), label: "sentinel", bytes: 42,
+                                               headers: [CaseFrames.header(.data, CaseFrames.sentinelCounter)])]
+        next.frames = [ack(ClientCaseSteps.sentinel, at: .milliseconds(2007))]
+        next.closed = .milliseconds(2100)
+        next.closedBy = .script
+        observation.connections.append(next)
+        let ignored = ClientJudge(testCase: testCase, observation: observation).verdict
+        #expect(ignored.kind == .fail && ignored.requirements.contains(.tlv3), "\(ignored.kind): \(ignored.reason)")
+        // The answer acknowledged before the close: the handshake was taken, and the close refuses the frame.
+        observation.connections.removeLast()
+        observation.connections[0].frames = [ack(response, at: .microseconds(1_610_050))]
+        #expect(ClientJudge(testCase: testCase, observation: observation).verdict.kind == .pass)
+        // Answered within the ACK timeout: giving up was no legal choice, so the close refuses the frame.
+        observation.connections[0].frames = []
+        observation.connections[0].answered = .milliseconds(200)
+        #expect(ClientJudge(testCase: testCase, observation: observation).verdict.kind == .pass)
+    }
 }
 
 /// The three MUSTs the client suite once let through, each now checked by a required case that is
