@@ -63,6 +63,8 @@ public struct TCPConnectionTracker {
         @exclusivity(unchecked) var finished: Set<TCPDirection> = []
         /// The sequence number after each direction's FIN, once it was captured.
         @exclusivity(unchecked) var finEnd = PerDirection<UInt32?>(both: nil)
+        /// Each direction's FIN or reset not yet passed on: it waits for the bytes before it.
+        @exclusivity(unchecked) var unsaidEnd = PerDirection<(ending: TCPStreamEvent.Ending, packet: Int, time: CaptureTime)?>(both: nil)
         /// Directions whose FIN the other side acknowledged: it had every byte before it, so bytes
         /// the capture still lacks there were lost by the capture and will never come.
         @exclusivity(unchecked) var acknowledgedFIN: Set<TCPDirection> = []
@@ -126,13 +128,17 @@ public struct TCPConnectionTracker {
         reassemble(state, direction, .add(segment, packet: packet, time: time), joinsMidStream: joinsMidStream, deliver)
         heldBytes += state.streams[direction].heldByteCount - heldBefore
         if segment.flags.contains(.fin) {
-            state.finished.insert(direction)
+            if state.finished.insert(direction).inserted {
+                state.unsaidEnd[direction] = (.fin, packet, time)
+                sayEnd(of: direction, state, deliver)
+            }
             state.finEnd[direction] = segment.sequence &+ UInt32(truncatingIfNeeded: segment.sequenceLength)
         }
         if segment.flags.contains(.ack), let end = state.finEnd[direction.reversed], Int32(bitPattern: segment.acknowledgment &- end) >= 0 {
             state.acknowledgedFIN.insert(direction.reversed)
         }
         let allDelivered = state.streams.clientToServer.heldByteCount == 0 && state.streams.serverToClient.heldByteCount == 0
+        if segment.flags.contains(.rst) { state.unsaidEnd[direction] = (.reset, packet, time) }
         if segment.flags.contains(.rst) || (state.finished.count == 2 && (allDelivered || state.acknowledgedFIN.count == 2)) {
             close(stored, deliver)
         }
@@ -180,6 +186,14 @@ public struct TCPConnectionTracker {
         case .finish: stream.finish(output)
         }
         swap(&stream, &state.streams[direction])
+    }
+
+    /// Passes on the FIN or reset that ended `direction`, once the connection was heard of and the
+    /// direction holds no bytes that came before it.
+    private func sayEnd(of direction: TCPDirection, _ state: State, _ deliver: (TCPStreamEvent) -> Void) {
+        guard let end = state.unsaidEnd[direction], let connection = state.connection, state.streams[direction].heldByteCount == 0 else { return }
+        state.unsaidEnd[direction] = nil
+        deliver(.ended(connection, direction, end.ending, packet: end.packet, time: end.time))
     }
 
     /// Closes the least recently active eighth of the connections followed.
@@ -255,6 +269,7 @@ public struct TCPConnectionTracker {
             reassemble(state, direction, .finish, joinsMidStream: false, deliver)
             retransmittedBytes += state.streams[direction].retransmittedBytes
         }
+        for direction in TCPDirection.allCases { sayEnd(of: direction, state, deliver) }
         guard let connection = state.connection else { return }
         deliver(.closed(connection))
     }

@@ -52,6 +52,7 @@ public struct CaptureDissector {
         case joinedMidStream(TCPDirection)
         case data(TCPDirection, [UInt8], packet: Int, completedBy: Int, time: CaptureTime)
         case gap(TCPDirection, count: Int, packet: Int, time: CaptureTime)
+        case ended(TCPDirection, TCPStreamEvent.Ending, packet: Int, time: CaptureTime)
 
         /// The event kept for later, with bytes of its own.
         init(_ event: TCPStreamEvent) {
@@ -59,6 +60,7 @@ public struct CaptureDissector {
             case let .joinedMidStream(_, direction): self = .joinedMidStream(direction)
             case let .data(_, direction, bytes, packet, completedBy, time): self = .data(direction, Array(bytes), packet: packet, completedBy: completedBy, time: time)
             case let .gap(_, direction, count, packet, time): self = .gap(direction, count: count, packet: packet, time: time)
+            case let .ended(_, direction, ending, packet, time): self = .ended(direction, ending, packet: packet, time: time)
             case .opened, .closed: preconditionFailure("only stream events wait for a connection's decision")
             }
         }
@@ -169,7 +171,8 @@ public struct CaptureDissector {
             guard state.isTaken == true else { return }
             for direction in TCPDirection.allCases { dissect(direction, of: state, bytes: nil, into: &sink) }
             sink.note(.connectionClosed(connection))
-        case let .joinedMidStream(connection, _), let .data(connection, _, _, _, _, _), let .gap(connection, _, _, _, _):
+        case let .joinedMidStream(connection, _), let .data(connection, _, _, _, _, _), let .gap(connection, _, _, _, _),
+             let .ended(connection, _, _, _, _):
             guard let state = connections[connection.index] else { return }
             switch state.isTaken {
             case true?:
@@ -196,7 +199,7 @@ public struct CaptureDissector {
                 }
             case .gap:
                 decided = false
-            case .joinedMidStream:
+            case .joinedMidStream, .ended:
                 continue
             }
             if decided != nil { break }
@@ -219,6 +222,8 @@ public struct CaptureDissector {
                 bytes.withUnsafeBytes { feed(.data(connection, direction, $0, packet: packet, completedBy: completedBy, time: time), to: state, into: &sink) }
             case let .gap(direction, count, packet, time):
                 feed(.gap(connection, direction, count: count, packet: packet, time: time), to: state, into: &sink)
+            case let .ended(direction, ending, packet, time):
+                feed(.ended(connection, direction, ending, packet: packet, time: time), to: state, into: &sink)
             }
         }
     }
@@ -240,6 +245,8 @@ public struct CaptureDissector {
             sink.note(.gap(connection, direction, count: count, streamOffset: received, droppedBytes: dropped, packet: packet))
             state.directions[direction].spans.append(Span(start: received, end: received + count, packet: packet, completedBy: packet, time: time))
             state.directions[direction].received += count
+        case let .ended(_, direction, ending, packet, time):
+            sink.note(.ended(connection, direction, ending, packet: packet, time: time))
         case .opened, .closed:
             break
         }

@@ -17,6 +17,9 @@ public enum CaptureEvent: Sendable {
     /// the skipped bytes too, and the offset of the first, so `decaf build --from` can put them
     /// back; a capture does not.
     case resynchronized(TCPConnection, TCPDirection, skipped: Int, resumedAt: Int?, skippedBytes: (from: Int, bytes: [UInt8])? = nil)
+    /// The sender of a direction closed it with a FIN or dropped the connection with an RST, in
+    /// packet `packet`. Not shown; the monitor judges who closed and when (EX-5).
+    case ended(TCPConnection, TCPDirection, TCPStreamEvent.Ending, packet: Int, time: CaptureTime)
     /// A connection taken as the protocol's ended and was flushed: nothing more comes of it. Not
     /// shown; it lets listings and statistics forget what they kept for the connection.
     case connectionClosed(TCPConnection)
@@ -28,7 +31,7 @@ public enum CaptureEvent: Sendable {
         switch self {
         case let .frame(frame): frame.connection
         case let .connectionOpened(connection), let .joinedMidStream(connection, _), let .gap(connection, _, _, _, _, _),
-             let .resynchronized(connection, _, _, _, _), let .connectionClosed(connection):
+             let .resynchronized(connection, _, _, _, _), let .ended(connection, _, _, _, _), let .connectionClosed(connection):
             connection
         case .captureError: nil
         }

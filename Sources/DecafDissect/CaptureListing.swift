@@ -25,6 +25,8 @@ public struct CaptureListing<Output: CaptureSink>: CaptureSink {
 
     public mutating func note(_ event: CaptureEvent) {
         guard filter.matches(event) else { return }
+        // A FIN or a reset shows nothing, so it announces no connection either.
+        if case .ended = event { return }
         if case let .connectionOpened(connection) = event {
             unannounced[connection.index] = connection
             return

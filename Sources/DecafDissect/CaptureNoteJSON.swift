@@ -23,7 +23,7 @@ public struct CaptureNoteJSON: Codable, Hashable, Sendable {
     /// The JSON for `event`, or nil for a frame (see `FrameRecordJSON`).
     public init?(_ event: CaptureEvent) {
         switch event {
-        case .frame, .connectionClosed:
+        case .frame, .ended, .connectionClosed:
             return nil
         case let .connectionOpened(connection):
             record = "connection"

@@ -47,7 +47,7 @@ public struct CaptureReport: Sendable {
             return ["!! connection \(connection.index) \(direction.arrow): \(count) byte(s) missing from the capture at stream offset \(streamOffset) (seen at packet \(packet))\(lost); decoding resumes at the next magic"]
         case let .captureError(error):
             return ["!! \(error): frames before this point were shown"]
-        case .connectionClosed:
+        case .ended, .connectionClosed:
             return []
         }
     }

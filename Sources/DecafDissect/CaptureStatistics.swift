@@ -172,7 +172,7 @@ public struct CaptureStatistics: CaptureSink, Sendable {
             resynchronizations += 1
         case let .captureError(error):
             captureError = error
-        case .connectionClosed:
+        case .ended, .connectionClosed:
             break
         }
     }

@@ -89,6 +89,8 @@ public struct CaptureMonitor: CaptureSink {
             open[connection.index]?.handle(.joinedMidStream(direction))
         case let .gap(connection, direction, _, _, _, _):
             open[connection.index]?.handle(.gap(direction))
+        case let .ended(connection, direction, ending, packet, time):
+            open[connection.index]?.handle(.ended(direction, MonitorEvidence(packet: packet, time: time, ending: ending)))
         case let .connectionClosed(connection):
             if let measured = measuring.removeValue(forKey: connection.index) { metrics.add(measured, index: connection.index) }
             guard var monitor = open.removeValue(forKey: connection.index) else { return }

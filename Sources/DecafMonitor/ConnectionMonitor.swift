@@ -1,5 +1,6 @@
 import DecafCapture
 import DecafWire
+import Foundation
 
 /// Judges both ends of one connection from what a capture shows of it, as a pure state machine
 /// over the two directions' frames (Zeek's analyzers judge live traffic so). A verdict needs
@@ -11,7 +12,8 @@ import DecafWire
 ///
 /// Rules: EX-1 (DATA, CONTROL, READ_RECEIPT acknowledged once, by a well-formed ACK), EX-2
 /// (HEARTBEAT acknowledged), EX-3 (no ACK for an ACK or an undefined type), EX-4 (no read receipt
-/// unless agreed), EX-5 (close after a frame no receiver takes; nothing after one's own ERROR),
+/// unless agreed), EX-5 (close after a frame no receiver takes and after one's own ERROR, within
+/// `closeDeadline` when the other end waited that long; nothing after one's own ERROR),
 /// HS-1 (the client's first frame is its version request), HS-2 (the server's answer to it), and
 /// the requirement of every error a frame no receiver takes breaks, for its sender.
 public struct ConnectionMonitor: Sendable {
@@ -51,6 +53,26 @@ public struct ConnectionMonitor: Sendable {
     /// Rules already failed once for a cause that would fail every later frame too.
     private var reported: Set<String> = []
     private var isClosed = false
+    /// What each end must close the connection after, the latest cause that called for it.
+    private var closesDue: [MonitorEnd: CloseDue] = [:]
+    /// The ends that closed or reset the connection.
+    private var ended: Set<MonitorEnd> = []
+
+    /// How long (in nanoseconds, whole seconds) an end may take to close after what calls for a close, before the other end's
+    /// close shows it kept the connection open. The brief says "then close"; the conform suites
+    /// wait 2 s from their frame, and the monitor a second from the ERROR or the frame, as seen
+    /// where the capture was made (a FIN travels behind the ERROR it follows).
+    public static let closeDeadline: Int64 = 1_000_000_000
+
+    /// A close an end owes: since which frame, under which requirement, and the cause its
+    /// absence names.
+    private struct CloseDue: Sendable {
+        var since: MonitoredFrame
+        var requirement: RequirementID
+        var cause: String
+        /// What called for the close, in a verdict's words ("its ERROR").
+        var reason: String
+    }
 
     /// The ends judged: both, or one when the other is a proxy that drops frames on purpose
     /// (what it does to the conversation is the network's, not an end's).
@@ -67,6 +89,7 @@ public struct ConnectionMonitor: Sendable {
         case let .frame(direction, frame): take(frame, from: direction)
         case let .joinedMidStream(direction): ledgers[direction].isWhole = false
         case let .gap(direction): if ledgers[direction].gapAfter == nil { ledgers[direction].gapAfter = ledgers[direction].sent }
+        case let .ended(direction, evidence): end(direction, evidence)
         case .closed: close()
         }
     }
@@ -157,6 +180,11 @@ public struct ConnectionMonitor: Sendable {
     /// receiver's duty).
     private mutating func refused(_ frame: MonitoredFrame, _ error: WireError, order: Int, direction: TCPDirection) {
         if ledgers[direction].firstRefused == nil { ledgers[direction].firstRefused = (frame, error, order) }
+        let receiver = MonitorEnd(sending: direction.reversed)
+        if closesDue[receiver] == nil, errorSent[receiver] == nil {
+            closesDue[receiver] = CloseDue(since: frame, requirement: .ex5, cause: "keeps-open-after-unreadable-frame",
+                                           reason: "a frame no receiver may take (\(error.code.name))")
+        }
         fail("sends-unreadable-frame", MonitorEnd(sending: direction), error.code == .checksumMismatch ? .crc1 : error.requirement,
              "sent a frame no receiver may take (\(frame.evidence)): \(error.code.name) at offset \(error.offset)", [frame.evidence])
     }
@@ -184,6 +212,7 @@ public struct ConnectionMonitor: Sendable {
         if sender == .server, let response = frame.versionResponse { answer(response, in: frame) }
         if let report = frame.errorReport, ErrorCode(rawValue: report.code) != nil, errorSent[sender] == nil {
             errorSent[sender] = frame
+            closesDue[sender] = CloseDue(since: frame, requirement: .ex5, cause: "keeps-open-after-error", reason: "its ERROR")
         }
     }
 
@@ -199,6 +228,8 @@ public struct ConnectionMonitor: Sendable {
             if response.features.isEmpty {
                 passed(.server, .hs2)
                 closingResponse = frame
+                closesDue[.server] = CloseDue(since: frame, requirement: .hs2, cause: "keeps-open-after-closing-response",
+                                              reason: "its VERSION_RESPONSE of another major")
             } else {
                 fail("features-with-other-major", .server, .hs2, "answered a request for \(offer.version) with \(response.version) and features \(response.features.names.joined(separator: ",")): another major agrees no features", evidence)
             }
@@ -285,8 +316,34 @@ public struct ConnectionMonitor: Sendable {
 
     // MARK: - The end
 
+    /// The sender of `direction` closed or reset the connection: the close it owed, if any; and
+    /// for the other end, a close it owed for longer than `closeDeadline` and still had not made.
+    private mutating func end(_ direction: TCPDirection, _ evidence: MonitorEvidence) {
+        let closer = MonitorEnd(sending: direction)
+        guard ended.insert(closer).inserted else { return }
+        if let due = closesDue.removeValue(forKey: closer) { passed(closer, due.requirement) }
+        let other = closer.peer
+        guard !ended.contains(other), let due = closesDue.removeValue(forKey: other) else { return }
+        let waited = evidence.time.nanoseconds(since: due.since.time)
+        let deadline = "\(Self.closeDeadline / 1_000_000_000) s"
+        guard waited >= Self.closeDeadline else {
+            notJudged(other, due.requirement, because: "the other end closed the connection less than \(deadline) after what called for a close")
+            return
+        }
+        // Reading on past it, or sending after its ERROR, already said that it kept the connection open.
+        let said: Set<String> = ["keeps-open-after-error", "takes-unreadable-frame", "sends-after-error", "sends-after-closing-response"]
+        guard !verdicts.contains(where: { $0.end == other && said.contains($0.cause) }) else { return }
+        let how = evidence.ending == .reset ? "reset" : "closed"
+        fail(due.cause, other, due.requirement,
+             "had not closed the connection \(String(format: "%.1f s", Double(waited) / 1e9)) after \(due.reason) (\(due.since.evidence)), when the \(closer) \(how) it (\(evidence)): it must close (the monitor allows \(deadline))",
+             [due.since.evidence, evidence])
+    }
+
     private mutating func close() {
         isClosed = true
+        for (end, due) in closesDue.sorted(by: { $0.key < $1.key }) {
+            notJudged(end, due.requirement, because: "the connection or the capture ended before either end closed after what called for a close")
+        }
         for direction in TCPDirection.allCases {
             let receiver = MonitorEnd(sending: direction.reversed)
             let ledger = ledgers[direction]

@@ -9,6 +9,8 @@ public enum MonitorEvent: Sendable {
     case joinedMidStream(TCPDirection)
     /// Bytes of `direction` are missing from the capture (the capture lost them, not the network).
     case gap(TCPDirection)
+    /// The sender of `direction` closed it (FIN) or dropped the connection (reset), at `evidence`.
+    case ended(TCPDirection, MonitorEvidence)
     /// The connection ended, or the capture did: nothing more comes of it.
     case closed
 }

@@ -53,9 +53,25 @@ struct ReassemblyTests {
         case let .opened(connection): "opened \(connection.client.port)"
         case let .gap(connection, _, count, packet, _): "gap \(count) on \(connection.client.port) at \(packet)"
         case let .data(connection, _, bytes, _, _, _): "data \(bytes.count) on \(connection.client.port)"
+        case let .ended(_, direction, ending, packet, _): "\(ending) from \(direction == .clientToServer ? "client" : "server") at \(packet)"
         case .closed: "closed"
         case .joinedMidStream: "joined"
         }
+    }
+
+    /// A segment from the client (or the server) with its sequence, acknowledgment, flags and payload.
+    static func from(_ client: Bool, _ sequence: UInt32, _ acknowledgment: UInt32, _ flags: TCPSegment.Flags, _ payload: [UInt8]) -> Sent {
+        Sent(source: client ? Self.client : Self.server, destination: client ? Self.server : Self.client, sequence: sequence,
+             acknowledgment: acknowledgment, flags: flags, payload: payload)
+    }
+
+    /// What `tracker` reports of `segments`, packets numbered from 1, in words.
+    static func play(_ segments: [Sent], through tracker: inout TCPConnectionTracker) -> [String] {
+        var kinds: [String] = []
+        for (number, segment) in segments.enumerated() {
+            segment.withSegment { tracker.add($0, packet: number + 1, time: Self.time) { kinds.append(Self.describe($0)) } }
+        }
+        return kinds
     }
 
     @Test("sequence numbers wrap past 2^32")
@@ -139,25 +155,32 @@ struct ReassemblyTests {
 
     @Test("a connection missing bytes the capture lost closes once each side acknowledged the other's FIN, not at the end of the capture")
     func lostBytesAcknowledged() {
+        let from = Self.from
         var tracker = TCPConnectionTracker()
-        func from(_ client: Bool, _ sequence: UInt32, ack: UInt32, _ flags: TCPSegment.Flags, _ payload: [UInt8] = []) -> Sent {
-            Sent(source: client ? Self.client : Self.server, destination: client ? Self.server : Self.client, sequence: sequence,
-                 acknowledgment: ack, flags: flags, payload: payload)
-        }
-        var kinds: [String] = []
-        for (number, segment) in [
-            from(true, 99, ack: 0, .syn), from(false, 499, ack: 100, [.syn, .ack]), from(true, 100, ack: 500, .ack),
+        let kinds = Self.play([
+            from(true, 99, 0, .syn, []), from(false, 499, 100, [.syn, .ack], []), from(true, 100, 500, .ack, []),
             // Bytes 100..<104 were sent and received, but the capture lost them.
-            from(true, 104, ack: 500, .ack, [0x45, 0x46, 0x47, 0x48]),
-            from(true, 108, ack: 500, [.fin, .ack]), from(false, 500, ack: 109, [.fin, .ack]), from(true, 109, ack: 501, .ack),
-        ].enumerated() {
-            segment.withSegment { tracker.add($0, packet: number + 1, time: Self.time) { kinds.append(Self.describe($0)) } }
-        }
+            from(true, 104, 500, .ack, [0x45, 0x46, 0x47, 0x48]),
+            from(true, 108, 500, [.fin, .ack], []), from(false, 500, 109, [.fin, .ack], []), from(true, 109, 501, .ack, []),
+        ], through: &tracker)
         let port = Self.client.port
-        #expect(kinds == ["opened \(port)", "gap 4 on \(port) at 4", "data 4 on \(port)", "closed"], "closed by the last ACK, before finish(): \(kinds)")
+        #expect(kinds == ["opened \(port)", "gap 4 on \(port) at 4", "data 4 on \(port)", "fin from client at 5", "fin from server at 6", "closed"],
+                "each FIN said where it came, and closed by the last ACK, before finish(): \(kinds)")
         var atEnd: [String] = []
         tracker.finish { atEnd.append(Self.describe($0)) }
         #expect(atEnd.isEmpty)
+    }
+
+    @Test("a reset ends the connection at once and says who sent it; a FIN sent again is said once")
+    func resetAndRepeatedFIN() {
+        let from = Self.from
+        var tracker = TCPConnectionTracker()
+        let kinds = Self.play([
+            from(true, 99, 0, .syn, []), from(false, 499, 100, [.syn, .ack], []), from(true, 100, 500, .ack, [1, 2]),
+            from(true, 102, 500, [.fin, .ack], []), from(true, 102, 500, [.fin, .ack], []), from(false, 500, 103, [.rst, .ack], []),
+        ], through: &tracker)
+        let port = Self.client.port
+        #expect(kinds == ["opened \(port)", "data 2 on \(port)", "fin from client at 4", "reset from server at 6", "closed"], "\(kinds)")
     }
 
     @Test("out-of-order bytes held across connections stay in a budget: the connection holding the most gives up waiting first")

@@ -95,6 +95,26 @@ struct MonitorCommandTests {
         #expect(!run.output.contains("FAIL client"), "\(fault): the reference client is not to blame: \(run.output)")
     }
 
+    /// A server that sends its ERROR and keeps the connection open shows only in the FINs: the
+    /// suite waits for the close, then closes itself.
+    @Test("a server that keeps the connection open after its ERROR is named under EX-5 from the suite's close; the reference peer, which closes, is not",
+          arguments: [("keep-open-on-bad-magic", "frame.magic.after-good-frame"), ("keep-open-on-error", "wire.checksum.212"), ("", "frame.magic.after-good-frame")])
+    func keptOpen(fault: String, testCase: String) async throws {
+        let pcap = FileManager.default.temporaryDirectory.appending(path: "decaf-monitor-\(UUID().uuidString).pcap")
+        defer { try? FileManager.default.removeItem(at: pcap) }
+        let (server, address) = try await FuzzServerCommandTests.peer(["--pcap", pcap.path] + (fault.isEmpty ? [] : ["--fault", fault]))
+        _ = try await DecafProcess.run(["conform", "server", address, "--case", testCase], limit: .seconds(120))
+        _ = try await server.stop()
+        let run = try await DecafProcess.run(["monitor", pcap.path])
+        if fault.isEmpty {
+            #expect(!run.output.contains("FAIL server"), "\(run.output)")
+            #expect(run.output.contains("EX-5             server       1"), "the close was seen: \(run.output)")
+        } else {
+            #expect(run.status == 1, "\(run.output)\(run.error)")
+            #expect(run.output.contains("FAIL server EX-5: had not closed the connection"), "\(fault): \(run.output)")
+        }
+    }
+
     @Test("--junit and --html: a test case per end and requirement, failed, passed or skipped when not judged; the JUnit passes Specs/junit.xsd",
           .enabled(if: ExternalTool.xmllint.isInstalled, Comment(rawValue: ExternalTool.xmllint.skipReason)))
     func reports() async throws {

@@ -41,6 +41,13 @@ struct ConnectionMonitorTests {
             ack(.clientToServer, Self.control(1))
         }
 
+        /// The sender of `direction` closes (or resets) the connection `seconds` after the first frame.
+        mutating func end(_ direction: TCPDirection, after seconds: Double, reset: Bool = false) {
+            number += 1
+            let time = CaptureTime(seconds: 1_700_000_000 + Int64(seconds), nanoseconds: UInt32((seconds - seconds.rounded(.down)) * 1e9))
+            events.append(.ended(direction, MonitorEvidence(packet: number, time: time, ending: reset ? .reset : .fin)))
+        }
+
         func judged(closing: Bool = true) -> ConnectionMonitor {
             var monitor = ConnectionMonitor(connection: 1)
             for event in events { monitor.handle(event) }
@@ -302,5 +309,62 @@ struct ConnectionMonitorTests {
         talk.send(.serverToClient, .data, Conversation.normal(1))
         talk.send(.serverToClient, .data, Conversation.normal(2))
         #expect(Self.failures(talk.judged(closing: false)) == ["server EX-5"], "said once")
+    }
+
+    /// The conform server suite waits for a close after an ERROR, then closes itself: a server
+    /// that keeps the connection open (keep-open-on-error, keep-open-on-bad-magic) showed only in
+    /// a capture's FINs, which the monitor did not read.
+    @Test("a close owed after one's own ERROR, a frame no receiver takes or a response of another major: made, kept open past the other end's wait, or not judged")
+    func closesOwed() {
+        let bad = WireError(.checksumMismatch(stored: 1, computed: 2), offset: 24)
+        let error = ErrorReport(code: ErrorCode.checksumMismatch.rawValue, reason: "bad")
+        func refused(serverSaysError: Bool) -> Conversation {
+            var talk = Conversation()
+            talk.handshake()
+            talk.send(.clientToServer, .data, Conversation.normal(1), acceptance: .byNoReceiver(bad))
+            if serverSaysError { talk.send(.serverToClient, .control, Conversation.control(2), error: error) }
+            return talk
+        }
+        var keptOpen = refused(serverSaysError: true)
+        keptOpen.end(.clientToServer, after: 2)
+        let open = keptOpen.judged()
+        #expect(Self.failures(open) == ["client CRC-1", "server EX-5"])
+        #expect(open.verdicts.last?.cause == "keeps-open-after-error")
+        #expect(open.verdicts.last?.evidence.last?.ending == .fin, "the client's FIN is the proof")
+
+        var closed = refused(serverSaysError: true)
+        closed.end(.serverToClient, after: 0.01)
+        closed.end(.clientToServer, after: 2)
+        let made = closed.judged()
+        #expect(Self.failures(made) == ["client CRC-1"])
+        #expect(made.tally.counts[MonitorTally.Key(end: .server, requirement: .ex5)]?.passed == 1)
+
+        var soon = refused(serverSaysError: true)
+        soon.end(.clientToServer, after: 0.5, reset: true)
+        let early = soon.judged()
+        #expect(Self.failures(early) == ["client CRC-1"], "the client did not wait the monitor's second")
+        #expect(early.tally.counts[MonitorTally.Key(end: .server, requirement: .ex5)]?.notJudged == 1)
+
+        var silent = refused(serverSaysError: false)
+        silent.end(.clientToServer, after: 3)
+        #expect(silent.judged().verdicts.last?.cause == "keeps-open-after-unreadable-frame")
+
+        var readOn = refused(serverSaysError: true)
+        readOn.send(.clientToServer, .data, Conversation.normal(2))
+        readOn.ack(.serverToClient, Conversation.normal(2))
+        let saidByReading = readOn.judged().verdicts.map(\.cause)
+        readOn.end(.clientToServer, after: 3)
+        #expect(readOn.judged().verdicts.map(\.cause) == saidByReading, "reading on already said it: once")
+
+        var otherMajor = Conversation()
+        otherMajor.send(.clientToServer, .control, Conversation.control(1), request: VersionRequest(version: .v1_0, features: [.basic]))
+        otherMajor.send(.serverToClient, .control, Conversation.control(1), response: VersionResponse(version: ProtocolVersion(major: 2, minor: 0), features: []))
+        otherMajor.end(.clientToServer, after: 1.5)
+        #expect(otherMajor.judged().verdicts.map(\.cause) == ["keeps-open-after-closing-response"])
+
+        var neither = refused(serverSaysError: true)
+        #expect(Self.failures(neither.judged()) == ["client CRC-1"], "the capture ended first")
+        neither.end(.serverToClient, after: 5)
+        #expect(Self.failures(neither.judged()) == ["client CRC-1"], "late, but nobody waited on it")
     }
 }
