@@ -72,6 +72,11 @@ public struct MonitorReport: Sendable, Encodable {
         case connections, frames, defects, failures, failuresNotListed, requirements, metrics, captureError, failed
     }
 
+    /// One failure as a line of its own, printed as its connection ends: where, who, what.
+    public static func line(for verdict: MonitorVerdict, in connection: TCPConnection) -> String {
+        "connection \(connection): \(verdict.level == .required ? "FAIL" : "WARN") \(verdict.end) \(verdict.requirement.rawValue): \(verdict.message)"
+    }
+
     /// The report for a person.
     public var lines: [String] {
         var lines = ["\(connections) connection(s), \(frames) frame(s)"]

@@ -41,8 +41,17 @@ struct ChunkedInput {
         size = fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG ? Int(status.st_size) : nil
     }
 
-    /// Reads the next bytes into `buffer`, as many as one read gives; 0 at the end.
-    mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+    /// Reads the next bytes into `buffer`, as many as one read gives; 0 at the end, or once `stop`
+    /// says so (checked while the input has nothing to give, every 200 ms).
+    mutating func read(into buffer: UnsafeMutableRawBufferPointer, until stop: (() -> Bool)? = nil) throws -> Int {
+        if let stop {
+            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            while !stop() {
+                let polled = poll(&ready, 1, 200)
+                if polled > 0 || (polled < 0 && errno != EINTR) { break }
+            }
+            if stop() { return 0 }
+        }
         while true {
             let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
             if count >= 0 {
@@ -58,13 +67,14 @@ struct ChunkedInput {
     /// Feeds `first` (what was read to tell the input's format) and the rest of the input to
     /// `dissector`, a chunk at a time, its findings into `sink`, then ends it; shows progress on a
     /// terminal for a file of known size.
-    mutating func feed<Dissector: ChunkDissector, Sink: CaptureSink>(_ first: [UInt8], to dissector: inout Dissector, into sink: inout Sink) throws {
+    mutating func feed<Dissector: ChunkDissector, Sink: CaptureSink>(_ first: [UInt8], to dissector: inout Dissector, into sink: inout Sink,
+                                                                     until stop: (() -> Bool)? = nil) throws {
         var progress = ProgressBar(total: size)
         first.withUnsafeBytes { dissector.append($0, to: &sink) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
         defer { buffer.deallocate() }
         while true {
-            let count = try read(into: buffer)
+            let count = try read(into: buffer, until: stop)
             if count == 0 { break }
             dissector.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: &sink)
             progress.update(bytesRead)
@@ -74,25 +84,22 @@ struct ChunkedInput {
     }
 
     /// The first bytes of the input, at least 4 unless it is shorter: enough to tell its format.
-    mutating func head() throws -> [UInt8] {
-        var head = try next()
+    mutating func head(until stop: (() -> Bool)? = nil) throws -> [UInt8] {
+        var head = try next(until: stop)
         while head.count < 4 {
-            let more = try next()
+            let more = try next(until: stop)
             if more.isEmpty { break }
             head += more
         }
         return head
     }
 
-    /// The next chunk; empty at the end.
-    mutating func next() throws -> [UInt8] {
-        let data: Data
-        do {
-            data = try handle.read(upToCount: Self.chunkSize) ?? Data()
-        } catch {
-            throw InputError("cannot read \(name) after \(bytesRead) bytes: \(error.localizedDescription)")
-        }
-        bytesRead += data.count
-        return [UInt8](data)
+    /// The next chunk, as much as one read gives (a pipe's writer may send a packet at a time);
+    /// empty at the end.
+    mutating func next(until stop: (() -> Bool)? = nil) throws -> [UInt8] {
+        var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
+        let count = try chunk.withUnsafeMutableBytes { try read(into: $0, until: stop) }
+        chunk.removeSubrange(count...)
+        return chunk
     }
 }

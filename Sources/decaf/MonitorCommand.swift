@@ -10,7 +10,7 @@ import Glibc
 #endif
 
 /// `decaf monitor`: judge both ends of real traffic from a capture, by requirement.
-struct MonitorCommand: ParsableCommand {
+struct MonitorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "monitor",
         abstract: "Judge both ends of the Decaf traffic in a capture, by requirement.",
@@ -23,8 +23,11 @@ struct MonitorCommand: ParsableCommand {
             rule each frame no receiver may take breaks, for its sender. A failure needs proof on the \
             wire: a missing ACK fails only once its receiver acknowledged a later frame. What the \
             capture may have lost (a gap, a stream joined mid-way, a capture that ends first) is not \
-            judged, never failed. Several captures are judged one after another. Exit status: 0 when \
-            no end broke a MUST, 1 when one did, 2 on a usage error or when a capture cannot be read.
+            judged, never failed. Several captures are judged one after another. From standard input \
+            (tcpdump -U -w - | decaf monitor -), each connection's failures are printed as it ends. \
+            Ctrl-C stops reading and reports what was judged; connections still open are not judged. \
+            Exit status: 0 when no end broke a MUST, 1 when one did, 2 on a usage error or when a \
+            capture cannot be read, 130 when interrupted.
             """
     )
 
@@ -70,16 +73,17 @@ struct MonitorCommand: ParsableCommand {
         return TCPEndpoint(address: IPAddress(withUnsafeBytes(of: v6) { Array($0) }), port: UInt16(proxy.port))
     }
 
-    func run() throws {
+    func run() async throws {
         let paths: [String?] = captures.isEmpty ? [nil] : captures
+        let interrupted = InterruptFlag(watching: await SignalWaiter.install())
         var worst: Int32 = 0
-        for (index, path) in paths.enumerated() {
+        for (index, path) in paths.enumerated() where !interrupted.isRaised {
             if paths.count > 1 && !json {
                 FileHandleOutput.standardOutput.write((index == 0 ? "" : "\n") + "==> \(path ?? "-") <==\n")
             }
             do {
                 let started = ContinuousClock.now
-                let report = try monitor(path)
+                let report = try monitor(path, until: interrupted)
                 try writeFiles(report, capture: path ?? "-", duration: ContinuousClock.now - started)
                 let text = json ? JSONLine.encode(report) : report.lines.joined(separator: "\n")
                 if let code = FileHandleOutput.standardOutput.write(text + "\n") { throw InputError.cannotWrite(code) }
@@ -88,6 +92,10 @@ struct MonitorCommand: ParsableCommand {
                 FileHandleOutput.standardError.write("Error: \(path ?? "standard input"): \(error.message)\n")
                 worst = 2
             }
+        }
+        if interrupted.isRaised {
+            FileHandleOutput.standardError.write("Interrupted: reported what was read; connections still open were not judged\n")
+            throw ExitCode(130)
         }
         if worst != 0 { throw ExitCode(worst) }
     }
@@ -104,20 +112,23 @@ struct MonitorCommand: ParsableCommand {
         }
     }
 
-    /// Judges one capture, or standard input when `path` is nil or "-".
-    private func monitor(_ path: String?) throws -> MonitorReport {
+    /// Judges one capture, or standard input when `path` is nil or "-" (printing each
+    /// connection's failures as it ends), until `interrupted`.
+    private func monitor(_ path: String?, until interrupted: InterruptFlag) throws -> MonitorReport {
         if path == nil || path == "-", isatty(0) == 1 {
-            throw InputError("no input: give a CAPTURE, or pipe one into standard input (tcpdump -w -)")
+            throw InputError("no input: give a CAPTURE, or pipe one into standard input (tcpdump -U -w -)")
         }
         var input = try ChunkedInput(path: path)
-        let head = try input.head()
+        let head = try input.head { interrupted.isRaised }
+        if interrupted.isRaised, head.isEmpty { return MonitorReport(CaptureMonitor()) }
         guard CaptureFormat.detect(head) != nil else {
             let name = path.map { $0 == "-" ? "standard input" : $0 } ?? "standard input"
             throw InputError("\(name) is not a pcap or pcapng capture; record one with tcpdump -w, decaf peer --pcap or decaf proxy --pcap")
         }
         var dissector = CaptureDissector(options: CaptureMonitor.decodeOptions, port: port)
-        var monitor = proxyEndpoint.map(CaptureMonitor.init(proxy:)) ?? CaptureMonitor()
-        try input.feed(head, to: &dissector, into: &monitor)
+        var printing = PrintingMonitor(proxyEndpoint.map(CaptureMonitor.init(proxy:)) ?? CaptureMonitor(), printing: !json && (path == nil || path == "-"))
+        try input.feed(head, to: &dissector, into: &printing) { interrupted.isRaised }
+        let monitor = printing.monitor
         if monitor.connectionCount == 0 {
             FileHandleOutput.standardError.write("No Decaf connection found in \(dissector.reader.packetCount) packet(s)"
                 + (port == nil ? "; if the traffic is on a known port, give --port" : "") + "\n")

@@ -1,6 +1,9 @@
 import DecafTestSupport
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `decaf monitor` on captures the reference peer records of `decaf send`: nothing fails between
 /// the two reference ends, and each planted fault a capture can show is named for the server,
@@ -113,6 +116,29 @@ struct MonitorCommandTests {
             #expect(run.status == 1, "\(run.output)\(run.error)")
             #expect(run.output.contains("FAIL server EX-5: had not closed the connection"), "\(fault): \(run.output)")
         }
+    }
+
+    /// `tcpdump -U -w - | decaf monitor -`: the pipe stays open while the capture is made.
+    @Test("from a pipe, a connection's failures are printed as it ends, the pipe still open; Ctrl-C reports what was read, exit status 130")
+    func live() async throws {
+        let pcap = try await Self.capture(peer: ["--fault", "crc-little-endian"], send: [])
+        defer { try? FileManager.default.removeItem(at: pcap) }
+        let fifo = FileManager.default.temporaryDirectory.appending(path: "decaf-monitor-\(UUID().uuidString).fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        let monitor = try RunningChild(URL(fileURLWithPath: "/bin/sh"), ["-c", #"exec "$0" monitor - < "$1""#, FixturePaths.decafExecutable.path, fifo])
+        // Opening the pipe's end waits for the monitor to open the other.
+        let writer = try await ChildProcess.offCooperativeThreads { FileHandle(forWritingAtPath: fifo) }
+        let handle = try #require(writer)
+        defer { try? handle.close() }
+        try handle.write(contentsOf: Data(contentsOf: pcap))
+        let line = try await monitor.outputLine(containing: "FAIL")
+        #expect(line.hasPrefix("connection #1 ") && line.contains("FAIL server CRC-1: sent a frame no receiver may take"), "\(line)")
+        let run = try await monitor.stop(signal: SIGINT)
+        let output = String(decoding: run.output, as: UTF8.self)
+        #expect(run.status == 130 && !run.signalled, "status \(run.status): \(output)")
+        #expect(output.contains("requirement      end     passed  failed  not judged") && output.contains("FAIL: the server broke CRC-1"), "\(output)")
+        #expect(String(decoding: run.error, as: UTF8.self).contains("Interrupted: reported what was read"))
     }
 
     @Test("--junit and --html: a test case per end and requirement, failed, passed or skipped when not judged; the JUnit passes Specs/junit.xsd",
