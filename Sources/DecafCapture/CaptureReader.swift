@@ -73,6 +73,14 @@ public struct CaptureReader {
         throw error
     }
 
+    /// Ends this file and reads what follows as the next part of the same capture (tcpdump -C or
+    /// -G writes one in several files): a file header again, and packets numbered on from this
+    /// file's. Throws as `finish` does when this file ended badly.
+    public mutating func startNextFile() throws(CaptureError) {
+        try finish()
+        (format, fileOffset, pcap, section) = (nil, 0, nil, nil)
+    }
+
     private mutating func readUnits(_ chunk: UnsafeRawBufferPointer, _ handle: (CapturedPacket) -> Void) throws(CaptureError) {
         var offset = 0
         // A unit begun in an earlier chunk takes just the bytes it lacks, then is read on its own.

@@ -2,9 +2,10 @@ import DecafDiagnosis
 
 /// The run as one self-contained HTML page (`--html FILE`): the summary, the diagnosis's defects
 /// (when the suite has one), a table of cases per spec section, and each case's verdict with its
-/// reason, the requirements' text and the bytes both ways.
+/// reason, the requirements' text and the bytes both ways; `appendix`, HTML of the caller's
+/// (a picture), after the summary.
 public enum HTMLReport {
-    public static func render(_ run: ConformanceRun) -> String {
+    public static func render(_ run: ConformanceRun, appendix: String = "") -> String {
         let escape = MarkupEscaping.escape
         let counts = run.counts
         var html = """
@@ -40,6 +41,7 @@ public enum HTMLReport {
             html += "</ol>\n"
             if !diagnosis.unexplained.isEmpty { html += "<p>Unexplained: \(diagnosis.unexplained.map { "<a href=\"#\(escape($0))\">\(escape($0))</a>" }.joined(separator: ", "))</p>\n" }
         }
+        html += appendix
         let sections = Dictionary(grouping: run.results, by: \.testCase.section).sorted { $0.key < $1.key }
         for (section, results) in sections {
             html += "<h2>\(escape(section.title))</h2>\n<table><tr><th>verdict</th><th>case</th><th>level</th><th>requirements</th><th>what it checks</th></tr>\n"

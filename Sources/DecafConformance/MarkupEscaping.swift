@@ -1,7 +1,7 @@
 /// Escapes text for XML and HTML content and attribute values, dropping characters XML 1.0 cannot
 /// carry at all (control characters a target's ERROR reason might hold).
-enum MarkupEscaping {
-    static func escape(_ text: String) -> String {
+public enum MarkupEscaping {
+    public static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {

@@ -103,12 +103,35 @@ public struct CaptureDissector {
                 tracker.add(packet) { handle($0, into: &sink) }
             }
         } catch {
-            failed = true
-            tracker.finish { handle($0, into: &sink) }
-            sink.note(.captureError(error))
+            end(at: error, flushing: &tracker, into: &sink)
         }
         swap(&reader, &self.reader)
         swap(&tracker, &self.tracker)
+    }
+
+    /// The end of this file, whose capture goes on in the next one fed (tcpdump -C or -G parts):
+    /// connections go on across the two. A file that ended badly ends the capture as `append`'s
+    /// damage does.
+    public mutating func startNextFile<Sink: CaptureSink>(to sink: inout Sink) {
+        guard !failed else { return }
+        use.enter()
+        defer { use.leave() }
+        do {
+            try reader.startNextFile()
+        } catch {
+            var tracker = TCPConnectionTracker()
+            swap(&tracker, &self.tracker)
+            end(at: error, flushing: &tracker, into: &sink)
+            swap(&tracker, &self.tracker)
+        }
+    }
+
+    /// The capture is damaged at `error`: every connection is flushed, the damage said once, and
+    /// the rest of the input ignored.
+    private mutating func end<Sink: CaptureSink>(at error: CaptureError, flushing tracker: inout TCPConnectionTracker, into sink: inout Sink) {
+        failed = true
+        tracker.finish { handle($0, into: &sink) }
+        sink.note(.captureError(error))
     }
 
     /// The end of the file a connection at a time: flushes the next connection still open into

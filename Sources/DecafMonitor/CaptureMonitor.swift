@@ -26,6 +26,14 @@ public struct CaptureMonitor: CaptureSink {
     /// Each connection followed, by index, while it is open, and what is measured of it.
     private var open: [Int: ConnectionMonitor] = [:]
     private var measuring: [Int: ConnectionMetrics] = [:]
+    /// What a session's connections together show, and its failures, kept with the connection
+    /// they were found on until it ends.
+    private var sessions = SessionMonitor()
+    private var sessionFailures: [Int: [MonitorVerdict]] = [:]
+    /// Who ended each open connection first, and how.
+    private var endedBy: [Int: (end: MonitorEnd, ending: TCPStreamEvent.Ending)] = [:]
+    /// The picture of the sessions' connections (of a proxy's capture, its client legs').
+    public private(set) var timeline = SessionTimeline()
     /// The field metrics of every ended connection, and the durations of every open one (of a
     /// proxy's capture, its client legs').
     public private(set) var metrics = FieldMetrics()
@@ -73,6 +81,14 @@ public struct CaptureMonitor: CaptureSink {
         let monitored = Self.monitored(view)
         let judged = judged(on: view.connection)
         open[view.connection.index, default: ConnectionMonitor(connection: view.connection.index, judging: judged)].handle(.frame(view.direction, monitored))
+        let sender = MonitorEnd(sending: view.direction)
+        if judged.contains(sender) || monitored.messageType == .data {
+            switch sessions.take(monitored, from: sender, on: view.connection) {
+            case .nothing: break
+            case let .failed(verdict): if judged.contains(sender) { sessionFailures[view.connection.index, default: []].append(verdict) }
+            case let .notJudged(end, reason): if judged.contains(end) { tally.notJudged(end, .replay1, because: reason) }
+            }
+        }
         // Through a proxy, the client's legs are measured: what the client lived through.
         if judged.contains(.client) {
             measuring[view.connection.index, default: ConnectionMetrics()].take(monitored, from: view.direction, timing: &metrics)
@@ -91,11 +107,22 @@ public struct CaptureMonitor: CaptureSink {
             open[connection.index]?.handle(.gap(direction))
         case let .ended(connection, direction, ending, packet, time):
             open[connection.index]?.handle(.ended(direction, MonitorEvidence(packet: packet, time: time, ending: ending)))
+            if endedBy[connection.index] == nil { endedBy[connection.index] = (MonitorEnd(sending: direction), ending) }
         case let .connectionClosed(connection):
-            if let measured = measuring.removeValue(forKey: connection.index) { metrics.add(measured, index: connection.index) }
+            let ending = endedBy.removeValue(forKey: connection.index)
+            let measured = measuring.removeValue(forKey: connection.index)
+            let reconnects = metrics.reconnectCount
+            if let measured { metrics.add(measured, index: connection.index) }
             guard var monitor = open.removeValue(forKey: connection.index) else { return }
             monitor.handle(.closed)
-            keep(monitor)
+            let found = keep(monitor)
+            if let measured, let session = measured.session, let first = measured.firstTime, let last = measured.lastTime {
+                let reconnect = metrics.reconnectCount > reconnects ? metrics.latestReconnect : nil
+                timeline.add(session: session.rawValue, SessionTimeline.Connection(
+                    index: connection.index, first: first, last: last, endedBy: ending,
+                    failures: found.map { verdict in (verdict.evidence.first?.time ?? last, "\(verdict.end) \(verdict.requirement.rawValue): \(verdict.message)") },
+                    reconnect: reconnect))
+            }
         case let .captureError(error):
             captureError = error
         case .frame, .resynchronized:
@@ -103,12 +130,14 @@ public struct CaptureMonitor: CaptureSink {
         }
     }
 
-    /// Keeps what an ended connection's monitor found.
-    private mutating func keep(_ monitor: ConnectionMonitor) {
+    /// Keeps what an ended connection's monitor found; returns it.
+    private mutating func keep(_ monitor: ConnectionMonitor) -> [MonitorVerdict] {
         tally.add(monitor.tally)
+        let verdicts = monitor.verdicts + (sessionFailures.removeValue(forKey: monitor.connection) ?? [])
         let room = max(0, Self.listLimit - failures.count)
-        failures += monitor.verdicts.prefix(room)
-        failuresNotListed += max(0, monitor.verdicts.count - room) + monitor.verdictsNotListed
+        failures += verdicts.prefix(room)
+        failuresNotListed += max(0, verdicts.count - room) + monitor.verdictsNotListed
+        return verdicts
     }
 
     /// What the rules need of a frame seen in place.

@@ -14,7 +14,9 @@ import Foundation
 /// (HEARTBEAT acknowledged), EX-3 (no ACK for an ACK or an undefined type), EX-4 (no read receipt
 /// unless agreed), EX-5 (close after a frame no receiver takes and after one's own ERROR, within
 /// `closeDeadline` when the other end waited that long; nothing after one's own ERROR),
-/// HS-1 (the client's first frame is its version request), HS-2 (the server's answer to it), and
+/// HS-1 (the client's first frame is its version request), HS-2 (the server's answer to it), SEQ-1
+/// and EX-7 (a sequence is one frame's: a resend keeps its body and, recommended, its timestamp),
+/// and
 /// the requirement of every error a frame no receiver takes breaks, for its sender.
 public struct ConnectionMonitor: Sendable {
     /// The connection's index in the capture.
@@ -128,6 +130,9 @@ public struct ConnectionMonitor: Sendable {
             ledgers[direction].rememberNeverAcknowledged(DirectionLedger.SentFrame(frame, header), key: key)
             acknowledgement(frame, header, key: key, from: direction)
         case .data, .control, .readReceipt, .heartbeat:
+            if let first = ledgers[direction].awaiting[key] {
+                judgeSendingAgain(first, as: frame, header, from: sender, direction: direction)
+            }
             ledgers[direction].await(DirectionLedger.SentFrame(frame, header), order: order, key: key)
             shifted[direction].sent(DirectionLedger.SentFrame(frame, header), order: order, key: key)
         default: ledgers[direction].rememberNeverAcknowledged(DirectionLedger.SentFrame(frame, header), key: key)
@@ -169,6 +174,35 @@ public struct ConnectionMonitor: Sendable {
         }
     }
 
+    /// A frame under a sequence this end already sent on the connection. With another body, two
+    /// frames share one sequence (SEQ-1: a counter adds 1 per frame), or a resend changed its body
+    /// (EX-7, interpretation 17: a receiver drops it as a repeat): either way the sequence was
+    /// used twice. With the body and a new timestamp, before any ACK: a resend that should keep
+    /// its timestamp (EX-7, recommended), or a receiver whose ACK was lost delivers it twice. The
+    /// same frame after its ACK may be a resend that crossed the ACK: nothing is judged of it.
+    private mutating func judgeSendingAgain(_ first: DirectionLedger.Awaiting, as frame: MonitoredFrame, _ header: FrameHeader, from sender: MonitorEnd,
+                                            direction: TCPDirection) {
+        let earlier = first.frame
+        // Compressed otherwise, the same message has other bytes; an ACK the capture lost leaves
+        // a resend unexplained.
+        guard header.compressType == earlier.compressType, ledgers[direction.reversed].holdsAll else {
+            notJudged(sender, .ex7, because: "a frame sent again compressed otherwise, or with its ACK direction not whole in the capture")
+            return
+        }
+        let evidence = [frame.evidence, earlier.evidence]
+        let unacknowledged = first.acknowledgements == 0
+        if header.bodyLength != earlier.bodyLength || header.checksum != earlier.checksum {
+            let reading = unacknowledged ? ", or a resend of it with its body changed (EX-7: a resend is the same frame)" : ""
+            fail("sequence-reused", sender, .seq1, "sent \(Self.describe(frame)) (\(frame.evidence)) with another body than the frame it sent under that sequence (\(earlier.evidence)): two frames under one sequence (a counter adds 1 per frame)\(reading); a receiver drops the second as a repeat",
+                 evidence)
+        } else if header.timestamp != earlier.timestamp, unacknowledged {
+            fail("resent-with-new-timestamp", sender, .ex7, "sent \(Self.describe(frame)) again (\(frame.evidence)) with timestamp \(header.timestamp), its first sending (\(earlier.evidence)) \(earlier.timestamp): a resend keeps its timestamp, or a receiver whose ACK was lost delivers it twice",
+                 evidence, level: .recommended)
+        } else if unacknowledged {
+            passed(sender, .ex7)
+        }
+    }
+
     /// Adds `key` to `keys`, the latest `DirectionLedger.limit` kept; false when it was there.
     private static func remember<Key: Hashable>(_ key: Key, in keys: inout Set<Key>) -> Bool {
         if keys.count >= DirectionLedger.limit { keys.removeAll(keepingCapacity: true) }
@@ -205,7 +239,9 @@ public struct ConnectionMonitor: Sendable {
 
     /// The handshake's frames, and an ERROR report.
     private mutating func control(_ frame: MonitoredFrame, from sender: MonitorEnd, order: Int) {
-        if sender == .client, frame.versionRequest != nil {
+        // A request sent again with its sequence and timestamp is a repeat (its answer was lost on
+        // the way): the server acknowledges it and need not answer again (REPLAY-1).
+        if sender == .client, frame.versionRequest != nil, !Self.repeats(frame, request?.frame) {
             request = (frame, order)
             answered = false
         }
@@ -412,6 +448,12 @@ public struct ConnectionMonitor: Sendable {
 
     private mutating func notJudged(_ end: MonitorEnd, _ requirement: RequirementID, because reason: String, count: Int = 1) {
         if judged.contains(end) { tally.notJudged(end, requirement, because: reason, count: count) }
+    }
+
+    /// Whether `frame` is `earlier` sent again: the same sequence and timestamp.
+    static func repeats(_ frame: MonitoredFrame, _ earlier: MonitoredFrame?) -> Bool {
+        guard let header = frame.header, let first = earlier?.header else { return false }
+        return header.sequence == first.sequence && header.timestamp == first.timestamp && header.sessionID == first.sessionID
     }
 
     /// A frame for a person: its type and sequence.

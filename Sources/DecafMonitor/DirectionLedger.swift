@@ -6,15 +6,24 @@ import DecafWire
 /// of each kind are kept (about 100 KiB a connection); past it, frames already answered are
 /// forgotten first, and frames awaiting an ACK beyond it are counted as not judged.
 struct DirectionLedger {
-    /// What the rules keep of a frame sent: its type and sequence, and where it was seen.
+    /// What the rules keep of a frame sent: its type, sequence, timestamp and what tells its body
+    /// (a resend keeps them: EX-7), and where it was seen.
     struct SentFrame {
         var messageType: MessageType
         var sequence: SequenceNumber
+        var timestamp: UInt32
+        var bodyLength: UInt32
+        var checksum: UInt32
+        var compressType: CompressType
         var evidence: MonitorEvidence
 
         init(_ frame: MonitoredFrame, _ header: FrameHeader) {
             messageType = header.messageType
             sequence = header.sequence
+            timestamp = header.timestamp
+            bodyLength = header.bodyLength
+            checksum = header.checksum
+            compressType = header.compressType
             evidence = frame.evidence
         }
     }

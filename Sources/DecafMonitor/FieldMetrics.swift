@@ -18,6 +18,8 @@ public struct FieldMetrics: Sendable {
     /// From a session's connection's last frame to its next connection's first message delivered.
     public internal(set) var reconnects = RoundTripDistribution()
     public private(set) var reconnectCount = 0
+    /// The latest reconnect's time, ns.
+    private(set) var latestReconnect: Int64?
     public private(set) var messages = 0
     public private(set) var resent = 0
     public private(set) var acknowledged = 0
@@ -133,6 +135,7 @@ public struct FieldMetrics: Sendable {
             let time = delivered.nanoseconds(since: lost)
             reconnects.record(time)
             reconnectCount += 1
+            latestReconnect = time
             if listed {
                 perSession[session]?.reconnects += 1
                 if perSession[session]?.reconnectTimes.count ?? 0 < 100 { perSession[session]?.reconnectTimes.append(time) }

@@ -6,7 +6,7 @@ public enum MonitorCatalog {
     /// The rules of `ConnectionMonitor`, by requirement: the ends each may fail.
     static let rules: [RequirementID: Set<MonitorEnd>] = [
         .ex1: [.client, .server], .ex2: [.client, .server], .ex3: [.client, .server], .ex4: [.client, .server],
-        .ex5: [.client, .server], .replay1: [.client, .server], .hs1: [.client], .hs2: [.server],
+        .ex5: [.client, .server], .ex7: [.client, .server], .seq1: [.client, .server], .replay1: [.client, .server], .hs1: [.client], .hs2: [.server],
         // A checksum no receiver may take is its sender's (CRC-1) and, acknowledged, its receiver's.
         .crc1: [.client, .server],
     ]

@@ -37,6 +37,8 @@ public struct MonitorReport: Sendable, Encodable {
     public var defects: [Defect]
     public var failures: [MonitorVerdict]
     public var failuresNotListed: Int
+    /// The sessions' connections in time, for the HTML report (not in the JSON).
+    public var timeline: SessionTimeline
     public var requirements: [Requirement]
     /// What a mobile team measures: handshakes, round trips, deliveries, resends, reconnects.
     public var metrics: FieldMetricsReport
@@ -52,6 +54,7 @@ public struct MonitorReport: Sendable, Encodable {
         metrics = FieldMetricsReport(monitor.metrics)
         defects = Self.defects(of: monitor.failures)
         failuresNotListed = monitor.failuresNotListed
+        timeline = monitor.timeline
         captureError = monitor.captureError.map { "\($0)" }
         var failedCounts: [MonitorTally.Key: Int] = [:]
         for failure in monitor.failures { failedCounts[MonitorTally.Key(end: failure.end, requirement: failure.requirement), default: 0] += 1 }

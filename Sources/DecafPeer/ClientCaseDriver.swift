@@ -4,6 +4,7 @@ import DecafSession
 import DecafWire
 import Foundation
 import NIOCore
+import NIOExtras
 import NIOPosix
 
 /// One run of one client case on one event loop: the listener and connections of the scripted
@@ -12,6 +13,7 @@ import NIOPosix
 final class ClientCaseDriver {
     private let testCase: ClientCase
     private let settings: ClientRunSettings
+    private let pcap: NIOWritePCAPHandler.SynchronizedFileSink?
     private let eventLoop: EventLoop
     private let outcome: EventLoopPromise<ClientCaseOutcome>
     private var server: ScriptedServer
@@ -34,9 +36,11 @@ final class ClientCaseDriver {
     /// The testee's standard error is kept in the transcript up to this many bytes, its last.
     private static let noteLimit = 2048
 
-    init(testCase: ClientCase, settings: ClientRunSettings, eventLoop: EventLoop, outcome: EventLoopPromise<ClientCaseOutcome>) {
+    init(testCase: ClientCase, settings: ClientRunSettings, pcap: NIOWritePCAPHandler.SynchronizedFileSink? = nil, eventLoop: EventLoop,
+         outcome: EventLoopPromise<ClientCaseOutcome>) {
         self.testCase = testCase
         self.settings = settings
+        self.pcap = pcap
         self.eventLoop = eventLoop
         self.outcome = outcome
         watchdog = LoopWatchdog(eventLoop: eventLoop)
@@ -70,6 +74,7 @@ final class ClientCaseDriver {
 
     private func listen(on port: Int) -> EventLoopFuture<Channel> {
         let driver = bound
+        let pcap = pcap
         return ServerBootstrap(group: eventLoop)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(.socketOption(NIOBSDSocket.Option(rawValue: SO_REUSEPORT)), value: 1)
@@ -77,6 +82,7 @@ final class ClientCaseDriver {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
+                    if let pcap { try pipeline.addHandler(NIOWritePCAPHandler(mode: .server, fileSink: pcap.write)) }
                     try pipeline.addHandler(ScriptedConnectionRecorder(driver: driver))
                     try pipeline.addHandler(ByteToMessageHandler(FrameDecoderHandler()))
                     try pipeline.addHandler(ScriptedConnectionHandler(driver: driver))

@@ -1,5 +1,7 @@
 import DecafConformance
 import DecafNIO
+import Foundation
+import NIOExtras
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,9 +11,22 @@ import Glibc
 /// Cases run several at once, so the waits of timing cases do not add up.
 public struct ClientConformanceRunner: Sendable {
     public let settings: ClientRunSettings
+    /// Where every connection of every case is recorded, when it is (`--pcap`): closed when `run` ends.
+    let pcap: NIOWritePCAPHandler.SynchronizedFileSink?
 
     public init(settings: ClientRunSettings) {
         self.settings = settings
+        pcap = nil
+        // A write to a testee that died must fail with EPIPE, not kill the suite.
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// A runner of `settings` that records every connection to the pcap file `pcapPath`, when given.
+    public init(settings: ClientRunSettings, pcapPath: String?) throws(PcapFile.Problem) {
+        self.settings = settings
+        pcap = try pcapPath.map { path throws(PcapFile.Problem) in
+            try PcapFile.open(path: path) { error in FileHandle.standardError.write(Data("Error: writing the pcap file \(path) failed: \(error)\n".utf8)) }
+        }
         // A write to a testee that died must fail with EPIPE, not kill the suite.
         signal(SIGPIPE, SIG_IGN)
     }
@@ -19,7 +34,7 @@ public struct ClientConformanceRunner: Sendable {
     /// Runs one case, made outside the catalog, once, with a listener and a testee of its own:
     /// how the fuzzer asks a client about an input.
     public func attempt(_ testCase: ClientCase, execution: Int) async -> CaseAttempt {
-        await ClientSuiteDriver(settings: settings).attempt(testCase, execution: execution)
+        await ClientSuiteDriver(settings: settings, pcap: pcap).attempt(testCase, execution: execution)
     }
 
     /// Runs `cases` and reports each result to `progress` as it completes. A case that failed
@@ -30,7 +45,8 @@ public struct ClientConformanceRunner: Sendable {
     /// is cancelled.
     public func run(_ cases: [ClientCase], progress: @escaping @Sendable (CaseResult, Int, Int) -> Void = { _, _, _ in }) async throws(TesteeUnusable) -> ConformanceRun {
         let started = ContinuousClock.now
-        let outcome = await SuiteRunner(driver: ClientSuiteDriver(settings: settings)).run(cases, progress: progress)
+        let outcome = await SuiteRunner(driver: ClientSuiteDriver(settings: settings, pcap: pcap)).run(cases, progress: progress)
+        try? await pcap?.close()
         if let unusable = outcome.unusable {
             throw TesteeUnusable(command: settings.command, reason: unusable, protocolFile: "Specs/conform-client.md")
         }

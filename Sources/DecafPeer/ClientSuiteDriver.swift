@@ -2,6 +2,7 @@ import DecafConformance
 import DecafNIO
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOExtras
 import NIOPosix
 
 /// How the client suite runs a case once, as BoringSSL's BoGo runner does: a scripted server of
@@ -9,6 +10,8 @@ import NIOPosix
 /// on one of the suite's event loops, and the `ClientJudge` on what it observed.
 struct ClientSuiteDriver: SuiteDriver {
     let settings: ClientRunSettings
+    /// Where the scripted servers record their connections, when they do.
+    let pcap: NIOWritePCAPHandler.SynchronizedFileSink?
 
     package var jobs: Int { settings.jobs }
     package var repeats: Int { settings.repeats }
@@ -25,9 +28,10 @@ struct ClientSuiteDriver: SuiteDriver {
         let eventLoop = Self.group.next()
         let outcome = eventLoop.makePromise(of: ClientCaseOutcome.self)
         let settings = settings
+        let pcap = pcap
         let driver = NIOLockedValueBox<NIOLoopBound<ClientCaseDriver>?>(nil)
         eventLoop.execute {
-            let started = ClientCaseDriver(testCase: testCase, settings: settings, eventLoop: eventLoop, outcome: outcome)
+            let started = ClientCaseDriver(testCase: testCase, settings: settings, pcap: pcap, eventLoop: eventLoop, outcome: outcome)
             driver.withLockedValue { $0 = NIOLoopBound(started, eventLoop: eventLoop) }
             started.start()
         }

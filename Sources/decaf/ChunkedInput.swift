@@ -65,10 +65,10 @@ struct ChunkedInput {
     }
 
     /// Feeds `first` (what was read to tell the input's format) and the rest of the input to
-    /// `dissector`, a chunk at a time, its findings into `sink`, then ends it; shows progress on a
-    /// terminal for a file of known size.
+    /// `dissector`, a chunk at a time, its findings into `sink`, then ends it unless `ending` is
+    /// false (more input follows); shows progress on a terminal for a file of known size.
     mutating func feed<Dissector: ChunkDissector, Sink: CaptureSink>(_ first: [UInt8], to dissector: inout Dissector, into sink: inout Sink,
-                                                                     until stop: (() -> Bool)? = nil) throws {
+                                                                     ending: Bool = true, until stop: (() -> Bool)? = nil) throws {
         var progress = ProgressBar(total: size)
         first.withUnsafeBytes { dissector.append($0, to: &sink) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.chunkSize, alignment: 16)
@@ -79,7 +79,7 @@ struct ChunkedInput {
             dissector.append(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: &sink)
             progress.update(bytesRead)
         }
-        dissector.finish(to: &sink)
+        if ending { dissector.finish(to: &sink) }
         progress.clear()
     }
 

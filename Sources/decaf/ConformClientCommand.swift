@@ -34,6 +34,10 @@ struct ConformClientCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Cases to run at once, each with its own port and testee. (default: 8)", valueName: "n"), transform: IntegerArgument.within(1...64))
     var jobs = 8
 
+    @Option(help: ArgumentHelp("Record every connection of every case to this pcap file (for decaf monitor, decaf dissect).", valueName: "file"),
+            transform: PathArgument.parse)
+    var pcap: String?
+
     @OptionGroup var testee: TesteeCommandArguments
 
     func run() async throws {
@@ -44,7 +48,12 @@ struct ConformClientCommand: AsyncParsableCommand {
         var settings = ClientRunSettings(command: testee.command, clock: Clock.unixSeconds)
         settings.jobs = jobs
         settings.repeats = report.repeat
-        let runner = ClientConformanceRunner(settings: settings)
+        let runner: ClientConformanceRunner
+        do {
+            runner = try ClientConformanceRunner(settings: settings, pcapPath: pcap)
+        } catch {
+            throw ValidationError("--pcap: \(error)")
+        }
         let cases = ClientCatalog.cases.filter { ids.contains($0.id) }
         try await report.conduct(knownIDs: Set(ClientCatalog.cases.map(\.id)), baseline: baseline, signals: signals, files: files) { progress in
             var run = try await runner.run(cases, progress: progress)

@@ -19,11 +19,13 @@ struct MonitorCommand: AsyncParsableCommand {
             --pcap) is played through monitors of the rules a capture can show: the ACK of every DATA, \
             CONTROL, READ_RECEIPT and HEARTBEAT (EX-1, EX-2) and none for an ACK (EX-3), read receipts \
             only when agreed (EX-4), the close after a frame no receiver may take and after one's own \
-            ERROR (EX-5), the client's version request (HS-1) and the server's answer (HS-2), and the \
-            rule each frame no receiver may take breaks, for its sender. A failure needs proof on the \
+            ERROR (EX-5), one frame per sequence (SEQ-1) and a resend's timestamp (EX-7), no message delivered twice, on one \
+            connection or after a reconnect (REPLAY-1), the client's version request (HS-1) and the \
+            server's answer (HS-2), and the rule each frame no receiver may take breaks, for its sender. A failure needs proof on the \
             wire: a missing ACK fails only once its receiver acknowledged a later frame. What the \
             capture may have lost (a gap, a stream joined mid-way, a capture that ends first) is not \
-            judged, never failed. Several captures are judged one after another. From standard input \
+            judged, never failed. Several captures are judged one after another, each its own report, or \
+            as one with --merge (the parts tcpdump -C or -G writes). From standard input \
             (tcpdump -U -w - | decaf monitor -), each connection's failures are printed as it ends. \
             Ctrl-C stops reading and reports what was judged; connections still open are not judged. \
             Exit status: 0 when no end broke a MUST, 1 when one did, 2 on a usage error or when a \
@@ -47,6 +49,9 @@ struct MonitorCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object per capture.")
     var json = false
 
+    @Flag(help: "Judge the captures as one, in the order given: the parts tcpdump -C or -G writes, connections going on from one file to the next.")
+    var merge = false
+
     @Option(help: ArgumentHelp("Write a JUnit XML report to this file: a test case per end and requirement (one capture).", valueName: "file"), transform: PathArgument.parse)
     var junit: String?
 
@@ -55,7 +60,9 @@ struct MonitorCommand: AsyncParsableCommand {
 
     func validate() throws {
         if captures.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input ('-') can be read only once") }
-        if (junit != nil || html != nil) && captures.count > 1 { throw ValidationError("--junit and --html report one capture; give one") }
+        if (junit != nil || html != nil) && captures.count > 1 && !merge {
+            throw ValidationError("--junit and --html report one capture; give one, or --merge to judge them as one")
+        }
         if let proxy, proxyEndpoint == nil {
             throw ValidationError("--proxy: '\(proxy.host)' is not an IP address; give the address the capture shows the proxy at, such as 127.0.0.1:7448")
         }
@@ -76,20 +83,23 @@ struct MonitorCommand: AsyncParsableCommand {
     func run() async throws {
         let paths: [String?] = captures.isEmpty ? [nil] : captures
         let interrupted = InterruptFlag(watching: await SignalWaiter.install())
+        // Each capture its own report, or all of them one.
+        let parts: [[String?]] = merge ? [paths] : paths.map { [$0] }
         var worst: Int32 = 0
-        for (index, path) in paths.enumerated() where !interrupted.isRaised {
-            if paths.count > 1 && !json {
-                FileHandleOutput.standardOutput.write((index == 0 ? "" : "\n") + "==> \(path ?? "-") <==\n")
+        for (index, part) in parts.enumerated() where !interrupted.isRaised {
+            let name = part.map { $0 ?? "-" }.joined(separator: " + ")
+            if parts.count > 1 && !json {
+                FileHandleOutput.standardOutput.write((index == 0 ? "" : "\n") + "==> \(name) <==\n")
             }
             do {
                 let started = ContinuousClock.now
-                let report = try monitor(path, until: interrupted)
-                try writeFiles(report, capture: path ?? "-", duration: ContinuousClock.now - started)
+                let report = try monitor(part, until: interrupted)
+                try writeFiles(report, capture: name, duration: ContinuousClock.now - started)
                 let text = json ? JSONLine.encode(report) : report.lines.joined(separator: "\n")
                 if let code = FileHandleOutput.standardOutput.write(text + "\n") { throw InputError.cannotWrite(code) }
                 if report.failed { worst = max(worst, 1) }
-            } catch let error as InputError where paths.count > 1 {
-                FileHandleOutput.standardError.write("Error: \(path ?? "standard input"): \(error.message)\n")
+            } catch let error as InputError where parts.count > 1 {
+                FileHandleOutput.standardError.write("Error: \(name == "-" ? "standard input" : name): \(error.message)\n")
                 worst = 2
             }
         }
@@ -106,28 +116,36 @@ struct MonitorCommand: AsyncParsableCommand {
         let run = MonitorRun.run(report, capture: capture, duration: duration)
         do {
             if let junit { try JUnitReport.render(run).write(toFile: junit, atomically: true, encoding: .utf8) }
-            if let html { try HTMLReport.render(run).write(toFile: html, atomically: true, encoding: .utf8) }
+            if let html { try HTMLReport.render(run, appendix: SessionTimelineHTML.render(report)).write(toFile: html, atomically: true, encoding: .utf8) }
         } catch {
             throw InputError("cannot write a report: \(error.localizedDescription)")
         }
     }
 
-    /// Judges one capture, or standard input when `path` is nil or "-" (printing each
-    /// connection's failures as it ends), until `interrupted`.
-    private func monitor(_ path: String?, until interrupted: InterruptFlag) throws -> MonitorReport {
-        if path == nil || path == "-", isatty(0) == 1 {
+    /// Judges one capture in `paths`' files, one after another, or standard input when a path is
+    /// nil or "-" (printing each connection's failures as it ends), until `interrupted`.
+    private func monitor(_ paths: [String?], until interrupted: InterruptFlag) throws -> MonitorReport {
+        let fromPipe = paths.contains { $0 == nil || $0 == "-" }
+        if fromPipe, isatty(0) == 1 {
             throw InputError("no input: give a CAPTURE, or pipe one into standard input (tcpdump -U -w -)")
         }
-        var input = try ChunkedInput(path: path)
-        let head = try input.head { interrupted.isRaised }
-        if interrupted.isRaised, head.isEmpty { return MonitorReport(CaptureMonitor()) }
-        guard CaptureFormat.detect(head) != nil else {
-            let name = path.map { $0 == "-" ? "standard input" : $0 } ?? "standard input"
-            throw InputError("\(name) is not a pcap or pcapng capture; record one with tcpdump -w, decaf peer --pcap or decaf proxy --pcap")
-        }
         var dissector = CaptureDissector(options: CaptureMonitor.decodeOptions, port: port)
-        var printing = PrintingMonitor(proxyEndpoint.map(CaptureMonitor.init(proxy:)) ?? CaptureMonitor(), printing: !json && (path == nil || path == "-"))
-        try input.feed(head, to: &dissector, into: &printing) { interrupted.isRaised }
+        var printing = PrintingMonitor(proxyEndpoint.map(CaptureMonitor.init(proxy:)) ?? CaptureMonitor(), printing: !json && fromPipe)
+        var fed = 0
+        for path in paths where !interrupted.isRaised {
+            var input = try ChunkedInput(path: path)
+            let head = try input.head { interrupted.isRaised }
+            if interrupted.isRaised, head.isEmpty { break }
+            guard CaptureFormat.detect(head) != nil else {
+                let name = path.map { $0 == "-" ? "standard input" : $0 } ?? "standard input"
+                throw InputError("\(name) is not a pcap or pcapng capture; record one with tcpdump -w, decaf peer --pcap or decaf proxy --pcap")
+            }
+            if fed > 0 { dissector.startNextFile(to: &printing) }
+            try input.feed(head, to: &dissector, into: &printing, ending: false) { interrupted.isRaised }
+            fed += 1
+        }
+        guard fed > 0 else { return MonitorReport(printing.monitor) }
+        dissector.finish(to: &printing)
         let monitor = printing.monitor
         if monitor.connectionCount == 0 {
             FileHandleOutput.standardError.write("No Decaf connection found in \(dissector.reader.packetCount) packet(s)"

@@ -21,6 +21,20 @@ struct MonitorCommandTests {
         return pcap
     }
 
+    /// `decaf send` (2 connections of `count` messages at `rate`, the reliable policy) through a
+    /// proxy with `profile` in front of the reference peer, the proxy recording to `pcap`; returns
+    /// the proxy's address.
+    static func captureThroughProxy(profile: String, count: Int, rate: Int, to pcap: URL) async throws -> String {
+        let (server, upstream) = try await FuzzServerCommandTests.peer(["--read-receipt-delay", "0ms"])
+        let proxy = try RunningChild(decaf: ["proxy", "127.0.0.1:0", upstream, "--profile", profile, "--seed", "7", "--pcap", pcap.path])
+        let address = String(try await proxy.firstLine().dropFirst("listening on ".count))
+        _ = try await DecafProcess.run(["send", address, "--connections", "2", "--count", "\(count)", "--rate", "\(rate)", "--policy", "reliable",
+                                        "--deadline", "30s"], limit: .seconds(60))
+        _ = try await proxy.stop()
+        _ = try await server.stop()
+        return address
+    }
+
     @Test("the reference client and peer break nothing a capture shows; the report counts what each end met")
     func referenceEnds() async throws {
         let pcap = try await Self.capture(peer: ["--read-receipt-delay", "0ms"], send: ["--heartbeat", "100ms"])
@@ -40,13 +54,7 @@ struct MonitorCommandTests {
     func throughProxy() async throws {
         let pcap = FileManager.default.temporaryDirectory.appending(path: "decaf-monitor-\(UUID().uuidString).pcap")
         defer { try? FileManager.default.removeItem(at: pcap) }
-        let (server, upstream) = try await FuzzServerCommandTests.peer(["--read-receipt-delay", "0ms"])
-        let proxy = try RunningChild(decaf: ["proxy", "127.0.0.1:0", upstream, "--profile", "subway", "--seed", "7", "--pcap", pcap.path])
-        let address = String(try await proxy.firstLine().dropFirst("listening on ".count))
-        _ = try await DecafProcess.run(["send", address, "--connections", "2", "--count", "10", "--rate", "10", "--policy", "reliable", "--deadline", "20s"],
-                                       limit: .seconds(60))
-        _ = try await proxy.stop()
-        _ = try await server.stop()
+        let address = try await Self.captureThroughProxy(profile: "subway", count: 10, rate: 10, to: pcap)
         let run = try await DecafProcess.run(["monitor", "--proxy", address, pcap.path])
         #expect(run.status == 0, "\(run.output)\(run.error)")
         #expect(run.output.contains("PASS: no end broke a requirement the capture shows"), "\(run.output)")
@@ -96,6 +104,77 @@ struct MonitorCommandTests {
         #expect(run.status == 1, "\(fault): \(run.output)\(run.error)")
         #expect(run.output.contains(named), "\(fault): \(run.output)")
         #expect(!run.output.contains("FAIL client"), "\(fault): the reference client is not to blame: \(run.output)")
+    }
+
+    /// The handover profile cuts every connection once; the client comes back on a new one.
+    @Test("--html draws each session's connections in time, a bar per connection and a dashed line per reconnect, with the field metrics")
+    func timeline() async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "decaf-monitor-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pcap = directory.appending(path: "handover.pcap"), html = directory.appending(path: "monitor.html")
+        let address = try await Self.captureThroughProxy(profile: "handover", count: 40, rate: 5, to: pcap)
+        let run = try await DecafProcess.run(["monitor", "--proxy", address, "--json", "--html", html.path, pcap.path])
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+        let metrics = try #require((try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])?["metrics"] as? [String: Any])
+        let connections = try #require(metrics["connections"] as? Int), reconnects = try #require(metrics["reconnects"] as? Int)
+        #expect(reconnects >= 1, "the handover cut a connection: \(metrics)")
+        let page = try String(contentsOf: html, encoding: .utf8)
+        #expect(page.contains("<h2 id=\"timeline\">Sessions in time</h2>") && page.contains("2 session(s) from"), "\(page)")
+        #expect(page.components(separatedBy: "<rect class=").count - 1 == connections, "a bar per client leg")
+        #expect(page.components(separatedBy: "<line class=\"reconnect\"").count - 1 == reconnects, "a dashed line per reconnect")
+        #expect(page.contains("<h2 id=\"metrics\">Field metrics</h2>") && page.contains("reconnects \(reconnects), loss to next delivery"))
+    }
+
+    /// The client suite's scripted servers record what they carry, so a client's faults can be
+    /// named from a capture as a server's are (tools/monitor/faults.py --role client).
+    @Test("decaf conform client --pcap records every case's connections: the monitor names the planted fault for the client, and nothing for the reference client")
+    func clientSuiteCapture() async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "decaf-monitor-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for fault in ["checksum-in-host-order", ""] {
+            let pcap = directory.appending(path: "client\(fault).pcap")
+            let testee = [FixturePaths.decafExecutable.path, "testee", "client"] + (fault.isEmpty ? [] : ["--fault", fault])
+            _ = try await DecafProcess.run(["conform", "client", "--case", "client.exchange.data-acknowledged", "--case", "client.exchange.control-acknowledged",
+                                            "--pcap", pcap.path, "--"] + testee, limit: .seconds(120))
+            let run = try await DecafProcess.run(["monitor", pcap.path])
+            if fault.isEmpty {
+                #expect(run.status == 0 && !run.output.contains("FAIL client"), "\(run.output)")
+                #expect(run.output.contains("EX-1             client"), "the client's ACKs were judged: \(run.output)")
+            } else {
+                #expect(run.status == 1 && run.output.contains("FAIL client CRC-1"), "\(run.output)")
+            }
+        }
+        let unwritable = try await DecafProcess.run(["conform", "client", "--pcap", "/nonexistent/suite.pcap", "--", "true"])
+        #expect(unwritable.status == 2 && unwritable.error.contains("--pcap: cannot write the pcap file /nonexistent/suite.pcap"), "\(unwritable.error)")
+    }
+
+    /// tcpdump -C and -G write one capture in several files, each with a file header.
+    @Test("--merge judges a capture cut into parts as one: the same report as the whole; each part alone loses what spans the cut")
+    func merge() async throws {
+        let whole = try [UInt8](Data(contentsOf: FixturePaths.fixtures.appending(path: "captures/session-ethernet.pcap")))
+        // A little-endian pcap: a 24-byte header, then records of a 16-byte header and incl_len bytes.
+        var offset = 24, records: [Range<Int>] = []
+        while offset < whole.count {
+            let length = Int(whole[offset + 8]) | Int(whole[offset + 9]) << 8 | Int(whole[offset + 10]) << 16 | Int(whole[offset + 11]) << 24
+            records.append(offset..<(offset + 16 + length))
+            offset += 16 + length
+        }
+        let cut = records[records.count / 2].lowerBound
+        let directory = FileManager.default.temporaryDirectory.appending(path: "decaf-monitor-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = directory.appending(path: "part0.pcap"), second = directory.appending(path: "part1.pcap")
+        try Data(whole[..<cut]).write(to: first)
+        try Data(whole[..<24] + whole[cut...]).write(to: second)
+        let expected = try await DecafProcess.run(["monitor", FixturePaths.fixtures.appending(path: "captures/session-ethernet.pcap").path])
+        let merged = try await DecafProcess.run(["monitor", "--merge", first.path, second.path])
+        #expect(merged.status == 0 && merged.output == expected.output, "\(merged.output)\(merged.error)")
+        let apart = try await DecafProcess.run(["monitor", first.path, second.path])
+        #expect(apart.output.contains("==> \(second.path) <==") && apart.output != expected.output)
+        let notACapture = try await DecafProcess.run(["monitor", "--merge", first.path, directory.path])
+        #expect(notACapture.status == 2 && notACapture.error.contains("is a directory"), "\(notACapture.error)")
     }
 
     /// A server that sends its ERROR and keeps the connection open shows only in the FINs: the

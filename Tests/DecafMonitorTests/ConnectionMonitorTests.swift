@@ -367,4 +367,68 @@ struct ConnectionMonitorTests {
         neither.end(.serverToClient, after: 5)
         #expect(Self.failures(neither.judged()) == ["client CRC-1"], "late, but nobody waited on it")
     }
+
+    @Test("a sequence is one frame's (SEQ-1); a resend keeps its body and, recommended, its timestamp (EX-7); a copy after the ACK, or with the ACK direction not whole, is not judged")
+    func resends() {
+        var same = Conversation()
+        same.handshake()
+        same.send(.clientToServer, .data, Conversation.normal(1))
+        same.send(.clientToServer, .data, Conversation.normal(1))
+        same.ack(.serverToClient, Conversation.normal(1))
+        let kept = same.judged()
+        #expect(kept.verdicts.isEmpty)
+        #expect(kept.tally.counts[MonitorTally.Key(end: .client, requirement: .ex7)]?.passed == 1)
+
+        var newTimestamp = Conversation()
+        newTimestamp.handshake()
+        newTimestamp.send(.clientToServer, .data, Conversation.normal(1))
+        newTimestamp.send(.clientToServer, .data, Conversation.normal(1), timestamp: 1_700_000_003)
+        let warned = newTimestamp.judged()
+        #expect(warned.verdicts.map(\.cause) == ["resent-with-new-timestamp"] && warned.verdicts.first?.level == .recommended)
+
+        var anotherBody = Conversation()
+        anotherBody.handshake()
+        anotherBody.send(.clientToServer, .data, Conversation.normal(1))
+        anotherBody.send(.clientToServer, .data, Conversation.normal(1), bodyLength: 9)
+        #expect(Self.failures(anotherBody.judged()) == ["client SEQ-1"], "two frames under one sequence")
+        #expect(anotherBody.judged().verdicts.first?.message.contains("or a resend of it with its body changed") == true)
+
+        var reused = Conversation()
+        reused.handshake()
+        reused.send(.clientToServer, .data, Conversation.normal(1))
+        reused.ack(.serverToClient, Conversation.normal(1))
+        reused.send(.clientToServer, .data, Conversation.normal(1), bodyLength: 9)
+        #expect(Self.failures(reused.judged()) == ["client SEQ-1"], "a new message under a sequence already acknowledged")
+
+        var afterAck = Conversation()
+        afterAck.handshake()
+        afterAck.send(.clientToServer, .data, Conversation.normal(1))
+        afterAck.ack(.serverToClient, Conversation.normal(1))
+        afterAck.send(.clientToServer, .data, Conversation.normal(1), timestamp: 1_700_000_003)
+        #expect(!afterAck.judged().verdicts.contains { $0.requirement == .ex7 }, "no resend: its first sending was acknowledged")
+
+        newTimestamp.events.insert(.gap(.serverToClient), at: 0)
+        #expect(newTimestamp.judged().verdicts.isEmpty, "the ACK may be what the capture lost")
+    }
+
+    /// Through the subway profile the proxy dropped a server's VERSION_RESPONSE; the client sent
+    /// its request again, and the server, which remembers it, acknowledged the repeat without a
+    /// second answer (make weak: 2 false failures of HS-2).
+    @Test("a version request sent again (its answer lost) is a repeat: acknowledged, it needs no second answer; a new request does")
+    func repeatedRequest() {
+        var talk = Conversation()
+        talk.handshake()
+        talk.send(.clientToServer, .control, Conversation.control(1), request: VersionRequest(version: .v1_0, features: [.basic, .readReceipt]))
+        talk.ack(.serverToClient, Conversation.control(1))
+        talk.send(.clientToServer, .data, Conversation.normal(1))
+        talk.ack(.serverToClient, Conversation.normal(1))
+        #expect(talk.judged().verdicts.isEmpty, "\(talk.judged().verdicts.map(\.message))")
+        var fresh = Conversation()
+        fresh.handshake()
+        fresh.send(.clientToServer, .control, Conversation.control(2), request: VersionRequest(version: .v1_0, features: [.basic]))
+        fresh.ack(.serverToClient, Conversation.control(2))
+        fresh.send(.clientToServer, .data, Conversation.normal(1))
+        fresh.ack(.serverToClient, Conversation.normal(1))
+        #expect(fresh.judged().verdicts.map(\.cause) == ["request-unanswered"])
+    }
 }

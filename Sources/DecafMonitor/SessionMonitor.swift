@@ -1,0 +1,100 @@
+import DecafCapture
+import DecafWire
+
+/// Judges what only a session's connections together show: a message reported read again on a
+/// later connection (REPLAY-1: a repeat after a reconnect is acknowledged again, never delivered
+/// twice, for the memory spans the session's connections, Specs/decaf-wire-v1.md interpretation
+/// 15). Within one connection `ConnectionMonitor` judges it. A session is its session_id between
+/// one client address and one server endpoint: a 16-bit id is shared by chance between clients,
+/// and a client that comes back from another address (a handover) is not followed, never
+/// mistaken for another. A message is its sender's DATA
+/// frames with one session and sequence, told apart by timestamp (a resend keeps it); a read
+/// receipt sent again keeps its own sequence and timestamp and counts once. Bounded: at most
+/// `limit` messages are followed; past it all are forgotten, and receipts for messages forgotten
+/// or never seen are not judged.
+public struct SessionMonitor: Sendable {
+    /// What became of a read receipt.
+    public enum Outcome: Sendable {
+        /// Nothing to say across connections (the first receipt, one for another message, or one
+        /// on the connection of the receipt before it, which `ConnectionMonitor` judges).
+        case nothing
+        case failed(MonitorVerdict)
+        case notJudged(MonitorEnd, because: String)
+    }
+
+    /// A message: who sent it, in which session (between which client address and server), under
+    /// which sequence.
+    private struct Message: Hashable {
+        var client: IPAddress
+        var server: TCPEndpoint
+        var session: UInt16
+        var sender: MonitorEnd
+        var sequence: UInt32
+    }
+
+    /// The timestamps a message was sent with: one, as a rule (a resend keeps it), kept inline, so
+    /// following a message costs no allocation.
+    private struct Timestamps {
+        var first: UInt32
+        var others: Set<UInt32> = []
+
+        var count: Int { 1 + others.count }
+
+        mutating func insert(_ timestamp: UInt32) {
+            if timestamp != first { others.insert(timestamp) }
+        }
+    }
+
+    /// The receipts reporting a message read: the first (its connection and where it was seen),
+    /// how many, and the connection of the latest.
+    private struct Receipts {
+        var firstConnection: Int
+        var first: MonitorEvidence
+        var count = 1
+        var latestConnection: Int
+    }
+
+    /// How long a receiver remembers what it delivered, unless it says otherwise (REPLAY-1's
+    /// window, as TS-1's): a second receipt later than this after the first is not judged.
+    public static let window: Int64 = 60_000_000_000
+    static let limit = 65_536
+
+    private var timestamps: [Message: Timestamps] = [:]
+    private var receipts: [Message: Receipts] = [:]
+    private var receiptFrames: Set<FieldMetrics.Identity> = []
+
+    public init() {}
+
+    /// Takes a frame `sender` sent on `connection`; for a read receipt, says what it shows.
+    public mutating func take(_ frame: MonitoredFrame, from sender: MonitorEnd, on connection: TCPConnection) -> Outcome {
+        guard let header = frame.header, case .byEveryReceiver = frame.acceptance else { return .nothing }
+        if timestamps.count >= Self.limit || receipts.count >= Self.limit || receiptFrames.count >= Self.limit {
+            timestamps.removeAll()
+            receipts.removeAll()
+            receiptFrames.removeAll()
+        }
+        if header.messageType == .data {
+            timestamps[Message(client: connection.client.address, server: connection.server, session: header.sessionID.rawValue, sender: sender,
+                               sequence: header.sequence.rawValue), default: Timestamps(first: header.timestamp)].insert(header.timestamp)
+            return .nothing
+        }
+        guard header.messageType == .readReceipt, let receipt = frame.readReceipt,
+              receiptFrames.insert(FieldMetrics.Identity(header)).inserted else { return .nothing }
+        let message = Message(client: connection.client.address, server: connection.server, session: header.sessionID.rawValue, sender: sender.peer,
+                              sequence: receipt.sequence.rawValue)
+        guard let sent = timestamps[message]?.count else { return .nothing }
+        guard let earlier = receipts[message] else {
+            receipts[message] = Receipts(firstConnection: connection.index, first: frame.evidence, latestConnection: connection.index)
+            return .nothing
+        }
+        receipts[message]?.count += 1
+        receipts[message]?.latestConnection = connection.index
+        guard earlier.count >= sent, earlier.latestConnection != connection.index else { return .nothing }
+        guard frame.time.nanoseconds(since: earlier.first.time) <= Self.window else {
+            return .notJudged(sender, because: "a second receipt for a message more than the 60 s replay window after the first")
+        }
+        return .failed(MonitorVerdict(connection: connection.index, end: sender, requirement: .replay1, cause: "delivered-again-after-reconnect",
+                                      message: "reported message \(receipt.sequence) of session \(Hex.format(header.sessionID.rawValue, width: 4)) read again on connection #\(connection.index) (\(frame.evidence)), though it was reported read on connection #\(earlier.firstConnection) (\(earlier.first)) and sent \(sent == 1 ? "once" : "as \(sent) messages") (a resend keeps its timestamp): a repeat after a reconnect is acknowledged again, never delivered twice",
+                                      evidence: [frame.evidence, earlier.first]))
+    }
+}
