@@ -57,6 +57,19 @@ public struct ConnectionMonitor: Sendable {
     private var isClosed = false
     /// What each end must close the connection after, the latest cause that called for it.
     private var closesDue: [MonitorEnd: CloseDue] = [:]
+    /// An ACK that is either a second ACK of `frame` or an ACK of the ACK `ackOfAck`, which
+    /// carries the same sequence.
+    private struct ExtraAck: Sendable {
+        var ack: MonitoredFrame
+        var frame: DirectionLedger.SentFrame
+        var ackOfAck: DirectionLedger.SentFrame
+    }
+    /// Each end's extra ACKs of either reading, decided at the end (the first `verdictLimit`).
+    private var extraAcks: [MonitorEnd: [ExtraAck]] = [:]
+
+    /// The longest each end took to acknowledge a frame, as the capture point saw it (ns): the
+    /// round trip to that end and back, which a close it makes in answer to a frame also takes.
+    private var longestAnswer: [MonitorEnd: Int64] = [:]
     /// The ends that closed or reset the connection.
     private var ended: Set<MonitorEnd> = []
 
@@ -74,6 +87,9 @@ public struct ConnectionMonitor: Sendable {
         var cause: String
         /// What called for the close, in a verdict's words ("its ERROR").
         var reason: String
+        /// Whether it is an answer to the other end's frame: its FIN then comes a round trip
+        /// after the frame, where the capture point sees it; after one's own frame it follows it.
+        var answers = false
     }
 
     /// The ends judged: both, or one when the other is a proxy that drops frames on purpose
@@ -217,7 +233,7 @@ public struct ConnectionMonitor: Sendable {
         let receiver = MonitorEnd(sending: direction.reversed)
         if closesDue[receiver] == nil, errorSent[receiver] == nil {
             closesDue[receiver] = CloseDue(since: frame, requirement: .ex5, cause: "keeps-open-after-unreadable-frame",
-                                           reason: "a frame no receiver may take (\(error.code.name))")
+                                           reason: "a frame no receiver may take (\(error.code.name))", answers: true)
         }
         fail("sends-unreadable-frame", MonitorEnd(sending: direction), error.code == .checksumMismatch ? .crc1 : error.requirement,
              "sent a frame no receiver may take (\(frame.evidence)): \(error.code.name) at offset \(error.offset)", [frame.evidence])
@@ -227,6 +243,11 @@ public struct ConnectionMonitor: Sendable {
     private mutating func judgeFirstClientFrame(_ frame: MonitoredFrame, direction: TCPDirection) {
         guard ledgers[direction].holdsEverything(through: 1) else {
             notJudged(.client, .hs1, because: "the capture does not hold the start of the client's stream")
+            return
+        }
+        // A first frame no receiver may take fails its own rule; what it carries cannot be read.
+        if case .byNoReceiver = frame.acceptance {
+            notJudged(.client, .hs1, because: "the client's first frame is one no receiver may take")
             return
         }
         if frame.messageType == .control, let offer = frame.versionRequest, offer.features.contains(.basic) {
@@ -296,10 +317,16 @@ public struct ConnectionMonitor: Sendable {
         switch ledgers[acked].acknowledge(key) {
         case let .first(sent):
             passed(acker, sent.frame.messageType == .heartbeat ? .ex2 : .ex1)
+            longestAnswer[acker] = max(longestAnswer[acker] ?? 0, frame.time.nanoseconds(since: sent.frame.evidence.time))
             readPast(sent, by: acker, ack: frame, direction: acked)
         case let .again(sent):
+            // An ACK and a frame awaiting one may share a sequence (an ACK carries the other
+            // end's): the extra ACK is a second ACK of the frame or an ACK of the ACK, which the
+            // end's other ACKs decide when the connection ends.
             if let unacknowledged = ledgers[acked].neverAcknowledged[key] {
-                acknowledgedNever(unacknowledged, ack: frame, by: acker)
+                if extraAcks[acker, default: []].count < Self.verdictLimit {
+                    extraAcks[acker, default: []].append(ExtraAck(ack: frame, frame: sent.frame, ackOfAck: unacknowledged))
+                }
             } else if ledgers[acked].holdsAll && !ledgers[acked].hasForgotten {
                 fail("ack-again", acker, .ex1, "acknowledged \(Self.describe(sent.frame)) (\(sent.frame.evidence)) once more than it was sent (\(frame.evidence)): each frame gets exactly one ACK", [frame.evidence, sent.frame.evidence])
             } else {
@@ -361,9 +388,20 @@ public struct ConnectionMonitor: Sendable {
         let other = closer.peer
         guard !ended.contains(other), let due = closesDue.removeValue(forKey: other) else { return }
         let waited = evidence.time.nanoseconds(since: due.since.time)
-        let deadline = "\(Self.closeDeadline / 1_000_000_000) s"
-        guard waited >= Self.closeDeadline else {
-            notJudged(other, due.requirement, because: "the other end closed the connection less than \(deadline) after what called for a close")
+        var deadline = "\(Self.closeDeadline / 1_000_000_000) s"
+        var allowed = Self.closeDeadline
+        // A close in answer to the other end's frame is seen a round trip later: the longest the
+        // end took to acknowledge a frame, and nothing is judged without one.
+        if due.answers {
+            guard let roundTrip = longestAnswer[other] else {
+                notJudged(other, due.requirement, because: "the other end closed first, and no round trip to this end was measured")
+                return
+            }
+            allowed += roundTrip
+            deadline += String(format: " and its longest round trip, %.3f s", Double(roundTrip) / 1e9)
+        }
+        guard waited >= allowed else {
+            notJudged(other, due.requirement, because: "the other end closed the connection soon after what called for a close")
             return
         }
         // Reading on past it, or sending after its ERROR, already said that it kept the connection open.
@@ -394,6 +432,7 @@ public struct ConnectionMonitor: Sendable {
             }
             notJudged(receiver, .ex1, because: "more than \(DirectionLedger.limit) frames awaited an ACK at once", count: ledger.overflow)
         }
+        for end in MonitorEnd.allCases { decideExtraAcks(of: end) }
         for direction in TCPDirection.allCases { explainByShift(acknowledging: direction) }
         if let request, !answered {
             let client = ledgers[.clientToServer]
@@ -403,6 +442,25 @@ public struct ConnectionMonitor: Sendable {
                 fail("request-unanswered", .server, .hs2, "never answered the VERSION_REQUEST (\(request.frame.evidence)), though it acknowledged frames sent after it", [request.frame.evidence])
             } else {
                 notJudged(.server, .hs2, because: "the connection or the capture ended before the server answered")
+            }
+        }
+    }
+
+    /// The extra ACKs `end` sent that could answer a frame a second time or an ACK: read as the
+    /// mistake its other ACKs show (acknowledging an ACK that shares its sequence with nothing,
+    /// EX-3, or acknowledging a frame twice that shares it with no ACK, EX-1), and without either,
+    /// as the answer to the later of the two.
+    private mutating func decideExtraAcks(of end: MonitorEnd) {
+        let extras = extraAcks.removeValue(forKey: end) ?? []
+        func shows(_ cause: String) -> Bool { verdicts.contains { $0.end == end && $0.cause == cause } || unlisted["\(end) \(cause)"] != nil }
+        let acksAcks = shows("ack-of-unacknowledged-type"), acksTwice = shows("ack-again")
+        for extra in extras {
+            let laterIsTheAck = (extra.ackOfAck.evidence.frame ?? 0) > (extra.frame.evidence.frame ?? 0)
+            if acksAcks || (!acksTwice && laterIsTheAck) {
+                acknowledgedNever(extra.ackOfAck, ack: extra.ack, by: end)
+            } else {
+                fail("ack-again", end, .ex1, "acknowledged \(Self.describe(extra.frame)) (\(extra.frame.evidence)) once more than it was sent (\(extra.ack.evidence)): each frame gets exactly one ACK (or it acknowledged the ACK \(extra.ackOfAck.evidence) of that sequence, which no frame gets)",
+                     [extra.ack.evidence, extra.frame.evidence])
             }
         }
     }

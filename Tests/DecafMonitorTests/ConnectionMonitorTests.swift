@@ -18,19 +18,25 @@ struct ConnectionMonitorTests {
         mutating func send(_ direction: TCPDirection, _ type: MessageType, _ sequence: SequenceNumber, bodyLength: UInt32 = 4,
                            acceptance: MonitoredFrame.Acceptance = .byEveryReceiver, request: VersionRequest? = nil,
                            response: VersionResponse? = nil, error: ErrorReport? = nil, receipt: ReadReceipt? = nil,
-                           timestamp: UInt32 = 1_700_000_000) -> MonitoredFrame {
+                           timestamp: UInt32 = 1_700_000_000, at seconds: Double? = nil) -> MonitoredFrame {
             number += 1
             let header = FrameHeader(messageType: type, sequence: sequence, timestamp: timestamp, sessionID: Self.session,
                                      bodyLength: type == .ack ? 0 : bodyLength)
-            var frame = MonitoredFrame(number: number, packet: number, time: CaptureTime(seconds: 1_700_000_000, nanoseconds: UInt32(number) * 1000),
+            let time = seconds.map(Self.time) ?? CaptureTime(seconds: 1_700_000_000, nanoseconds: UInt32(number) * 1000)
+            var frame = MonitoredFrame(number: number, packet: number, time: time,
                                        header: header, acceptance: acceptance, versionRequest: request, versionResponse: response, errorReport: error)
             frame.readReceipt = receipt
             events.append(.frame(direction, frame))
             return frame
         }
 
-        mutating func ack(_ direction: TCPDirection, _ sequence: SequenceNumber) {
-            send(direction, .ack, sequence)
+        mutating func ack(_ direction: TCPDirection, _ sequence: SequenceNumber, at seconds: Double? = nil) {
+            send(direction, .ack, sequence, at: seconds)
+        }
+
+        /// The capture's time `seconds` after its start.
+        static func time(_ seconds: Double) -> CaptureTime {
+            CaptureTime(seconds: 1_700_000_000 + Int64(seconds), nanoseconds: UInt32((seconds - seconds.rounded(.down)) * 1e9))
         }
 
         /// A client's version request for 1.0 with `features`, and the server's ACK and answer.
@@ -44,8 +50,7 @@ struct ConnectionMonitorTests {
         /// The sender of `direction` closes (or resets) the connection `seconds` after the first frame.
         mutating func end(_ direction: TCPDirection, after seconds: Double, reset: Bool = false) {
             number += 1
-            let time = CaptureTime(seconds: 1_700_000_000 + Int64(seconds), nanoseconds: UInt32((seconds - seconds.rounded(.down)) * 1e9))
-            events.append(.ended(direction, MonitorEvidence(packet: number, time: time, ending: reset ? .reset : .fin)))
+            events.append(.ended(direction, MonitorEvidence(packet: number, time: Self.time(seconds), ending: reset ? .reset : .fin)))
         }
 
         func judged(closing: Bool = true) -> ConnectionMonitor {
@@ -131,6 +136,33 @@ struct ConnectionMonitorTests {
         ackOfAck.ack(.clientToServer, Conversation.normal(7))
         ackOfAck.ack(.serverToClient, Conversation.normal(7))
         #expect(Self.failures(ackOfAck.judged()) == ["server EX-3"])
+
+        // Both ends' NORMAL/1: the server's ACK of the client's DATA shares its sequence with the
+        // server's own DATA, so an extra ACK from the client answers either. Its other ACKs
+        // decide: a client that acknowledged everything twice was also said to acknowledge ACKs.
+        func shared(alsoAcksAnAck: Bool) -> Conversation {
+            var talk = Conversation()
+            talk.handshake()
+            talk.send(.clientToServer, .data, Conversation.normal(1))
+            talk.ack(.serverToClient, Conversation.normal(1))
+            talk.send(.serverToClient, .data, Conversation.normal(1))
+            talk.ack(.clientToServer, Conversation.normal(1))
+            talk.ack(.clientToServer, Conversation.normal(1))
+            if alsoAcksAnAck {
+                talk.send(.clientToServer, .data, Conversation.normal(2))
+                talk.ack(.serverToClient, Conversation.normal(2))
+                talk.ack(.clientToServer, Conversation.normal(2))
+            }
+            return talk
+        }
+        #expect(shared(alsoAcksAnAck: true).judged().verdicts.map(\.cause) == ["ack-of-unacknowledged-type", "ack-of-unacknowledged-type"])
+        var alwaysTwice = shared(alsoAcksAnAck: false)
+        alwaysTwice.send(.serverToClient, .data, Conversation.normal(3))
+        alwaysTwice.ack(.clientToServer, Conversation.normal(3))
+        alwaysTwice.ack(.clientToServer, Conversation.normal(3))
+        #expect(alwaysTwice.judged().verdicts.map(\.cause) == ["ack-again", "ack-again"], "it acknowledges twice where nothing else shares the sequence")
+        // Neither shown elsewhere: the later of the two, here the server's DATA.
+        #expect(shared(alsoAcksAnAck: false).judged().verdicts.map(\.cause) == ["ack-again"])
     }
 
     @Test("an end whose ACKs all carry the counter plus one is one defect, not the ACKs never sent, second ACKs and skipped frames it leaves")
@@ -362,6 +394,19 @@ struct ConnectionMonitorTests {
         otherMajor.end(.clientToServer, after: 1.5)
         #expect(otherMajor.judged().verdicts.map(\.cause) == ["keeps-open-after-closing-response"])
 
+        // Its FIN comes back to the capture point a round trip after the frame: a client 2 s away.
+        func far(closingAfter seconds: Double) -> ConnectionMonitor {
+            var talk = Conversation()
+            talk.handshake()
+            talk.send(.serverToClient, .data, Conversation.normal(1), at: 1)
+            talk.ack(.clientToServer, Conversation.normal(1), at: 3)
+            talk.send(.serverToClient, .data, Conversation.normal(2), acceptance: .byNoReceiver(bad), at: 4)
+            talk.end(.serverToClient, after: 4 + seconds)
+            return talk.judged()
+        }
+        #expect(far(closingAfter: 2.5).verdicts.map(\.cause) == ["sends-unreadable-frame"], "within a second and its round trip")
+        #expect(far(closingAfter: 3.5).verdicts.map(\.cause) == ["sends-unreadable-frame", "keeps-open-after-unreadable-frame"])
+
         var neither = refused(serverSaysError: true)
         #expect(Self.failures(neither.judged()) == ["client CRC-1"], "the capture ended first")
         neither.end(.serverToClient, after: 5)
@@ -430,5 +475,16 @@ struct ConnectionMonitorTests {
         fresh.send(.clientToServer, .data, Conversation.normal(1))
         fresh.ack(.serverToClient, Conversation.normal(1))
         #expect(fresh.judged().verdicts.map(\.cause) == ["request-unanswered"])
+    }
+
+    /// A client that writes every checksum in host order was also said to open without a version
+    /// request: its first frame is one, unreadable (tools/monitor/faults.py --role client).
+    @Test("a first frame no receiver may take fails its own rule, not HS-1 as well")
+    func unreadableFirstFrame() {
+        var talk = Conversation()
+        talk.send(.clientToServer, .control, Conversation.control(1), acceptance: .byNoReceiver(WireError(.checksumMismatch(stored: 1, computed: 2), offset: 24)))
+        let monitor = talk.judged()
+        #expect(Self.failures(monitor) == ["client CRC-1"])
+        #expect(monitor.tally.counts[MonitorTally.Key(end: .client, requirement: .hs1)]?.notJudged == 1)
     }
 }
