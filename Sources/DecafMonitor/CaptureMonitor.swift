@@ -82,7 +82,7 @@ public struct CaptureMonitor: CaptureSink {
         let judged = judged(on: view.connection)
         open[view.connection.index, default: ConnectionMonitor(connection: view.connection.index, judging: judged)].handle(.frame(view.direction, monitored))
         let sender = MonitorEnd(sending: view.direction)
-        if judged.contains(sender) || monitored.messageType == .data {
+        if monitored.messageType == .data || (monitored.messageType == .readReceipt && judged.contains(sender)) {
             switch sessions.take(monitored, from: sender, on: view.connection) {
             case .nothing: break
             case let .failed(verdict): if judged.contains(sender) { sessionFailures[view.connection.index, default: []].append(verdict) }
@@ -110,6 +110,7 @@ public struct CaptureMonitor: CaptureSink {
             if endedBy[connection.index] == nil { endedBy[connection.index] = (MonitorEnd(sending: direction), ending) }
         case let .connectionClosed(connection):
             let ending = endedBy.removeValue(forKey: connection.index)
+            sessions.closed(connection.index)
             let measured = measuring.removeValue(forKey: connection.index)
             let reconnects = metrics.reconnectCount
             if let measured { metrics.add(measured, index: connection.index) }

@@ -67,9 +67,9 @@ public struct ConnectionMonitor: Sendable {
     /// Each end's extra ACKs of either reading, decided at the end (the first `verdictLimit`).
     private var extraAcks: [MonitorEnd: [ExtraAck]] = [:]
 
-    /// The longest each end took to acknowledge a frame, as the capture point saw it (ns): the
+    /// The longest each end (by the direction it sends in) took to acknowledge a frame, as the capture point saw it (ns): the
     /// round trip to that end and back, which a close it makes in answer to a frame also takes.
-    private var longestAnswer: [MonitorEnd: Int64] = [:]
+    private var longestAnswer = PerDirection<Int64?>(both: nil)
     /// The ends that closed or reset the connection.
     private var ended: Set<MonitorEnd> = []
 
@@ -146,10 +146,9 @@ public struct ConnectionMonitor: Sendable {
             ledgers[direction].rememberNeverAcknowledged(DirectionLedger.SentFrame(frame, header), key: key)
             acknowledgement(frame, header, key: key, from: direction)
         case .data, .control, .readReceipt, .heartbeat:
-            if let first = ledgers[direction].awaiting[key] {
+            if let first = ledgers[direction].await(DirectionLedger.SentFrame(frame, header), order: order, key: key) {
                 judgeSendingAgain(first, as: frame, header, from: sender, direction: direction)
             }
-            ledgers[direction].await(DirectionLedger.SentFrame(frame, header), order: order, key: key)
             shifted[direction].sent(DirectionLedger.SentFrame(frame, header), order: order, key: key)
         default: ledgers[direction].rememberNeverAcknowledged(DirectionLedger.SentFrame(frame, header), key: key)
         }
@@ -317,7 +316,7 @@ public struct ConnectionMonitor: Sendable {
         switch ledgers[acked].acknowledge(key) {
         case let .first(sent):
             passed(acker, sent.frame.messageType == .heartbeat ? .ex2 : .ex1)
-            longestAnswer[acker] = max(longestAnswer[acker] ?? 0, frame.time.nanoseconds(since: sent.frame.evidence.time))
+            longestAnswer[direction] = max(longestAnswer[direction] ?? 0, frame.time.nanoseconds(since: sent.frame.evidence.time))
             readPast(sent, by: acker, ack: frame, direction: acked)
         case let .again(sent):
             // An ACK and a frame awaiting one may share a sequence (an ACK carries the other
@@ -393,7 +392,7 @@ public struct ConnectionMonitor: Sendable {
         // A close in answer to the other end's frame is seen a round trip later: the longest the
         // end took to acknowledge a frame, and nothing is judged without one.
         if due.answers {
-            guard let roundTrip = longestAnswer[other] else {
+            guard let roundTrip = longestAnswer[other == .client ? .clientToServer : .serverToClient] else {
                 notJudged(other, due.requirement, because: "the other end closed first, and no round trip to this end was measured")
                 return
             }

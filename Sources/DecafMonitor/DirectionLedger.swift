@@ -106,18 +106,23 @@ struct DirectionLedger {
     var holdsAll: Bool { isWhole && gapAfter == nil }
 
     /// Follows `frame`, which asks for an ACK, unless `limit` frames are followed.
-    mutating func await(_ frame: SentFrame, order: Int, key: UInt64) {
-        if awaiting[key] != nil {
-            awaiting[key]?.sendings += 1
-            awaiting[key]?.lastOrder = order
-            return
+    /// Returns the frame's earlier sending under the same key, as it was, when there was one.
+    @discardableResult
+    mutating func await(_ frame: SentFrame, order: Int, key: UInt64) -> Awaiting? {
+        if let earlier = awaiting[key] {
+            var again = earlier
+            again.sendings += 1
+            again.lastOrder = order
+            awaiting[key] = again
+            return earlier
         }
         if awaiting.count >= Self.limit { forgetAcknowledged() }
         guard awaiting.count < Self.limit else {
             overflow += 1
-            return
+            return nil
         }
         awaiting[key] = Awaiting(frame: frame, order: order, lastOrder: order)
+        return nil
     }
 
     /// Remembers a frame that is never acknowledged (an ACK, an undefined type), within `limit`.

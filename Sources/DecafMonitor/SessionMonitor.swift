@@ -22,14 +22,23 @@ public struct SessionMonitor: Sendable {
         case notJudged(MonitorEnd, because: String)
     }
 
-    /// A message: who sent it, in which session (between which client address and server), under
-    /// which sequence.
+    /// A message: who sent it, in which session (between which client address and server: a
+    /// scope, numbered as first seen), under which sequence. Two words, so following a message
+    /// hashes little.
     private struct Message: Hashable {
+        var scopeSessionAndSender: UInt64
+        var sequence: UInt32
+
+        init(scope: UInt32, session: UInt16, sender: MonitorEnd, sequence: UInt32) {
+            scopeSessionAndSender = UInt64(scope) << 17 | UInt64(session) << 1 | (sender == .client ? 0 : 1)
+            self.sequence = sequence
+        }
+    }
+
+    /// A client address and a server endpoint: where a session's connections run.
+    private struct Scope: Hashable {
         var client: IPAddress
         var server: TCPEndpoint
-        var session: UInt16
-        var sender: MonitorEnd
-        var sequence: UInt32
     }
 
     /// The timestamps a message was sent with: one, as a rule (a resend keeps it), kept inline, so
@@ -60,28 +69,47 @@ public struct SessionMonitor: Sendable {
     static let limit = 65_536
 
     private var timestamps: [Message: Timestamps] = [:]
+    private var scopes: [Scope: UInt32] = [:]
+    /// Each open connection's scope, so a frame costs a lookup by index.
+    private var connectionScopes: [Int: UInt32] = [:]
     private var receipts: [Message: Receipts] = [:]
     private var receiptFrames: Set<FieldMetrics.Identity> = []
 
     public init() {}
 
+    /// `connection` ended: its scope need not be looked up by its index any more.
+    public mutating func closed(_ connection: Int) {
+        connectionScopes[connection] = nil
+    }
+
+    private mutating func scope(of connection: TCPConnection) -> UInt32 {
+        if let known = connectionScopes[connection.index] { return known }
+        let key = Scope(client: connection.client.address, server: connection.server)
+        let scope = scopes[key] ?? UInt32(scopes.count)
+        scopes[key] = scope
+        connectionScopes[connection.index] = scope
+        return scope
+    }
+
     /// Takes a frame `sender` sent on `connection`; for a read receipt, says what it shows.
     public mutating func take(_ frame: MonitoredFrame, from sender: MonitorEnd, on connection: TCPConnection) -> Outcome {
         guard let header = frame.header, case .byEveryReceiver = frame.acceptance else { return .nothing }
-        if timestamps.count >= Self.limit || receipts.count >= Self.limit || receiptFrames.count >= Self.limit {
+        if timestamps.count >= Self.limit || receipts.count >= Self.limit || receiptFrames.count >= Self.limit || scopes.count >= Self.limit {
             timestamps.removeAll()
             receipts.removeAll()
             receiptFrames.removeAll()
+            scopes.removeAll()
+            connectionScopes.removeAll()
         }
+        let scope = scope(of: connection)
         if header.messageType == .data {
-            timestamps[Message(client: connection.client.address, server: connection.server, session: header.sessionID.rawValue, sender: sender,
-                               sequence: header.sequence.rawValue), default: Timestamps(first: header.timestamp)].insert(header.timestamp)
+            timestamps[Message(scope: scope, session: header.sessionID.rawValue, sender: sender, sequence: header.sequence.rawValue),
+                       default: Timestamps(first: header.timestamp)].insert(header.timestamp)
             return .nothing
         }
         guard header.messageType == .readReceipt, let receipt = frame.readReceipt,
               receiptFrames.insert(FieldMetrics.Identity(header)).inserted else { return .nothing }
-        let message = Message(client: connection.client.address, server: connection.server, session: header.sessionID.rawValue, sender: sender.peer,
-                              sequence: receipt.sequence.rawValue)
+        let message = Message(scope: scope, session: header.sessionID.rawValue, sender: sender.peer, sequence: receipt.sequence.rawValue)
         guard let sent = timestamps[message]?.count else { return .nothing }
         guard let earlier = receipts[message] else {
             receipts[message] = Receipts(firstConnection: connection.index, first: frame.evidence, latestConnection: connection.index)
