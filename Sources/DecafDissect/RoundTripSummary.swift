@@ -25,6 +25,11 @@ public struct RoundTripSummary: Codable, Hashable, Sendable {
         named.map { "\($0.name) \(Self.milliseconds($0.nanoseconds))" }.joined(separator: ", ")
     }
 
+    /// A duration in seconds, to the tenth: `2.0 s`.
+    public static func seconds(_ nanoseconds: Int64) -> String {
+        String(format: "%.1f s", Double(nanoseconds) / 1e9)
+    }
+
     /// A duration in milliseconds, to the microsecond.
     public static func milliseconds(_ nanoseconds: Int64) -> String {
         String(format: "%.3f ms", Double(nanoseconds) / 1_000_000)

@@ -30,8 +30,6 @@ public struct CaptureMonitor: CaptureSink {
     /// they were found on until it ends.
     private var sessions = SessionMonitor()
     private var sessionFailures: [Int: [MonitorVerdict]] = [:]
-    /// Who ended each open connection first, and how.
-    private var endedBy: [Int: (end: MonitorEnd, ending: TCPStreamEvent.Ending)] = [:]
     /// The picture of the sessions' connections (of a proxy's capture, its client legs').
     public private(set) var timeline = SessionTimeline()
     /// The field metrics of every ended connection, and the durations of every open one (of a
@@ -85,7 +83,7 @@ public struct CaptureMonitor: CaptureSink {
         if monitored.messageType == .data || (monitored.messageType == .readReceipt && judged.contains(sender)) {
             switch sessions.take(monitored, from: sender, on: view.connection) {
             case .nothing: break
-            case let .failed(verdict): if judged.contains(sender) { sessionFailures[view.connection.index, default: []].append(verdict) }
+            case let .failed(verdict): if judged.contains(sender) { keepSessionFailure(verdict) }
             case let .notJudged(end, reason): if judged.contains(end) { tally.notJudged(end, .replay1, because: reason) }
             }
         }
@@ -107,20 +105,16 @@ public struct CaptureMonitor: CaptureSink {
             open[connection.index]?.handle(.gap(direction))
         case let .ended(connection, direction, ending, packet, time):
             open[connection.index]?.handle(.ended(direction, MonitorEvidence(packet: packet, time: time, ending: ending)))
-            if endedBy[connection.index] == nil { endedBy[connection.index] = (MonitorEnd(sending: direction), ending) }
         case let .connectionClosed(connection):
-            let ending = endedBy.removeValue(forKey: connection.index)
             sessions.closed(connection.index)
             let measured = measuring.removeValue(forKey: connection.index)
-            let reconnects = metrics.reconnectCount
-            if let measured { metrics.add(measured, index: connection.index) }
+            let reconnect = measured.flatMap { metrics.add($0, index: connection.index) }
             guard var monitor = open.removeValue(forKey: connection.index) else { return }
             monitor.handle(.closed)
             let found = keep(monitor)
             if let measured, let session = measured.session, let first = measured.firstTime, let last = measured.lastTime {
-                let reconnect = metrics.reconnectCount > reconnects ? metrics.latestReconnect : nil
                 timeline.add(session: session.rawValue, SessionTimeline.Connection(
-                    index: connection.index, first: first, last: last, endedBy: ending,
+                    index: connection.index, first: first, last: last, endedBy: monitor.endedFirst,
                     failures: found.map { verdict in (verdict.evidence.first?.time ?? last, "\(verdict.end) \(verdict.requirement.rawValue): \(verdict.message)") },
                     reconnect: reconnect))
             }
@@ -129,6 +123,16 @@ public struct CaptureMonitor: CaptureSink {
         case .frame, .resynchronized:
             break
         }
+    }
+
+    /// Keeps a failure the session monitor found with its connection, up to a connection's
+    /// `ConnectionMonitor.verdictLimit`; past it, counted: memory does not grow with what an end sends.
+    private mutating func keepSessionFailure(_ verdict: MonitorVerdict) {
+        guard sessionFailures[verdict.connection, default: []].count < ConnectionMonitor.verdictLimit else {
+            failuresNotListed += 1
+            return
+        }
+        sessionFailures[verdict.connection, default: []].append(verdict)
     }
 
     /// Keeps what an ended connection's monitor found; returns it.

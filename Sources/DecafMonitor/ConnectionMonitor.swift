@@ -1,6 +1,6 @@
 import DecafCapture
+import DecafDissect
 import DecafWire
-import Foundation
 
 /// Judges both ends of one connection from what a capture shows of it, as a pure state machine
 /// over the two directions' frames (Zeek's analyzers judge live traffic so). A verdict needs
@@ -72,6 +72,8 @@ public struct ConnectionMonitor: Sendable {
     private var longestAnswer = PerDirection<Int64?>(both: nil)
     /// The ends that closed or reset the connection.
     private var ended: Set<MonitorEnd> = []
+    /// The end that ended the connection first, and how (a FIN or a reset).
+    public private(set) var endedFirst: (end: MonitorEnd, ending: TCPStreamEvent.Ending)?
 
     /// How long (in nanoseconds, whole seconds) an end may take to close after what calls for a close, before the other end's
     /// close shows it kept the connection open. The brief says "then close"; the conform suites
@@ -383,11 +385,12 @@ public struct ConnectionMonitor: Sendable {
     private mutating func end(_ direction: TCPDirection, _ evidence: MonitorEvidence) {
         let closer = MonitorEnd(sending: direction)
         guard ended.insert(closer).inserted else { return }
+        if endedFirst == nil, let ending = evidence.ending { endedFirst = (closer, ending) }
         if let due = closesDue.removeValue(forKey: closer) { passed(closer, due.requirement) }
         let other = closer.peer
         guard !ended.contains(other), let due = closesDue.removeValue(forKey: other) else { return }
         let waited = evidence.time.nanoseconds(since: due.since.time)
-        var deadline = "\(Self.closeDeadline / 1_000_000_000) s"
+        var deadline = RoundTripSummary.seconds(Self.closeDeadline)
         var allowed = Self.closeDeadline
         // A close in answer to the other end's frame is seen a round trip later: the longest the
         // end took to acknowledge a frame, and nothing is judged without one.
@@ -397,7 +400,7 @@ public struct ConnectionMonitor: Sendable {
                 return
             }
             allowed += roundTrip
-            deadline += String(format: " and its longest round trip, %.3f s", Double(roundTrip) / 1e9)
+            deadline += " and its longest round trip, \(RoundTripSummary.milliseconds(roundTrip))"
         }
         guard waited >= allowed else {
             notJudged(other, due.requirement, because: "the other end closed the connection soon after what called for a close")
@@ -408,7 +411,7 @@ public struct ConnectionMonitor: Sendable {
         guard !verdicts.contains(where: { $0.end == other && said.contains($0.cause) }) else { return }
         let how = evidence.ending == .reset ? "reset" : "closed"
         fail(due.cause, other, due.requirement,
-             "had not closed the connection \(String(format: "%.1f s", Double(waited) / 1e9)) after \(due.reason) (\(due.since.evidence)), when the \(closer) \(how) it (\(evidence)): it must close (the monitor allows \(deadline))",
+             "had not closed the connection \(RoundTripSummary.seconds(waited)) after \(due.reason) (\(due.since.evidence)), when the \(closer) \(how) it (\(evidence)): it must close (the monitor allows \(deadline))",
              [due.since.evidence, evidence])
     }
 

@@ -18,8 +18,6 @@ public struct FieldMetrics: Sendable {
     /// From a session's connection's last frame to its next connection's first message delivered.
     public internal(set) var reconnects = RoundTripDistribution()
     public private(set) var reconnectCount = 0
-    /// The latest reconnect's time, ns.
-    private(set) var latestReconnect: Int64?
     public private(set) var messages = 0
     public private(set) var resent = 0
     public private(set) var acknowledged = 0
@@ -113,8 +111,10 @@ public struct FieldMetrics: Sendable {
     /// Messages sent and never acknowledged.
     public var neverAcknowledged: Int { max(0, messages - acknowledged) }
 
-    /// Adds what ended connection `index` measured.
-    mutating func add(_ connection: ConnectionMetrics, index: Int) {
+    /// Adds what ended connection `index` measured; returns the reconnect it ended, when it
+    /// delivered again for a session that had lost a connection (ns).
+    @discardableResult
+    mutating func add(_ connection: ConnectionMetrics, index: Int) -> Int64? {
         connections += 1
         bytes += connection.bytes
         if perConnection.count < Self.listLimit {
@@ -122,7 +122,7 @@ public struct FieldMetrics: Sendable {
                                                    end: connection.lastTime?.description, handshake: connection.handshake,
                                                    dataSent: connection.dataSent, dataAcknowledged: connection.dataAcknowledged, bytes: connection.bytes))
         }
-        guard let session = connection.session?.rawValue else { return }
+        guard let session = connection.session?.rawValue else { return nil }
         sessionConnections[session, default: 0] += 1
         let listed = perSession[session] != nil || perSession.count < Self.listLimit
         if listed {
@@ -131,17 +131,19 @@ public struct FieldMetrics: Sendable {
             perSession[session]?.dataAcknowledged += connection.dataAcknowledged
             perSession[session]?.bytes += connection.bytes
         }
+        var reconnect: Int64?
         if let lost = lostAt[session], let delivered = connection.firstDelivery, let first = connection.firstTime, first >= lost {
             let time = delivered.nanoseconds(since: lost)
             reconnects.record(time)
             reconnectCount += 1
-            latestReconnect = time
+            reconnect = time
             if listed {
                 perSession[session]?.reconnects += 1
                 if perSession[session]?.reconnectTimes.count ?? 0 < 100 { perSession[session]?.reconnectTimes.append(time) }
             }
         }
         if let last = connection.lastTime { lostAt[session] = last }
+        return reconnect
     }
 
     /// The share of messages sent again.

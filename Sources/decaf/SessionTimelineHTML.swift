@@ -1,5 +1,6 @@
 import DecafCapture
 import DecafConformance
+import DecafDissect
 import DecafMonitor
 import DecafWire
 import Foundation
@@ -25,7 +26,7 @@ enum SessionTimelineHTML {
         let escape = MarkupEscaping.escape
         let span = max(1, Double(end.nanoseconds(since: start)))
         func x(_ time: CaptureTime) -> Double { left + Double(time.nanoseconds(since: start)) / span * width }
-        func seconds(_ nanoseconds: Int64) -> String { String(format: "%.1f s", Double(nanoseconds) / 1e9) }
+        let seconds = RoundTripSummary.seconds
         var body = ""
         var y = 30.0
         let ordered = timeline.sessions.sorted { ($0.connections.map(\.first).min() ?? start) < ($1.connections.map(\.first).min() ?? start) }

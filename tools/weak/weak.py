@@ -201,7 +201,7 @@ def judge(decaf, capture, proxy_address, html):
 
 
 def showcase(decaf, row):
-    """Writes the monitor's text report of `row`'s capture into the README between its markers, and
+    """Writes the monitor's field metrics and verdict of `row`'s capture into the README between its markers, and
     renders the HTML report's timeline to docs/images/monitor-timeline.png with headless Chromium."""
     result = subprocess.run([decaf, "monitor", "--proxy", row["proxy"], row["capture"]], capture_output=True, text=True)
     readme = os.path.join(ROOT, "README.md")
@@ -210,7 +210,10 @@ def showcase(decaf, row):
     if begin in page and end in page:
         before, rest = page.split(begin, 1)
         _, after = rest.split(end, 1)
-        block = "```text\n" + result.stdout.strip("\n") + "\n```"
+        # The README shows the field metrics and the verdict; the table of requirements is in the HTML.
+        lines = result.stdout.strip("\n").split("\n")
+        metrics = next(index for index, line in enumerate(lines) if line.startswith("Field metrics"))
+        block = "```text\n" + "\n".join(lines[metrics:]) + "\n```"
         open(readme, "w").write(before + begin + "\n" + block + "\n" + end + after)
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if not chromium:
