@@ -83,8 +83,8 @@ public enum ChildProcess {
         }.start()
         let ownPeak = measuringOwnMemory ? PeakMemory(of: process) : nil
         guard let termination = process.wait(limit: limit) else {
-            process.signal(SIGKILL)
-            process.wait()
+            // SIGTERM first: a decaf that started servers or testees of its own stops them.
+            process.stop(grace: .seconds(5))
             _ = streams.wait(timeout: .now() + .seconds(5))
             throw TimedOut(command: [executable.lastPathComponent] + arguments, limit: limit, error: String(decoding: readError.bytes, as: UTF8.self))
         }

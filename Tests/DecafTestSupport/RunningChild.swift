@@ -38,7 +38,7 @@ public final class RunningChild: Sendable {
         let deadline = Date.now.addingTimeInterval(Double(limit.components.seconds) + 1)
         let line = try await ChildProcess.offCooperativeThreads { [output] in output.firstLine(by: deadline) }
         guard let line else {
-            process.signal(SIGKILL)
+            await end()
             throw Stalled(description: "`\(command.joined(separator: " "))` printed no line in \(limit)")
         }
         return line
@@ -82,6 +82,12 @@ public final class RunningChild: Sendable {
         try await wait(limit: limit, after: "it was started")
     }
 
+    /// Ends a child that overran its limit: SIGTERM first, so a decaf that started servers or
+    /// testees of its own stops them (SIGKILL would leave them running), SIGKILL 5 s later.
+    private func end() async {
+        _ = try? await ChildProcess.offCooperativeThreads { [process] in process.stop(grace: .seconds(5)) }
+    }
+
     /// The run's `lifetime` is how long the child took to exit from the call (from the signal, for
     /// `stop`), measured on a thread of its own.
     private func wait(limit: Duration, after event: String) async throws -> ChildProcess.Run {
@@ -93,7 +99,7 @@ public final class RunningChild: Sendable {
             return (termination, ended)
         }
         guard let (termination, ended) = ended else {
-            process.signal(SIGKILL)
+            await end()
             throw Stalled(description: "`\(command.joined(separator: " "))` was still running \(limit) after \(event); it was killed")
         }
         return ChildProcess.Run(termination, output: output.bytes, error: errors.bytes, lifetime: ended - called, ended: ended)
