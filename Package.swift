@@ -154,7 +154,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
-        .testTarget(name: "DecafMonitorTests", dependencies: ["DecafMonitor", "DecafCapture", "DecafDissect", "DecafWire"]),
+        .testTarget(name: "DecafMonitorTests", dependencies: ["DecafMonitor", "DecafCapture", "DecafDissect", "DecafSession", "DecafWire"]),
         .testTarget(name: "DecafSessionTests", dependencies: ["DecafSession", "DecafWire", "DecafTestSupport"]),
         .testTarget(name: "DecafVectorsTests", dependencies: ["DecafVectors", "DecafDissect", "DecafJSON", "DecafWire", "DecafTestSupport"]),
     ],

@@ -13,9 +13,14 @@ public struct PerDirection<Value> {
         self.init(clientToServer: value, serverToClient: value)
     }
 
-    /// The value of `direction`, changed in place (no copy of what it holds).
+    /// The value of `direction`, read and changed in place (no copy of what it holds).
     public subscript(direction: TCPDirection) -> Value {
-        get { direction == .clientToServer ? clientToServer : serverToClient }
+        _read {
+            switch direction {
+            case .clientToServer: yield clientToServer
+            case .serverToClient: yield serverToClient
+            }
+        }
         _modify {
             switch direction {
             case .clientToServer: yield &clientToServer

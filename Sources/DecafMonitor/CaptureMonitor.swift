@@ -23,9 +23,22 @@ public struct CaptureMonitor: CaptureSink {
     /// Failures and connections listed; past it they are counted.
     public static let listLimit = 10_000
 
-    /// Each connection followed, by index, while it is open, and what is measured of it.
-    private var open: [Int: ConnectionMonitor] = [:]
-    private var measuring: [Int: ConnectionMetrics] = [:]
+    /// A connection followed while it is open: its rules, and what is measured of it once it
+    /// carried a frame (of a proxy's capture, only its client legs are measured).
+    private struct OpenConnection: Sendable {
+        var monitor: ConnectionMonitor
+        var measured: ConnectionMetrics?
+
+        mutating func take(_ frame: MonitoredFrame, from direction: TCPDirection, measuring: Bool, timing metrics: inout FieldMetrics) {
+            monitor.handle(.frame(direction, frame))
+            if measuring {
+                if measured == nil { measured = ConnectionMetrics() }
+                measured?.take(frame, from: direction, timing: &metrics)
+            }
+        }
+    }
+    /// Each connection followed, by index: one lookup a frame.
+    private var open: [Int: OpenConnection] = [:]
     /// What a session's connections together show, and its failures, kept with the connection
     /// they were found on until it ends.
     private var sessions = SessionMonitor()
@@ -68,28 +81,37 @@ public struct CaptureMonitor: CaptureSink {
         isProxyClientLeg = isClientLeg
     }
 
+    /// Whether each end of `connection` is judged.
+    func judges(_ connection: TCPConnection) -> PerEnd<Bool> {
+        guard let isProxyClientLeg else { return PerEnd(both: true) }
+        let isClientLeg = isProxyClientLeg(connection)
+        return PerEnd(client: isClientLeg, server: !isClientLeg)
+    }
+
     /// The ends judged on `connection`.
     func judged(on connection: TCPConnection) -> Set<MonitorEnd> {
-        guard let isProxyClientLeg else { return Set(MonitorEnd.allCases) }
-        return isProxyClientLeg(connection) ? [.client] : [.server]
+        Self.ends(judges(connection))
+    }
+
+    private static func ends(_ judges: PerEnd<Bool>) -> Set<MonitorEnd> {
+        Set(MonitorEnd.allCases.filter { judges[$0] })
     }
 
     public mutating func frame(_ view: CapturedFrameView) {
         frames += 1
         let monitored = Self.monitored(view)
-        let judged = judged(on: view.connection)
-        open[view.connection.index, default: ConnectionMonitor(connection: view.connection.index, judging: judged)].handle(.frame(view.direction, monitored))
+        let judges = judges(view.connection)
+        let index = view.connection.index
+        // Through a proxy, the client's legs are measured: what the client lived through.
+        open[index, default: OpenConnection(monitor: ConnectionMonitor(connection: index, judging: Self.ends(judges)))].take(
+            monitored, from: view.direction, measuring: judges.client, timing: &metrics)
         let sender = MonitorEnd(sending: view.direction)
-        if monitored.messageType == .data || (monitored.messageType == .readReceipt && judged.contains(sender)) {
+        if monitored.messageType == .data || (monitored.messageType == .readReceipt && judges[sender]) {
             switch sessions.take(monitored, from: sender, on: view.connection) {
             case .nothing: break
-            case let .failed(verdict): if judged.contains(sender) { keepSessionFailure(verdict) }
-            case let .notJudged(end, reason): if judged.contains(end) { tally.notJudged(end, .replay1, because: reason) }
+            case let .failed(verdict): if judges[sender] { keepSessionFailure(verdict) }
+            case let .notJudged(end, reason): if judges[end] { tally.notJudged(end, .replay1, because: reason) }
             }
-        }
-        // Through a proxy, the client's legs are measured: what the client lived through.
-        if judged.contains(.client) {
-            measuring[view.connection.index, default: ConnectionMetrics()].take(monitored, from: view.direction, timing: &metrics)
         }
     }
 
@@ -98,18 +120,19 @@ public struct CaptureMonitor: CaptureSink {
         case let .connectionOpened(connection):
             connectionCount += 1
             if connections.count < Self.listLimit { connections.append(connection) }
-            open[connection.index] = ConnectionMonitor(connection: connection.index, judging: judged(on: connection))
+            open[connection.index] = OpenConnection(monitor: ConnectionMonitor(connection: connection.index, judging: judged(on: connection)))
         case let .joinedMidStream(connection, direction):
-            open[connection.index]?.handle(.joinedMidStream(direction))
+            open[connection.index]?.monitor.handle(.joinedMidStream(direction))
         case let .gap(connection, direction, _, _, _, _):
-            open[connection.index]?.handle(.gap(direction))
+            open[connection.index]?.monitor.handle(.gap(direction))
         case let .ended(connection, direction, ending, packet, time):
-            open[connection.index]?.handle(.ended(direction, MonitorEvidence(packet: packet, time: time, ending: ending)))
+            open[connection.index]?.monitor.handle(.ended(direction, MonitorEvidence(packet: packet, time: time, ending: ending)))
         case let .connectionClosed(connection):
             sessions.closed(connection.index)
-            let measured = measuring.removeValue(forKey: connection.index)
+            guard let ended = open.removeValue(forKey: connection.index) else { return }
+            let measured = ended.measured
             let reconnect = measured.flatMap { metrics.add($0, index: connection.index) }
-            guard var monitor = open.removeValue(forKey: connection.index) else { return }
+            var monitor = ended.monitor
             monitor.handle(.closed)
             let found = keep(monitor)
             if let measured, let session = measured.session, let first = measured.firstTime, let last = measured.lastTime {

@@ -22,11 +22,11 @@ struct ConnectionMetrics: Sendable {
 
     private var request: CaptureTime?
     /// When each frame awaiting an ACK was first sent, and whether it is DATA, by direction and key.
-    private var sentAt = PerDirection(both: [UInt64: (time: CaptureTime, isData: Bool, header: FrameHeader)]())
-    private var lastHeartbeat: [MonitorEnd: CaptureTime] = [:]
+    private var sentAt = PerDirection(both: KeyTable<(time: CaptureTime, isData: Bool, header: FrameHeader)>())
+    private var lastHeartbeat = PerEnd<CaptureTime?>(both: nil)
     /// The timestamp of the latest DATA with each sequence, by direction: the message a READ_RECEIPT
     /// in the other direction reports (the latest `DirectionLedger.limit`).
-    private var messageTimestamps = PerDirection(both: [UInt64: UInt32]())
+    private var messageTimestamps = PerDirection(both: KeyTable<UInt32>())
 
     mutating func take(_ frame: MonitoredFrame, from direction: TCPDirection, timing metrics: inout FieldMetrics) {
         if firstTime == nil { firstTime = frame.time }
@@ -48,7 +48,7 @@ struct ConnectionMetrics: Sendable {
         case .data:
             metrics.sent(message: header)
             dataSent += 1
-            if messageTimestamps[direction].count >= DirectionLedger.limit { messageTimestamps[direction].removeAll(keepingCapacity: true) }
+            if messageTimestamps[direction].count >= DirectionLedger.limit { messageTimestamps[direction].removeAll() }
             messageTimestamps[direction][key] = header.timestamp
             awaitAck(key, header, at: frame.time, isData: true, direction: direction)
         case .readReceipt:
@@ -62,12 +62,12 @@ struct ConnectionMetrics: Sendable {
             metrics.sent(readReceipt: header, for: reported)
             awaitAck(key, header, at: frame.time, isData: false, direction: direction)
         case .heartbeat:
-            if let last = lastHeartbeat[sender] { metrics.heartbeatIntervals[sender, default: RoundTripDistribution()].record(frame.time.nanoseconds(since: last)) }
+            if let last = lastHeartbeat[sender] { metrics.heartbeatIntervals[sender].record(frame.time.nanoseconds(since: last)) }
             lastHeartbeat[sender] = frame.time
             awaitAck(key, header, at: frame.time, isData: false, direction: direction)
         case .ack:
             guard let sent = sentAt[direction.reversed].removeValue(forKey: key) else { return }
-            metrics.roundTrips[sender, default: RoundTripDistribution()].record(frame.time.nanoseconds(since: sent.time))
+            metrics.roundTrips[sender].record(frame.time.nanoseconds(since: sent.time))
             if sent.isData {
                 dataAcknowledged += 1
                 metrics.delivered(message: sent.header)

@@ -45,18 +45,18 @@ public struct ConnectionMonitor: Sendable {
     /// A version response of another major: the server must close after it (HS-2).
     private var closingResponse: MonitoredFrame?
     /// Each end's ERROR report, after which it must send nothing (EX-5).
-    private var errorSent: [MonitorEnd: MonitoredFrame] = [:]
+    private var errorSent = PerEnd<MonitoredFrame?>(both: nil)
     /// READ_RECEIPTs seen (a resend keeps sequence and timestamp), by the end that sent them; the
     /// receipts counted for each message sequence; and the distinct messages (timestamps) sent
     /// with each sequence, by the end that sent them: the latest `DirectionLedger.limit` of each.
-    private var receipts: [MonitorEnd: Set<FieldMetrics.Identity>] = [:]
-    private var receiptCounts: [MonitorEnd: [UInt64: Int]] = [:]
-    private var messageTimestamps: [MonitorEnd: [UInt64: Set<UInt32>]] = [:]
+    private var receipts = PerEnd(both: TimestampTable())
+    private var receiptCounts = PerEnd(both: KeyTable<Int>())
+    private var messageTimestamps = PerEnd(both: TimestampTable())
     /// Rules already failed once for a cause that would fail every later frame too.
     private var reported: Set<String> = []
     private var isClosed = false
     /// What each end must close the connection after, the latest cause that called for it.
-    private var closesDue: [MonitorEnd: CloseDue] = [:]
+    private var closesDue = PerEnd<CloseDue?>(both: nil)
     /// An ACK that is either a second ACK of `frame` or an ACK of the ACK `ackOfAck`, which
     /// carries the same sequence.
     private struct ExtraAck: Sendable {
@@ -65,13 +65,13 @@ public struct ConnectionMonitor: Sendable {
         var ackOfAck: DirectionLedger.SentFrame
     }
     /// Each end's extra ACKs of either reading, decided at the end (the first `verdictLimit`).
-    private var extraAcks: [MonitorEnd: [ExtraAck]] = [:]
+    private var extraAcks = PerEnd<[ExtraAck]>(both: [])
 
     /// The longest each end (by the direction it sends in) took to acknowledge a frame, as the capture point saw it (ns): the
     /// round trip to that end and back, which a close it makes in answer to a frame also takes.
     private var longestAnswer = PerDirection<Int64?>(both: nil)
     /// The ends that closed or reset the connection.
-    private var ended: Set<MonitorEnd> = []
+    private var ended = PerEnd(both: false)
     /// The end that ended the connection first, and how (a FIN or a reset).
     public private(set) var endedFirst: (end: MonitorEnd, ending: TCPStreamEvent.Ending)?
 
@@ -96,11 +96,12 @@ public struct ConnectionMonitor: Sendable {
 
     /// The ends judged: both, or one when the other is a proxy that drops frames on purpose
     /// (what it does to the conversation is the network's, not an end's).
-    public let judged: Set<MonitorEnd>
+    public var judged: Set<MonitorEnd> { Set(MonitorEnd.allCases.filter { judges[$0] }) }
+    private let judges: PerEnd<Bool>
 
     public init(connection: Int, judging judged: Set<MonitorEnd> = Set(MonitorEnd.allCases)) {
         self.connection = connection
-        self.judged = judged
+        judges = PerEnd(client: judged.contains(.client), server: judged.contains(.server))
     }
 
     public mutating func handle(_ event: MonitorEvent) {
@@ -165,25 +166,21 @@ public struct ConnectionMonitor: Sendable {
     /// Notes a DATA frame's timestamp among those sent with its sequence: a new timestamp is a new
     /// message (REPLAY-1 names a message by sequence and timestamp), the same one a resend.
     private mutating func noteMessage(_ header: FrameHeader, from sender: MonitorEnd) {
-        let key = DirectionLedger.key(header)
-        if messageTimestamps[sender, default: [:]].count >= DirectionLedger.limit, messageTimestamps[sender]?[key] == nil {
-            messageTimestamps[sender] = [:]
-            receiptCounts[sender.peer] = [:]
-        }
-        messageTimestamps[sender, default: [:]][key, default: []].insert(header.timestamp)
+        messageTimestamps[sender].insert(header.timestamp, for: DirectionLedger.key(header)) { receiptCounts[sender.peer].removeAll() }
     }
 
     /// REPLAY-1: more READ_RECEIPTs for a sequence (not resends of one) than messages sent with it
     /// on this connection show one delivered twice.
     private mutating func judgeReceipt(_ receipt: ReadReceipt, _ frame: MonitoredFrame, _ header: FrameHeader, from sender: MonitorEnd) {
-        guard Self.remember(FieldMetrics.Identity(header), in: &receipts[sender, default: []]) else { return }
+        guard receipts[sender].insert(header.timestamp, for: DirectionLedger.key(header)) else { return }
         let message = UInt64(header.sessionID.rawValue) << 32 | UInt64(receipt.sequence.rawValue)
-        guard let messages = messageTimestamps[sender.peer]?[message]?.count else {
+        guard let messages = messageTimestamps[sender.peer].count(for: message) else {
             notJudged(sender, .replay1, because: "a receipt for a message the capture does not show on its connection")
             return
         }
-        let count = (receiptCounts[sender, default: [:]][message] ?? 0) + 1
-        receiptCounts[sender, default: [:]][message] = count
+        if receiptCounts[sender].count >= DirectionLedger.limit { receiptCounts[sender].removeAll() }
+        let count = (receiptCounts[sender][message] ?? 0) + 1
+        receiptCounts[sender][message] = count
         if count <= messages {
             passed(sender, .replay1)
         } else {
@@ -218,12 +215,6 @@ public struct ConnectionMonitor: Sendable {
         } else if unacknowledged {
             passed(sender, .ex7)
         }
-    }
-
-    /// Adds `key` to `keys`, the latest `DirectionLedger.limit` kept; false when it was there.
-    private static func remember<Key: Hashable>(_ key: Key, in keys: inout Set<Key>) -> Bool {
-        if keys.count >= DirectionLedger.limit { keys.removeAll(keepingCapacity: true) }
-        return keys.insert(key).inserted
     }
 
     /// A frame no receiver takes: its sender broke the rule the error names (for a checksum, the
@@ -325,8 +316,8 @@ public struct ConnectionMonitor: Sendable {
             // end's): the extra ACK is a second ACK of the frame or an ACK of the ACK, which the
             // end's other ACKs decide when the connection ends.
             if let unacknowledged = ledgers[acked].neverAcknowledged[key] {
-                if extraAcks[acker, default: []].count < Self.verdictLimit {
-                    extraAcks[acker, default: []].append(ExtraAck(ack: frame, frame: sent.frame, ackOfAck: unacknowledged))
+                if extraAcks[acker].count < Self.verdictLimit {
+                    extraAcks[acker].append(ExtraAck(ack: frame, frame: sent.frame, ackOfAck: unacknowledged))
                 }
             } else if ledgers[acked].holdsAll && !ledgers[acked].hasForgotten {
                 fail("ack-again", acker, .ex1, "acknowledged \(Self.describe(sent.frame)) (\(sent.frame.evidence)) once more than it was sent (\(frame.evidence)): each frame gets exactly one ACK", [frame.evidence, sent.frame.evidence])
@@ -384,11 +375,16 @@ public struct ConnectionMonitor: Sendable {
     /// for the other end, a close it owed for longer than `closeDeadline` and still had not made.
     private mutating func end(_ direction: TCPDirection, _ evidence: MonitorEvidence) {
         let closer = MonitorEnd(sending: direction)
-        guard ended.insert(closer).inserted else { return }
+        guard !ended[closer] else { return }
+        ended[closer] = true
         if endedFirst == nil, let ending = evidence.ending { endedFirst = (closer, ending) }
-        if let due = closesDue.removeValue(forKey: closer) { passed(closer, due.requirement) }
+        if let due = closesDue[closer] {
+            closesDue[closer] = nil
+            passed(closer, due.requirement)
+        }
         let other = closer.peer
-        guard !ended.contains(other), let due = closesDue.removeValue(forKey: other) else { return }
+        guard !ended[other], let due = closesDue[other] else { return }
+        closesDue[other] = nil
         let waited = evidence.time.nanoseconds(since: due.since.time)
         var deadline = RoundTripSummary.seconds(Self.closeDeadline)
         var allowed = Self.closeDeadline
@@ -417,8 +413,8 @@ public struct ConnectionMonitor: Sendable {
 
     private mutating func close() {
         isClosed = true
-        for (end, due) in closesDue.sorted(by: { $0.key < $1.key }) {
-            notJudged(end, due.requirement, because: "the connection or the capture ended before either end closed after what called for a close")
+        for end in MonitorEnd.allCases {
+            if let due = closesDue[end] { notJudged(end, due.requirement, because: "the connection or the capture ended before either end closed after what called for a close") }
         }
         for direction in TCPDirection.allCases {
             let receiver = MonitorEnd(sending: direction.reversed)
@@ -453,7 +449,8 @@ public struct ConnectionMonitor: Sendable {
     /// EX-3, or acknowledging a frame twice that shares it with no ACK, EX-1), and without either,
     /// as the answer to the later of the two.
     private mutating func decideExtraAcks(of end: MonitorEnd) {
-        let extras = extraAcks.removeValue(forKey: end) ?? []
+        let extras = extraAcks[end]
+        extraAcks[end] = []
         func shows(_ cause: String) -> Bool { verdicts.contains { $0.end == end && $0.cause == cause } || unlisted["\(end) \(cause)"] != nil }
         let acksAcks = shows("ack-of-unacknowledged-type"), acksTwice = shows("ack-again")
         for extra in extras {
@@ -493,7 +490,7 @@ public struct ConnectionMonitor: Sendable {
     /// frame the same mistake shows in, so a report says each cause once.
     private mutating func fail(_ cause: String, _ end: MonitorEnd, _ requirement: RequirementID, _ message: String, _ evidence: [MonitorEvidence],
                                level: MonitorVerdict.Level? = nil) {
-        guard judged.contains(end) else { return }
+        guard judges[end] else { return }
         guard verdicts.count < Self.verdictLimit else {
             unlisted["\(end) \(cause)", default: 0] += 1
             return
@@ -503,11 +500,11 @@ public struct ConnectionMonitor: Sendable {
     }
 
     private mutating func passed(_ end: MonitorEnd, _ requirement: RequirementID) {
-        if judged.contains(end) { tally.pass(end, requirement) }
+        if judges[end] { tally.pass(end, requirement) }
     }
 
     private mutating func notJudged(_ end: MonitorEnd, _ requirement: RequirementID, because reason: String, count: Int = 1) {
-        if judged.contains(end) { tally.notJudged(end, requirement, because: reason, count: count) }
+        if judges[end] { tally.notJudged(end, requirement, because: reason, count: count) }
     }
 
     /// Whether `frame` is `earlier` sent again: the same sequence and timestamp.

@@ -49,13 +49,13 @@ struct DirectionLedger {
     /// The `sent` count when the capture first lost bytes of this direction.
     var gapAfter: Int?
     /// Frames that ask for an ACK, every receiver taking them, by session and sequence.
-    private(set) var awaiting: [UInt64: Awaiting] = [:]
+    private(set) var awaiting = KeyTable<Awaiting>()
     /// ACKs and frames of undefined types, which are never acknowledged (EX-3).
-    private(set) var neverAcknowledged: [UInt64: SentFrame] = [:]
+    private(set) var neverAcknowledged = KeyTable<SentFrame>()
     /// Frames some legal receivers take and others refuse: what the receiver does is its choice.
-    private(set) var receiversChoice: Set<UInt64> = []
+    private(set) var receiversChoice = KeyTable<Void>()
     /// Frames no receiver takes that have a header, by session and sequence.
-    private(set) var refused: [UInt64: MonitoredFrame] = [:]
+    private(set) var refused = KeyTable<MonitoredFrame>()
     /// The first frame no receiver takes, and its order.
     var firstRefused: (frame: MonitoredFrame, error: WireError, order: Int)?
     /// The latest frame the other end acknowledged, by order: it read at least that far.
@@ -68,21 +68,27 @@ struct DirectionLedger {
 
     /// The highest counter sent in each category (SEQ-1), while no counter has wrapped: an ACK
     /// above it answers nothing sent, whatever was forgotten.
-    private var highestCounter: [UInt8: UInt32] = [:]
+    /// By category, as first sent: a handful, searched in order.
+    private var highestCounter: [(category: UInt8, counter: UInt32)] = []
     private var hasWrapped = false
 
     /// Notes a frame's sequence among those sent.
     mutating func note(_ sequence: SequenceNumber) {
         let category = sequence.category.rawValue
-        if let highest = highestCounter[category], sequence.counter < highest, highest - sequence.counter > 0x800000 { hasWrapped = true }
-        highestCounter[category] = max(highestCounter[category] ?? 0, sequence.counter)
+        guard let index = highestCounter.firstIndex(where: { $0.category == category }) else {
+            highestCounter.append((category, sequence.counter))
+            return
+        }
+        let highest = highestCounter[index].counter
+        if sequence.counter < highest, highest - sequence.counter > 0x800000 { hasWrapped = true }
+        highestCounter[index].counter = max(highest, sequence.counter)
     }
 
     /// Whether a frame with `sequence` was surely never sent: its counter is above every counter
     /// sent in its category, and none wrapped.
     func neverSent(_ sequence: SequenceNumber) -> Bool {
         guard holdsAll, !hasWrapped else { return false }
-        guard let highest = highestCounter[sequence.category.rawValue] else { return overflow == 0 && !hasForgotten }
+        guard let highest = highestCounter.first(where: { $0.category == sequence.category.rawValue })?.counter else { return overflow == 0 && !hasForgotten }
         return sequence.counter > highest
     }
 
@@ -128,7 +134,7 @@ struct DirectionLedger {
     /// Remembers a frame that is never acknowledged (an ACK, an undefined type), within `limit`.
     mutating func rememberNeverAcknowledged(_ frame: SentFrame, key: UInt64) {
         if neverAcknowledged.count >= Self.limit {
-            neverAcknowledged.removeAll(keepingCapacity: true)
+            neverAcknowledged.removeAll()
             hasForgotten = true
         }
         neverAcknowledged[key] = frame
@@ -137,16 +143,16 @@ struct DirectionLedger {
     /// Remembers a frame some receivers take and others refuse, within `limit`.
     mutating func rememberReceiversChoice(key: UInt64) {
         if receiversChoice.count >= Self.limit {
-            receiversChoice.removeAll(keepingCapacity: true)
+            receiversChoice.removeAll()
             hasForgotten = true
         }
-        receiversChoice.insert(key)
+        receiversChoice[key] = ()
     }
 
     /// Remembers a frame no receiver takes, within `limit`.
     mutating func rememberRefused(_ frame: MonitoredFrame, key: UInt64) {
         if refused.count >= Self.limit {
-            refused.removeAll(keepingCapacity: true)
+            refused.removeAll()
             hasForgotten = true
         }
         refused[key] = frame
@@ -155,7 +161,7 @@ struct DirectionLedger {
     /// Drops the frames already acknowledged (kept only to tell a second ACK).
     private mutating func forgetAcknowledged() {
         hasForgotten = true
-        awaiting = awaiting.filter { $0.value.acknowledgements < $0.value.sendings }
+        awaiting.removeAll { $0.acknowledgements >= $0.sendings }
     }
 
     /// What an ACK with `key` acknowledges among the frames awaiting one.
@@ -182,7 +188,7 @@ struct DirectionLedger {
     /// The frames still awaiting an ACK (for a frame acknowledged but sent again, its last
     /// sending), in the order sent.
     var unacknowledged: [Awaiting] {
-        awaiting.values.filter { $0.acknowledgements < $0.sendings }.map { entry in
+        awaiting.allValues.filter { $0.acknowledgements < $0.sendings }.map { entry in
             var unanswered = entry
             if entry.acknowledgements > 0 { unanswered.order = entry.lastOrder }
             return unanswered

@@ -12,9 +12,9 @@ public struct FieldMetrics: Sendable {
     public internal(set) var connections = 0
     public internal(set) var handshakes = RoundTripDistribution()
     /// ACK round trips as the capture point sees them, by the end that acknowledged.
-    public internal(set) var roundTrips: [MonitorEnd: RoundTripDistribution] = [:]
+    var roundTrips = PerEnd(both: RoundTripDistribution())
     /// Time between heartbeats, by the end that sent them.
-    public internal(set) var heartbeatIntervals: [MonitorEnd: RoundTripDistribution] = [:]
+    var heartbeatIntervals = PerEnd(both: RoundTripDistribution())
     /// From a session's connection's last frame to its next connection's first message delivered.
     public internal(set) var reconnects = RoundTripDistribution()
     public private(set) var reconnectCount = 0

@@ -27,12 +27,17 @@ public struct FieldMetricsReport: Sendable, Encodable {
     public var perConnection: [FieldMetrics.ConnectionSummary]
     public var perSession: [FieldMetrics.SessionSummary]
 
+    /// The summaries of the ends that measured something, by end.
+    private static func byEnd(_ distributions: PerEnd<RoundTripDistribution>) -> [String: RoundTripSummary] {
+        Dictionary(uniqueKeysWithValues: MonitorEnd.allCases.compactMap { end in distributions[end].summary.map { (end.rawValue, $0) } })
+    }
+
     public init(_ metrics: FieldMetrics) {
         connections = metrics.connections
         sessions = metrics.sessionConnections.count
         handshakeTime = metrics.handshakes.summary
         handshakes = metrics.handshakes.count
-        ackRoundTrip = Dictionary(uniqueKeysWithValues: metrics.roundTrips.compactMap { end, distribution in distribution.summary.map { (end.rawValue, $0) } })
+        ackRoundTrip = Self.byEnd(metrics.roundTrips)
         messages = metrics.messages
         delivered = metrics.acknowledged
         sentAgain = metrics.resent
@@ -42,7 +47,7 @@ public struct FieldMetricsReport: Sendable, Encodable {
         deliveredTwice = metrics.deliveredTwice
         reconnects = metrics.reconnectCount
         reconnectTime = metrics.reconnects.summary
-        heartbeatInterval = Dictionary(uniqueKeysWithValues: metrics.heartbeatIntervals.compactMap { end, distribution in distribution.summary.map { (end.rawValue, $0) } })
+        heartbeatInterval = Self.byEnd(metrics.heartbeatIntervals)
         bytesPerDeliveredMessage = metrics.bytesPerDelivered
         perConnection = metrics.perConnection
         perSession = metrics.perSession.values.sorted { $0.session < $1.session }

@@ -24,27 +24,50 @@ public struct MonitorTally: Sendable, Hashable {
         public var notJudgedBecause: String?
     }
 
-    public private(set) var counts: [Key: Count] = [:]
+    /// The counts, one entry per end and requirement met, in the order first met: a handful per
+    /// connection, searched in order (a frame's pass costs no hashing).
+    private var entries: [(key: Key, count: Count)] = []
+
+    /// The counts by end and requirement.
+    public var counts: [Key: Count] {
+        Dictionary(entries.map { ($0.key, $0.count) }, uniquingKeysWith: { first, _ in first })
+    }
 
     public init() {}
 
+    /// The entry of `end` and `requirement`, made when first met.
+    private mutating func entry(_ end: MonitorEnd, _ requirement: RequirementID) -> Int {
+        if let index = entries.firstIndex(where: { $0.key.end == end && $0.key.requirement == requirement }) { return index }
+        entries.append((Key(end: end, requirement: requirement), Count()))
+        return entries.count - 1
+    }
+
     mutating func pass(_ end: MonitorEnd, _ requirement: RequirementID) {
-        counts[Key(end: end, requirement: requirement), default: Count()].passed += 1
+        entries[entry(end, requirement)].count.passed += 1
     }
 
     mutating func notJudged(_ end: MonitorEnd, _ requirement: RequirementID, because reason: String, count: Int = 1) {
         guard count > 0 else { return }
-        let key = Key(end: end, requirement: requirement)
-        counts[key, default: Count()].notJudged += count
-        if counts[key]?.notJudgedBecause == nil { counts[key]?.notJudgedBecause = reason }
+        let index = entry(end, requirement)
+        entries[index].count.notJudged += count
+        if entries[index].count.notJudgedBecause == nil { entries[index].count.notJudgedBecause = reason }
     }
 
     /// Adds another tally's counts (another connection's) to this one.
     public mutating func add(_ other: MonitorTally) {
-        for (key, count) in other.counts {
-            counts[key, default: Count()].passed += count.passed
-            counts[key, default: Count()].notJudged += count.notJudged
-            if counts[key]?.notJudgedBecause == nil { counts[key]?.notJudgedBecause = count.notJudgedBecause }
+        for (key, count) in other.entries {
+            let index = entry(key.end, key.requirement)
+            entries[index].count.passed += count.passed
+            entries[index].count.notJudged += count.notJudged
+            if entries[index].count.notJudgedBecause == nil { entries[index].count.notJudgedBecause = count.notJudgedBecause }
         }
+    }
+
+    public static func == (lhs: MonitorTally, rhs: MonitorTally) -> Bool {
+        lhs.counts == rhs.counts
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(counts)
     }
 }
