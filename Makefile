@@ -13,7 +13,7 @@ TOOLS := tshark:tshark xmllint:libxml2-utils python3:python3 luac5.2:lua5.2 afl-
 # driving `decaf proxy --control` in a test.
 PYTHON_PACKAGES := toxiproxy:toxiproxy-python
 
-.PHONY: demo test build install docs deps testee-c fixtures fixtures-check fuzz sanitize bench bench-dissect bench-proxy bench-fuzz zoo load weak clean
+.PHONY: demo test build install docs deps testee-c fixtures fixtures-check fuzz sanitize bench bench-dissect bench-proxy bench-fuzz zoo monitor-faults load weak clean
 
 ## demo: install what is missing (as root), build, and show what Decaf does on golden frames.
 demo: deps build
@@ -116,6 +116,11 @@ testee-c: deps
 ## zoo: every legal codec and client (decaf testee decoder|client with each combination of --choice) and server (decaf peer with each --choice, --refuse-after-body, a timestamp window, alone and together) through decaf conform and a 10-minute decaf fuzz campaign (ZOO_DURATION, ZOO_ROLE=codec|server|client to change); any failure or finding is a false verdict.
 zoo: deps
 	tools/zoo/legal.py --duration $(or $(ZOO_DURATION),10m) --role $(or $(ZOO_ROLE),all)
+
+## monitor-faults: each planted fault of the reference peer (through decaf proxy --pcap) and client (conform client --pcap) under its suite, judged by decaf monitor; fails unless the tables in docs/monitor.md are what it names (about 15 minutes).
+monitor-faults: build
+	tools/monitor/faults.py --role server --check docs/monitor.md
+	tools/monitor/faults.py --role client --check docs/monitor.md
 
 ## load: decaf send against decaf peer, 100 connections; messages/s, latency, peer memory.
 load: deps

@@ -29,12 +29,12 @@ public struct CaptureMonitor: CaptureSink {
         var monitor: ConnectionMonitor
         var measured: ConnectionMetrics?
 
-        mutating func take(_ frame: MonitoredFrame, from direction: TCPDirection, measuring: Bool, timing metrics: inout FieldMetrics) {
+        /// Returns the connection's session when this frame, measured, first showed it.
+        mutating func take(_ frame: MonitoredFrame, from direction: TCPDirection, measuring: Bool, timing metrics: inout FieldMetrics) -> SessionID? {
             monitor.handle(.frame(direction, frame))
-            if measuring {
-                if measured == nil { measured = ConnectionMetrics() }
-                measured?.take(frame, from: direction, timing: &metrics)
-            }
+            guard measuring else { return nil }
+            if measured == nil { measured = ConnectionMetrics() }
+            return measured?.take(frame, from: direction, timing: &metrics)
         }
     }
     /// Each connection followed, by index: one lookup a frame.
@@ -102,16 +102,24 @@ public struct CaptureMonitor: CaptureSink {
         let monitored = Self.monitored(view)
         let judges = judges(view.connection)
         let index = view.connection.index
-        // Through a proxy, the client's legs are measured: what the client lived through.
-        open[index, default: OpenConnection(monitor: ConnectionMonitor(connection: index, judging: Self.ends(judges)))].take(
+        // Through a proxy, the client's legs are measured (what the client lived through), and
+        // their client's pace of reconnecting is judged.
+        let shown = open[index, default: OpenConnection(monitor: ConnectionMonitor(connection: index, judging: Self.ends(judges)))].take(
             monitored, from: view.direction, measuring: judges.client, timing: &metrics)
+        if let shown { keep(sessions.connected(view.connection, session: shown, in: monitored), .reconnect1, judges: judges) }
         let sender = MonitorEnd(sending: view.direction)
         if monitored.messageType == .data || (monitored.messageType == .readReceipt && judges[sender]) {
-            switch sessions.take(monitored, from: sender, on: view.connection) {
-            case .nothing: break
-            case let .failed(verdict): if judges[sender] { keepSessionFailure(verdict) }
-            case let .notJudged(end, reason): if judges[end] { tally.notJudged(end, .replay1, because: reason) }
-            }
+            keep(sessions.take(monitored, from: sender, on: view.connection), .replay1, judges: judges)
+        }
+    }
+
+    /// Keeps what the session monitor said of the ends judged.
+    private mutating func keep(_ outcome: SessionMonitor.Outcome, _ requirement: RequirementID, judges: PerEnd<Bool>) {
+        switch outcome {
+        case .nothing: break
+        case let .failed(verdict): if judges[verdict.end] { keepSessionFailure(verdict) }
+        case let .notJudged(end, reason): if judges[end] { tally.notJudged(end, requirement, because: reason) }
+        case let .passed(end, requirement): if judges[end] { tally.pass(end, requirement) }
         }
     }
 

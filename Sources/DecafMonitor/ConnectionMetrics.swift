@@ -28,12 +28,23 @@ struct ConnectionMetrics: Sendable {
     /// in the other direction reports (the latest `DirectionLedger.limit`).
     private var messageTimestamps = PerDirection(both: KeyTable<UInt32>())
 
-    mutating func take(_ frame: MonitoredFrame, from direction: TCPDirection, timing metrics: inout FieldMetrics) {
+    /// Measures `frame`; returns the connection's session when this frame first showed it.
+    @discardableResult
+    mutating func take(_ frame: MonitoredFrame, from direction: TCPDirection, timing metrics: inout FieldMetrics) -> SessionID? {
         if firstTime == nil { firstTime = frame.time }
         lastTime = frame.time
         bytes += frame.length
-        guard let header = frame.header, case .byEveryReceiver = frame.acceptance else { return }
-        if session == nil { session = header.sessionID }
+        guard let header = frame.header, case .byEveryReceiver = frame.acceptance else { return nil }
+        var shown: SessionID?
+        if session == nil {
+            session = header.sessionID
+            shown = header.sessionID
+        }
+        measure(frame, header, from: direction, timing: &metrics)
+        return shown
+    }
+
+    private mutating func measure(_ frame: MonitoredFrame, _ header: FrameHeader, from direction: TCPDirection, timing metrics: inout FieldMetrics) {
         let sender = MonitorEnd(sending: direction)
         let key = DirectionLedger.key(header)
         switch header.messageType {

@@ -67,6 +67,30 @@ public struct ConnectionMonitor: Sendable {
     /// Each end's extra ACKs of either reading, decided at the end (the first `verdictLimit`).
     private var extraAcks = PerEnd<[ExtraAck]>(both: [])
 
+    /// ACKs of a sequence the other end had not sent when they were seen, by the direction whose
+    /// frame they would answer, and key. The frame may come later: the reassembler holds a
+    /// direction's segments after a lost one until it gives the hole up (the frames then come
+    /// with their packets' earlier times, after the ACKs), and a capture made where interfaces
+    /// or queues stamp their own packets can record an ACK before its frame. A frame recorded no
+    /// later than `reorderWindow` after its early ACK is answered by it; an early ACK still
+    /// unanswered when the connection ends acknowledged a sequence never sent, unless the
+    /// capture lost bytes of that direction. At most `DirectionLedger.limit` wait; past it they
+    /// are not judged.
+    private var early = PerDirection(both: KeyTable<EarlyAck>())
+    /// Whether early ACKs of a direction's frames were dropped to stay within the bound: its
+    /// frames without an ACK are then not judged.
+    private var earlyDropped = PerDirection(both: false)
+    private struct EarlyAck: Sendable {
+        var ack: MonitorEvidence
+        var sequence: SequenceNumber
+        var session: SessionID
+        var key: UInt64
+        /// The ACK it would acknowledge, of the same sequence, when no frame comes (EX-3).
+        var ackOfAck: DirectionLedger.SentFrame?
+    }
+    /// How much earlier than its frame a capture may record an ACK (ns).
+    public static let reorderWindow: Int64 = 100_000_000
+
     /// The longest each end (by the direction it sends in) took to acknowledge a frame, as the capture point saw it (ns): the
     /// round trip to that end and back, which a close it makes in answer to a frame also takes.
     private var longestAnswer = PerDirection<Int64?>(both: nil)
@@ -152,6 +176,7 @@ public struct ConnectionMonitor: Sendable {
             if let first = ledgers[direction].await(DirectionLedger.SentFrame(frame, header), order: order, key: key) {
                 judgeSendingAgain(first, as: frame, header, from: sender, direction: direction)
             }
+            if !early[direction].isEmpty { answerEarly(frame, key: key, direction: direction) }
             shifted[direction].sent(DirectionLedger.SentFrame(frame, header), order: order, key: key)
         default: ledgers[direction].rememberNeverAcknowledged(DirectionLedger.SentFrame(frame, header), key: key)
         }
@@ -310,7 +335,7 @@ public struct ConnectionMonitor: Sendable {
         case let .first(sent):
             passed(acker, sent.frame.messageType == .heartbeat ? .ex2 : .ex1)
             longestAnswer[direction] = max(longestAnswer[direction] ?? 0, frame.time.nanoseconds(since: sent.frame.evidence.time))
-            readPast(sent, by: acker, ack: frame, direction: acked)
+            readPast(sent, by: acker, ack: frame.evidence, direction: acked)
         case let .again(sent):
             // An ACK and a frame awaiting one may share a sequence (an ACK carries the other
             // end's): the extra ACK is a second ACK of the frame or an ACK of the ACK, which the
@@ -338,33 +363,73 @@ public struct ConnectionMonitor: Sendable {
             fail("takes-unreadable-frame", acker, error.requirement, "acknowledged a frame no receiver may take (\(frame.evidence), \(error.code.name)) (\(ack.evidence)): it must refuse it", [ack.evidence, frame.evidence])
         } else if ledger.receiversChoice.contains(key) {
             return
-        } else if let frame = ledger.neverAcknowledged[key] {
-            acknowledgedNever(frame, ack: ack, by: acker)
-        } else if ledger.holdsAll && ledger.overflow == 0 && !ledger.hasForgotten || ledger.neverSent(header.sequence) {
-            fail("ack-never-sent", acker, .ex1, "acknowledged sequence \(header.sequence) of session \(Hex.format(header.sessionID.rawValue, width: 4)) (\(ack.evidence)), which the \(acker.peer) never sent on this connection", [ack.evidence])
+        } else if ledger.neverAcknowledged[key] != nil || ledger.holdsAll && ledger.overflow == 0 && !ledger.hasForgotten || ledger.neverSent(header.sequence) {
+            if early[acked].count >= DirectionLedger.limit {
+                notJudged(acker, .ex1, because: "an ACK may answer a frame the capture has not shown yet", count: early[acked].count)
+                early[acked].removeAll()
+                earlyDropped[acked] = true
+            }
+            if early[acked][key] == nil {
+                early[acked][key] = EarlyAck(ack: ack.evidence, sequence: header.sequence, session: header.sessionID, key: key, ackOfAck: ledger.neverAcknowledged[key])
+            }
         } else {
             notJudged(acker, .ex1, because: "an ACK may answer a frame the capture does not hold")
         }
     }
 
+    /// A frame the other end may have acknowledged before the capture recorded it: the early ACK
+    /// with its key answers it, within `reorderWindow`.
+    private mutating func answerEarly(_ frame: MonitoredFrame, key: UInt64, direction: TCPDirection) {
+        guard let ack = early[direction].removeValue(forKey: key) else { return }
+        let acker = MonitorEnd(sending: direction.reversed)
+        guard frame.time.nanoseconds(since: ack.ack.time) <= Self.reorderWindow, case let .first(sent) = ledgers[direction].acknowledge(key) else {
+            return neverSent(ack, by: acker, direction: direction)
+        }
+        passed(acker, sent.frame.messageType == .heartbeat ? .ex2 : .ex1)
+        readPast(sent, by: acker, ack: ack.ack, direction: direction)
+    }
+
+    /// The early ACKs of frames of `direction` no frame answered, in the order seen, when the
+    /// connection ends.
+    private mutating func settleEarly(_ direction: TCPDirection) {
+        let acker = MonitorEnd(sending: direction.reversed)
+        for ack in early[direction].allValues.sorted(by: { ($0.ack.frame ?? 0) < ($1.ack.frame ?? 0) }) { neverSent(ack, by: acker, direction: direction) }
+        early[direction].removeAll()
+    }
+
+    /// An early ACK no frame answered: an ACK of an ACK with its sequence (EX-3), or of a sequence
+    /// never sent, unless the capture has lost bytes of `direction` since (the next segment after
+    /// a lost one shows the gap, often after the ACK of what it lost).
+    private mutating func neverSent(_ early: EarlyAck, by acker: MonitorEnd, direction: TCPDirection) {
+        let ledger = ledgers[direction]
+        if let ackOfAck = early.ackOfAck {
+            guard ledger.holdsAll else { return notJudged(acker, .ex3, because: "an ACK may answer a frame the capture does not hold") }
+            return acknowledgedNever(ackOfAck, ack: early.ack, by: acker)
+        }
+        guard ledger.holdsAll && ledger.overflow == 0 && !ledger.hasForgotten || ledger.neverSent(early.sequence) else {
+            return notJudged(acker, .ex1, because: "an ACK may answer a frame the capture does not hold")
+        }
+        fail("ack-never-sent", acker, .ex1, "acknowledged sequence \(early.sequence) of session \(Hex.format(early.session.rawValue, width: 4)) (\(early.ack)), which the \(acker.peer) never sent on this connection", [early.ack])
+    }
+
     /// EX-3: an ACK of a frame that is never acknowledged (an ACK, an undefined type).
-    private mutating func acknowledgedNever(_ frame: DirectionLedger.SentFrame, ack: MonitoredFrame, by acker: MonitorEnd) {
+    private mutating func acknowledgedNever(_ frame: DirectionLedger.SentFrame, ack: MonitorEvidence, by acker: MonitorEnd) {
         let what = frame.messageType == .ack ? "an ACK" : "a frame of an undefined type"
-        fail("ack-of-unacknowledged-type", acker, .ex3, "acknowledged \(what) (\(Self.describe(frame)), \(frame.evidence)) with \(ack.evidence): ACKs and undefined types are never acknowledged",
-             [ack.evidence, frame.evidence])
+        fail("ack-of-unacknowledged-type", acker, .ex3, "acknowledged \(what) (\(Self.describe(frame)), \(frame.evidence)) with \(ack): ACKs and undefined types are never acknowledged",
+             [ack, frame.evidence])
     }
 
     /// The ACK of `sent` shows its receiver read that far, past a frame no receiver takes: one
     /// that said an ERROR saw the error and kept the connection open (EX-5); one that said
     /// nothing took the frame, breaking the rule the frame breaks, as if it had acknowledged it.
-    private mutating func readPast(_ sent: DirectionLedger.Awaiting, by reader: MonitorEnd, ack: MonitoredFrame, direction: TCPDirection) {
+    private mutating func readPast(_ sent: DirectionLedger.Awaiting, by reader: MonitorEnd, ack: MonitorEvidence, direction: TCPDirection) {
         guard let refused = ledgers[direction].firstRefused, sent.order > refused.order, once("read-past-\(reader)") else { return }
-        let evidence = [ack.evidence, refused.frame.evidence]
+        let evidence = [ack, refused.frame.evidence]
         if let error = errorSent[reader] {
             fail("keeps-open-after-error", reader, .ex5, "acknowledged \(Self.describe(sent.frame)) (\(sent.frame.evidence)) after its ERROR (\(error.evidence)) for a frame no receiver may take (\(refused.frame.evidence), \(refused.error.code.name)): it must close the connection",
                  evidence)
         } else {
-            fail("takes-unreadable-frame", reader, refused.error.requirement, "acknowledged \(Self.describe(sent.frame)) (\(sent.frame.evidence)), sent after a frame no receiver may take (\(refused.frame.evidence), \(refused.error.code.name)), without an ERROR: it took that frame, which it must refuse, and close (\(ack.evidence))",
+            fail("takes-unreadable-frame", reader, refused.error.requirement, "acknowledged \(Self.describe(sent.frame)) (\(sent.frame.evidence)), sent after a frame no receiver may take (\(refused.frame.evidence), \(refused.error.code.name)), without an ERROR: it took that frame, which it must refuse, and close (\(ack))",
                  evidence)
         }
     }
@@ -413,6 +478,7 @@ public struct ConnectionMonitor: Sendable {
 
     private mutating func close() {
         isClosed = true
+        for direction in TCPDirection.allCases { settleEarly(direction) }
         for end in MonitorEnd.allCases {
             if let due = closesDue[end] { notJudged(end, due.requirement, because: "the connection or the capture ended before either end closed after what called for a close") }
         }
@@ -422,7 +488,7 @@ public struct ConnectionMonitor: Sendable {
             let receiverWhole = ledgers[direction.reversed].holdsAll
             for sent in ledger.unacknowledged {
                 let requirement: RequirementID = sent.frame.messageType == .heartbeat ? .ex2 : .ex1
-                if ledger.readThrough > sent.order && receiverWhole {
+                if ledger.readThrough > sent.order && receiverWhole && !earlyDropped[direction] {
                     fail("ack-missing", receiver, requirement, "never acknowledged \(Self.describe(sent.frame)) (\(sent.frame.evidence)), though it acknowledged frames sent after it", [sent.frame.evidence])
                 } else {
                     notJudged(receiver, requirement, because: "a frame had no ACK when the connection or the capture ended, and nothing later was acknowledged")
@@ -456,7 +522,7 @@ public struct ConnectionMonitor: Sendable {
         for extra in extras {
             let laterIsTheAck = (extra.ackOfAck.evidence.frame ?? 0) > (extra.frame.evidence.frame ?? 0)
             if acksAcks || (!acksTwice && laterIsTheAck) {
-                acknowledgedNever(extra.ackOfAck, ack: extra.ack, by: end)
+                acknowledgedNever(extra.ackOfAck, ack: extra.ack.evidence, by: end)
             } else {
                 fail("ack-again", end, .ex1, "acknowledged \(Self.describe(extra.frame)) (\(extra.frame.evidence)) once more than it was sent (\(extra.ack.evidence)): each frame gets exactly one ACK (or it acknowledged the ACK \(extra.ackOfAck.evidence) of that sequence, which no frame gets)",
                      [extra.ack.evidence, extra.frame.evidence])

@@ -37,6 +37,9 @@ struct DirectionLedger {
         var lastOrder: Int
         var sendings = 1
         var acknowledgements = 0
+
+        /// Whether every sending had its ACK.
+        var isAnswered: Bool { acknowledgements >= sendings }
     }
 
     /// Frames of each kind kept at once, per direction.
@@ -50,6 +53,10 @@ struct DirectionLedger {
     var gapAfter: Int?
     /// Frames that ask for an ACK, every receiver taking them, by session and sequence.
     private(set) var awaiting = KeyTable<Awaiting>()
+    /// How many of them have had an ACK for every sending: what forgetting could drop. With none,
+    /// a full ledger does not look (a capture that lost its ACKs filled it with frames still due,
+    /// and looking through them on every frame cost the monitor two thirds of its time).
+    private var answered = 0
     /// ACKs and frames of undefined types, which are never acknowledged (EX-3).
     private(set) var neverAcknowledged = KeyTable<SentFrame>()
     /// Frames some legal receivers take and others refuse: what the receiver does is its choice.
@@ -120,9 +127,10 @@ struct DirectionLedger {
             again.sendings += 1
             again.lastOrder = order
             awaiting[key] = again
+            if earlier.isAnswered { answered -= 1 }
             return earlier
         }
-        if awaiting.count >= Self.limit { forgetAcknowledged() }
+        if awaiting.count >= Self.limit, answered > 0 { forgetAcknowledged() }
         guard awaiting.count < Self.limit else {
             overflow += 1
             return nil
@@ -161,7 +169,8 @@ struct DirectionLedger {
     /// Drops the frames already acknowledged (kept only to tell a second ACK).
     private mutating func forgetAcknowledged() {
         hasForgotten = true
-        awaiting.removeAll { $0.acknowledgements >= $0.sendings }
+        awaiting.removeAll { $0.isAnswered }
+        answered = 0
     }
 
     /// What an ACK with `key` acknowledges among the frames awaiting one.
@@ -176,9 +185,10 @@ struct DirectionLedger {
     /// Takes an ACK with `key`: marks the frame it acknowledges.
     mutating func acknowledge(_ key: UInt64) -> Match {
         guard var entry = awaiting[key] else { return .none }
-        let isFirst = entry.acknowledgements < entry.sendings
+        let isFirst = !entry.isAnswered
         entry.acknowledgements += 1
         awaiting[key] = entry
+        if isFirst && entry.isAnswered { answered += 1 }
         guard isFirst else { return .again(entry) }
         // It read at least as far as the first sending.
         readThrough = max(readThrough, entry.order)
@@ -188,7 +198,7 @@ struct DirectionLedger {
     /// The frames still awaiting an ACK (for a frame acknowledged but sent again, its last
     /// sending), in the order sent.
     var unacknowledged: [Awaiting] {
-        awaiting.allValues.filter { $0.acknowledgements < $0.sendings }.map { entry in
+        awaiting.allValues.filter { !$0.isAnswered }.map { entry in
             var unanswered = entry
             if entry.acknowledgements > 0 { unanswered.order = entry.lastOrder }
             return unanswered

@@ -7,6 +7,7 @@ public enum MonitorCatalog {
     static let rules: [RequirementID: Set<MonitorEnd>] = [
         .ex1: [.client, .server], .ex2: [.client, .server], .ex3: [.client, .server], .ex4: [.client, .server],
         .ex5: [.client, .server], .ex7: [.client, .server], .seq1: [.client, .server], .replay1: [.client, .server], .hs1: [.client], .hs2: [.server],
+        .reconnect1: [.client],
         // A checksum no receiver may take is its sender's (CRC-1) and, acknowledged, its receiver's.
         .crc1: [.client, .server],
     ]
@@ -19,10 +20,10 @@ public enum MonitorCatalog {
         .tlvTooDeep(depth: TLVOptions.maximumDepthLimit + 1, limit: TLVOptions.maximumDepthLimit),
     ]
 
-    /// How binding a requirement is for the ends the monitor judges: HS-1 is a SHOULD, every
-    /// other it judges a MUST.
+    /// How binding a requirement is for the ends the monitor judges: HS-1 and RECONNECT-1 are
+    /// SHOULDs, every other it judges a MUST.
     public static func level(of requirement: RequirementID) -> MonitorVerdict.Level {
-        requirement == .hs1 ? .recommended : .required
+        requirement == .hs1 || requirement == .reconnect1 ? .recommended : .required
     }
 
     /// Every requirement judged, with the ends it may fail.

@@ -4,7 +4,10 @@ import DecafWire
 /// Judges what only a session's connections together show: a message reported read again on a
 /// later connection (REPLAY-1: a repeat after a reconnect is acknowledged again, never delivered
 /// twice, for the memory spans the session's connections, Specs/decaf-wire-v1.md interpretation
-/// 15). Within one connection `ConnectionMonitor` judges it. A session is its session_id between
+/// 15; within one connection `ConnectionMonitor` judges it), and a client that connects again
+/// more than 10 times a second (RECONNECT-1). How its waits grow, and their jitter, are not
+/// judged: refused attempts carry no session a capture can read, the longest wait is the
+/// client's own, and one client's jittered waits cannot be told from another backoff. A session is its session_id between
 /// one client address and one server endpoint: a 16-bit id is shared by chance between clients,
 /// and a client that comes back from another address (a handover) is not followed, never
 /// mistaken for another. A message is its sender's DATA
@@ -20,7 +23,18 @@ public struct SessionMonitor: Sendable {
         case nothing
         case failed(MonitorVerdict)
         case notJudged(MonitorEnd, because: String)
+        /// A reconnect within the pace RECONNECT-1 allows.
+        case passed(MonitorEnd, RequirementID)
     }
+
+    /// A session's latest connections (at most `attemptsPerSecond` + 1), where each first showed
+    /// the session, and whether the session was already said to reconnect too often.
+    private struct Attempts {
+        var first: [MonitorEvidence] = []
+        var said = false
+    }
+    /// RECONNECT-1's pace: at most this many attempts in a second.
+    public static let attemptsPerSecond = 10
 
     /// A message: who sent it, in which session (between which client address and server: a
     /// scope, numbered as first seen), under which sequence. Two words, so following a message
@@ -74,12 +88,48 @@ public struct SessionMonitor: Sendable {
     private var connectionScopes: [Int: UInt32] = [:]
     private var receipts: [Message: Receipts] = [:]
     private var receiptFrames: Set<FieldMetrics.Identity> = []
+    /// Each session's latest connections, by scope and session_id.
+    private var attempts: [UInt64: Attempts] = [:]
 
     public init() {}
 
     /// `connection` ended: its scope need not be looked up by its index any more.
     public mutating func closed(_ connection: Int) {
         connectionScopes[connection] = nil
+    }
+
+    /// Forgets everything once one of its tables is full: memory stays bounded, and what was
+    /// forgotten is not judged.
+    private mutating func forgetWhenFull() {
+        guard timestamps.count >= Self.limit || receipts.count >= Self.limit || receiptFrames.count >= Self.limit || scopes.count >= Self.limit
+            || attempts.count >= Self.limit else { return }
+        timestamps.removeAll()
+        receipts.removeAll()
+        receiptFrames.removeAll()
+        scopes.removeAll()
+        connectionScopes.removeAll()
+        attempts.removeAll()
+    }
+
+    /// RECONNECT-1: `connection` first showed its session in `frame` (a connection is counted
+    /// once its first frame says whose it is). A client that made more than `attemptsPerSecond`
+    /// connections of one session within a second fails, once a session; each later connection
+    /// within the pace passes.
+    public mutating func connected(_ connection: TCPConnection, session: SessionID, in frame: MonitoredFrame) -> Outcome {
+        forgetWhenFull()
+        let key = UInt64(scope(of: connection)) << 16 | UInt64(session.rawValue)
+        var recent = attempts[key, default: Attempts()]
+        recent.first.append(frame.evidence)
+        if recent.first.count > Self.attemptsPerSecond + 1 { recent.first.removeFirst() }
+        defer { attempts[key] = recent }
+        guard recent.first.count > 1 else { return .nothing }
+        guard recent.first.count > Self.attemptsPerSecond, let earliest = recent.first.first,
+              frame.time.nanoseconds(since: earliest.time) < 1_000_000_000 else { return .passed(.client, .reconnect1) }
+        guard !recent.said else { return .nothing }
+        recent.said = true
+        return .failed(MonitorVerdict(connection: connection.index, end: .client, requirement: .reconnect1, level: .recommended, cause: "reconnects-too-often",
+                                      message: "connected \(recent.first.count) times within a second in session \(Hex.format(session.rawValue, width: 4)), the first showing it at \(earliest), the last on connection #\(connection.index) at \(frame.evidence): a client waits longer after each failed attempt, at most \(Self.attemptsPerSecond) attempts a second",
+                                      evidence: [frame.evidence, earliest]))
     }
 
     private mutating func scope(of connection: TCPConnection) -> UInt32 {
@@ -94,13 +144,7 @@ public struct SessionMonitor: Sendable {
     /// Takes a frame `sender` sent on `connection`; for a read receipt, says what it shows.
     public mutating func take(_ frame: MonitoredFrame, from sender: MonitorEnd, on connection: TCPConnection) -> Outcome {
         guard let header = frame.header, case .byEveryReceiver = frame.acceptance else { return .nothing }
-        if timestamps.count >= Self.limit || receipts.count >= Self.limit || receiptFrames.count >= Self.limit || scopes.count >= Self.limit {
-            timestamps.removeAll()
-            receipts.removeAll()
-            receiptFrames.removeAll()
-            scopes.removeAll()
-            connectionScopes.removeAll()
-        }
+        forgetWhenFull()
         let scope = scope(of: connection)
         if header.messageType == .data {
             timestamps[Message(scope: scope, session: header.sessionID.rawValue, sender: sender, sequence: header.sequence.rawValue),

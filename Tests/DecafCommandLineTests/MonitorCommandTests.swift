@@ -50,6 +50,38 @@ struct MonitorCommandTests {
         #expect(report?["connections"] as? Int == 1)
     }
 
+    @Test("a capture of the reference ends cut short anywhere, or with packets missing, fails nothing: what it lost is not judged")
+    func damagedCaptures() async throws {
+        let pcap = try await Self.capture(peer: ["--read-receipt-delay", "0ms"], send: ["--heartbeat", "100ms"])
+        defer { try? FileManager.default.removeItem(at: pcap) }
+        let whole = try [UInt8](Data(contentsOf: pcap))
+        // A little-endian pcap: a 24-byte header, then records of a 16-byte header and incl_len bytes.
+        var offset = 24, records: [Range<Int>] = []
+        while offset + 16 <= whole.count {
+            let length = Int(whole[offset + 8]) | Int(whole[offset + 9]) << 8 | Int(whole[offset + 10]) << 16 | Int(whole[offset + 11]) << 24
+            records.append(offset..<(offset + 16 + length))
+            offset += 16 + length
+        }
+        #expect(records.count > 20, "a conversation of some length")
+        var damaged: [(String, [UInt8])] = []
+        // Cut short after every fifth record, and inside one.
+        for cut in stride(from: 3, to: records.count, by: 5) { damaged.append(("cut after \(cut) packets", Array(whole[..<records[cut].lowerBound]))) }
+        damaged.append(("cut inside a packet", Array(whole[..<(records[records.count / 2].lowerBound + 30)])))
+        // Every seventh packet missing, starting at each of the first seven.
+        for first in 0..<7 {
+            let kept = records.indices.filter { ($0 - first) % 7 != 0 || $0 < first }
+            damaged.append(("every 7th packet from \(first) missing", Array(whole[..<24]) + kept.flatMap { whole[records[$0]] }))
+        }
+        let file = pcap.deletingPathExtension().appendingPathExtension("damaged.pcap")
+        defer { try? FileManager.default.removeItem(at: file) }
+        for (damage, bytes) in damaged {
+            try Data(bytes).write(to: file)
+            let run = try await DecafProcess.run(["monitor", "--json", file.path])
+            let report = try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any]
+            #expect((report?["defects"] as? [Any])?.isEmpty == true, "\(damage): \(run.output)\(run.error)")
+        }
+    }
+
     @Test("through decaf proxy's subway profile (30% of frames dropped), the reference ends break nothing once the proxy's legs are known (--proxy)")
     func throughProxy() async throws {
         let pcap = FileManager.default.temporaryDirectory.appending(path: "decaf-monitor-\(UUID().uuidString).pcap")

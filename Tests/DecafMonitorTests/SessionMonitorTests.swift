@@ -55,4 +55,31 @@ struct SessionMonitorTests {
         if case .nothing = Self.secondReceipt(on: Self.connection(2, port: 50_001, server: other)) {} else { Issue.record("another server endpoint") }
         if case .notJudged(.server, _) = Self.secondReceipt(after: 61) {} else { Issue.record("past the replay window a receiver may forget") }
     }
+
+    /// What each of a session's connections, shown every `interval` milliseconds, made of its pace.
+    static func reconnects(_ count: Int, every interval: Int64, address: (Int) -> IPAddress = { _ in IPAddress([10, 0, 0, 1]) }) -> [SessionMonitor.Outcome] {
+        var sessions = SessionMonitor()
+        return (0..<count).map { attempt in
+            var first = frame(.control, 1)
+            let milliseconds = Int64(attempt) * interval
+            first.time = CaptureTime(seconds: 1_700_000_000 + milliseconds / 1000, nanoseconds: UInt32(milliseconds % 1000) * 1_000_000)
+            return sessions.connected(connection(attempt + 1, port: UInt16(50_000 + attempt), address: address(attempt)), session: session, in: first)
+        }
+    }
+
+    @Test("a client that connects again more than 10 times a second in one session fails RECONNECT-1 (recommended), once; 10 a second pass, and so do other clients sharing the session_id")
+    func reconnectsTooOften() {
+        let hammering = Self.reconnects(14, every: 90)
+        let failures = hammering.compactMap { outcome -> MonitorVerdict? in
+            if case let .failed(verdict) = outcome { verdict } else { nil }
+        }
+        #expect(failures.count == 1, "said once a session")
+        #expect(failures.first.map { $0.end == .client && $0.requirement == .reconnect1 && $0.level == .recommended && $0.connection == 11 } == true)
+        #expect(failures.first?.message.contains("connected 11 times within a second") == true, "\(failures.first?.message ?? "")")
+        let paced = Self.reconnects(30, every: 100)
+        #expect(paced.allSatisfy { if case .failed = $0 { false } else { true } })
+        #expect(paced.count { if case .passed(.client, .reconnect1) = $0 { true } else { false } } == 29, "every reconnect after the first is judged")
+        let clients = Self.reconnects(14, every: 10) { IPAddress([10, 0, 0, UInt8($0 + 1)]) }
+        #expect(clients.allSatisfy { if case .nothing = $0 { true } else { false } }, "each address's first connection of the session")
+    }
 }
