@@ -84,7 +84,6 @@ public struct ConnectionMonitor: Sendable {
         var ack: MonitorEvidence
         var sequence: SequenceNumber
         var session: SessionID
-        var key: UInt64
         /// The ACK it would acknowledge, of the same sequence, when no frame comes (EX-3).
         var ackOfAck: DirectionLedger.SentFrame?
     }
@@ -370,7 +369,7 @@ public struct ConnectionMonitor: Sendable {
                 earlyDropped[acked] = true
             }
             if early[acked][key] == nil {
-                early[acked][key] = EarlyAck(ack: ack.evidence, sequence: header.sequence, session: header.sessionID, key: key, ackOfAck: ledger.neverAcknowledged[key])
+                early[acked][key] = EarlyAck(ack: ack.evidence, sequence: header.sequence, session: header.sessionID, ackOfAck: ledger.neverAcknowledged[key])
             }
         } else {
             notJudged(acker, .ex1, because: "an ACK may answer a frame the capture does not hold")
