@@ -84,8 +84,9 @@ public struct ConnectionMonitor: Sendable {
         var ack: MonitorEvidence
         var sequence: SequenceNumber
         var session: SessionID
-        /// The ACK it would acknowledge, of the same sequence, when no frame comes (EX-3).
-        var ackOfAck: DirectionLedger.SentFrame?
+        /// Whether an ACK of the same sequence went the other way: with no frame to answer, it
+        /// acknowledged that ACK (EX-3), if the ledger still holds it.
+        var mayAnswerAnAck: Bool
     }
     /// How much earlier than its frame a capture may record an ACK (ns).
     public static let reorderWindow: Int64 = 100_000_000
@@ -369,7 +370,7 @@ public struct ConnectionMonitor: Sendable {
                 earlyDropped[acked] = true
             }
             if early[acked][key] == nil {
-                early[acked][key] = EarlyAck(ack: ack.evidence, sequence: header.sequence, session: header.sessionID, ackOfAck: ledger.neverAcknowledged[key])
+                early[acked][key] = EarlyAck(ack: ack.evidence, sequence: header.sequence, session: header.sessionID, mayAnswerAnAck: ledger.neverAcknowledged[key] != nil)
             }
         } else {
             notJudged(acker, .ex1, because: "an ACK may answer a frame the capture does not hold")
@@ -401,8 +402,11 @@ public struct ConnectionMonitor: Sendable {
     /// a lost one shows the gap, often after the ACK of what it lost).
     private mutating func neverSent(_ early: EarlyAck, by acker: MonitorEnd, direction: TCPDirection) {
         let ledger = ledgers[direction]
-        if let ackOfAck = early.ackOfAck {
-            guard ledger.holdsAll else { return notJudged(acker, .ex3, because: "an ACK may answer a frame the capture does not hold") }
+        if early.mayAnswerAnAck {
+            let key = UInt64(early.session.rawValue) << 32 | UInt64(early.sequence.rawValue)
+            guard ledger.holdsAll, let ackOfAck = ledger.neverAcknowledged[key] else {
+                return notJudged(acker, .ex3, because: "an ACK may answer a frame the capture does not hold")
+            }
             return acknowledgedNever(ackOfAck, ack: early.ack, by: acker)
         }
         guard ledger.holdsAll && ledger.overflow == 0 && !ledger.hasForgotten || ledger.neverSent(early.sequence) else {

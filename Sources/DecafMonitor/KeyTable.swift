@@ -1,6 +1,6 @@
 /// A map from a frame's 64-bit key (its session and sequence, `DirectionLedger.key`) to what a
 /// rule keeps of it: the monitor's per-frame bookkeeping, looked up several times a frame. Open
-/// addressing with linear probing over a power-of-two table at most half full, where `Dictionary`
+/// addressing with linear probing over a power-of-two table at most three quarters full (as `Dictionary`), where `Dictionary`
 /// runs SipHash per lookup: the monitor's tables cost a third of its time before. The hash keeps
 /// a sender's consecutive sequences in consecutive slots (the counter is the low bits; the
 /// session and category, multiplied, move the start), so following a connection touches a few
@@ -51,14 +51,14 @@ struct KeyTable<Value> {
                 removeValue(forKey: key)
                 return
             }
-            if keys.isEmpty || (count + 1) * 2 > keys.count { grow() }
+            if keys.isEmpty || (count + 1) * 4 > keys.count * 3 { grow() }
             let (index, found) = slot(of: key)
             if !found {
                 keys[index] = key
                 occupied[index] = true
                 count += 1
             }
-            assert(count * 2 <= keys.count, "a key table is at most half full")
+            assert(count * 4 <= keys.count * 3, "a key table is at most three quarters full")
             values[index] = newValue
         }
     }
