@@ -198,7 +198,7 @@ public struct ConnectionMonitor: Sendable {
     /// on this connection show one delivered twice.
     private mutating func judgeReceipt(_ receipt: ReadReceipt, _ frame: MonitoredFrame, _ header: FrameHeader, from sender: MonitorEnd) {
         guard receipts[sender].insert(header.timestamp, for: DirectionLedger.key(header)) else { return }
-        let message = UInt64(header.sessionID.rawValue) << 32 | UInt64(receipt.sequence.rawValue)
+        let message = DirectionLedger.key(session: header.sessionID, sequence: receipt.sequence)
         guard let messages = messageTimestamps[sender.peer].count(for: message) else {
             notJudged(sender, .replay1, because: "a receipt for a message the capture does not show on its connection")
             return
@@ -403,8 +403,7 @@ public struct ConnectionMonitor: Sendable {
     private mutating func neverSent(_ early: EarlyAck, by acker: MonitorEnd, direction: TCPDirection) {
         let ledger = ledgers[direction]
         if early.mayAnswerAnAck {
-            let key = UInt64(early.session.rawValue) << 32 | UInt64(early.sequence.rawValue)
-            guard ledger.holdsAll, let ackOfAck = ledger.neverAcknowledged[key] else {
+            guard ledger.holdsAll, let ackOfAck = ledger.neverAcknowledged[DirectionLedger.key(session: early.session, sequence: early.sequence)] else {
                 return notJudged(acker, .ex3, because: "an ACK may answer a frame the capture does not hold")
             }
             return acknowledgedNever(ackOfAck, ack: early.ack, by: acker)

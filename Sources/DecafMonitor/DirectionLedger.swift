@@ -101,7 +101,12 @@ struct DirectionLedger {
 
     /// The key of a frame's session and sequence.
     static func key(_ header: FrameHeader) -> UInt64 {
-        UInt64(header.sessionID.rawValue) << 32 | UInt64(header.sequence.rawValue)
+        key(session: header.sessionID, sequence: header.sequence)
+    }
+
+    /// The key of a session and sequence.
+    static func key(session: SessionID, sequence: SequenceNumber) -> UInt64 {
+        UInt64(session.rawValue) << 32 | UInt64(sequence.rawValue)
     }
 
     /// Counts a frame sent; returns its order.
