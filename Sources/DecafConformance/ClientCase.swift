@@ -70,6 +70,11 @@ public struct ClientCase: Hashable, Sendable {
     /// offer them gets `unsupported`.
     public var needs: FeatureFlags
     public var check: ClientCheck
+    /// The DATA frame whose ACK shows the client went on after the case's frames, when the
+    /// script sends one.
+    public var sentinel = ClientCaseSteps.sentinel
+    /// The body of every sentinel: what the client reports delivered for it.
+    public static let sentinelPayload = ClientCaseSteps.payload(ClientCaseSteps.sentinelText)
     /// The longest the case may take whatever its check needs (a fuzzed input's timeout); nil for
     /// what the check needs.
     public var limit: Duration?

@@ -10,7 +10,18 @@ enum ClientCaseSteps {
 
     /// Sends the sentinel, waits for its ACK, and ends the case: everything the server sent before
     /// it has been handled by then.
-    static let closing: [ServerStep] = [data(CaseFrames.sentinelCounter, sentinelText), .awaitAck(sentinel), .finish]
+    static let closing = closing(turn: 0)
+
+    /// The sentinel of the case at `turn` of a fuzzing session (from 0): a sequence of its own,
+    /// so no case's sentinel repeats an earlier one's (REPLAY-1).
+    static func sentinel(turn: UInt32) -> SequenceNumber {
+        SequenceNumber(category: .normal, counter: CaseFrames.sentinelCounter + turn)
+    }
+
+    /// `closing` with the sentinel of `turn`.
+    static func closing(turn: UInt32) -> [ServerStep] {
+        [data(CaseFrames.sentinelCounter + turn, sentinelText), .awaitAck(sentinel(turn: turn)), .finish]
+    }
 
     /// The one message most cases have the client send.
     static let message = ClientCase.Message("m1", text: "hello from the client")

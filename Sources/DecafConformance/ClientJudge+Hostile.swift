@@ -135,7 +135,11 @@ extension ClientJudge {
         }
         let acks = judge(acknowledged ? .acknowledgedOnce(sequence, session: session) : .notAcknowledged(sequence))
         guard acks.kind.isPass else { return acks }
-        let delivered = judge(.delivered((payload.map { [$0] } ?? []) + [ClientCaseSteps.payload(ClientCaseSteps.sentinelText)]))
+        let sentinel = ClientCase.sentinelPayload
+        if payload != nil, observation.mayBeRepeat, observation.delivered == [sentinel] {
+            return pass("took the frame as a repeat of one sent earlier in the session: one ACK, not delivered again (REPLAY-1), and the next DATA frame acknowledged")
+        }
+        let delivered = judge(.delivered((payload.map { [$0] } ?? []) + [sentinel]))
         guard delivered.kind.isPass else { return delivered }
         return pass("took the frame: \(acknowledged ? "one ACK" : "no ACK"), \(payload == nil ? "nothing delivered" : "delivered once"), and the next DATA frame acknowledged")
     }

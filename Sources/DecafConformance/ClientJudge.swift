@@ -129,9 +129,12 @@ public struct ClientJudge {
 
     // MARK: - What the client did
 
-    /// The client's first VERSION_REQUEST.
-    var offer: VersionRequest? {
-        for received in observation.frames where received.frame.header.messageType == .control {
+    /// The client's first VERSION_REQUEST (in a fuzzing session, perhaps one an earlier case saw).
+    var offer: VersionRequest? { Self.offer(in: observation.frames) ?? observation.priorOffer }
+
+    /// The first VERSION_REQUEST among `frames`.
+    static func offer(in frames: [ClientObservation.Received]) -> VersionRequest? {
+        for received in frames where received.frame.header.messageType == .control {
             for field in received.frame.fields { if case let .versionRequest(request) = field.interpreted { return request } }
         }
         return nil
@@ -179,12 +182,12 @@ public struct ClientJudge {
     /// The sentinel was acknowledged on connection `index`, or on any connection.
     func sentinelAcknowledged(on index: Int? = nil) -> Bool {
         let connections = index.map { observation.connections.indices.contains($0) ? [observation.connections[$0]] : [] } ?? observation.connections
-        return connections.contains { !$0.acks(of: ClientCaseSteps.sentinel).isEmpty }
+        return connections.contains { !$0.acks(of: testCase.sentinel).isEmpty }
     }
 
     /// Whether the script sends the sentinel; otherwise the connection's close ends what can arrive.
     var scriptSendsSentinel: Bool {
-        testCase.script.connections.contains { $0.steps.contains(.awaitAck(ClientCaseSteps.sentinel)) }
+        testCase.script.connections.contains { $0.steps.contains(.awaitAck(testCase.sentinel)) }
     }
 
     /// What the server's script was still waiting for when the case ended before it finished:
@@ -196,16 +199,16 @@ public struct ClientJudge {
     /// Why the sentinel's ACK is missing: the script never got as far as sending it (a case
     /// cut short), the client closed first, or it never acknowledged it (EX-1).
     var sentinelMissing: Verdict {
-        let sent = observation.connections.contains { connection in connection.writes.contains { $0.headers.contains { $0.sequence == ClientCaseSteps.sentinel } } }
+        let sent = observation.connections.contains { connection in connection.writes.contains { $0.headers.contains { $0.sequence == testCase.sentinel } } }
         guard sent else {
             let waiting = scriptWaiting.map { ": " + $0 } ?? ""
             return Verdict(.timeout, "the case ended before the server sent the DATA frame that follows the case's frames\(waiting)",
-                           expected: "the script to reach its DATA frame \(ClientCaseSteps.sentinel)", actual: "not sent", requirements: testCase.requirements)
+                           expected: "the script to reach its DATA frame \(testCase.sentinel)", actual: "not sent", requirements: testCase.requirements)
         }
         let closed = observation.connections.indices.contains(caseConnection) && closedByClient(observation.connections[caseConnection])
         return fail(closed ? "the client closed the connection before it acknowledged the DATA frame sent after the case's frames"
                            : "the client never acknowledged the DATA frame sent after the case's frames (EX-1)",
-                    expected: "an ACK of \(ClientCaseSteps.sentinel)", actual: "none", requirements: closed ? testCase.requirements : [.ex1])
+                    expected: "an ACK of \(testCase.sentinel)", actual: "none", requirements: closed ? testCase.requirements : [.ex1])
     }
 
     /// The client's DATA frames carrying message `message`'s body, on every connection, in order.

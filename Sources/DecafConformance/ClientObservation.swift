@@ -45,8 +45,9 @@ public struct ClientObservation: Sendable {
             frames.filter { $0.frame.header.messageType == .ack && $0.frame.header.sequence == sequence }
         }
 
-        /// The time of the server's first write whose label starts with `label`.
-        public func written(_ label: String) -> Duration? { writes.first { $0.label.hasPrefix(label) }?.time }
+        /// The time of the server's first write of a transmission whose label starts with `label`
+        /// (its first part, when it went out in parts).
+        public func written(_ label: String) -> Duration? { writes.first { Transmission.write($0.label, carries: label) }?.time }
     }
 
     public struct Received: Sendable {
@@ -120,6 +121,13 @@ public struct ClientObservation: Sendable {
     public var timedOut = false
     /// The UNIX time when the case started, to judge the client's timestamps (TS-1).
     public var startedAt: UInt32 = 0
+    /// The client's VERSION_REQUEST, when the case took over a connection an earlier case of the
+    /// same client opened (a fuzzing session): the request came before the case began.
+    public var priorOffer: VersionRequest?
+    /// Whether a frame the case sent has the sequence and timestamp of one an earlier case of the
+    /// same client sent (a fuzzing session): the client may take it for a repeat (REPLAY-1),
+    /// acknowledge it and not deliver it again.
+    public var mayBeRepeat = false
 
     public init(settings: ClientSettings) {
         self.settings = settings

@@ -57,11 +57,29 @@ public struct ScriptedServer {
     /// The bytes of the last `send`, on any connection, and its label: what `repeatLast` writes.
     private var lastSent: [UInt8] = []
     private var lastLabel = ""
+    /// What the script's sends carried, and what those of the earlier cases of the client's
+    /// session carried: a frame with one of them may be a repeat (REPLAY-1).
+    private var sent: Set<RepeatKey>
+    private let sentBefore: Set<RepeatKey>
 
     /// A server for `script`; `settings` are the client's until its `ready` line says otherwise.
     public init(script: ServerScript, settings: ClientSettings) {
         self.script = script
         observation = ClientObservation(settings: settings)
+        sent = []
+        sentBefore = []
+    }
+
+    /// A server for `script` that takes over `handoff`'s connection of an earlier case with the
+    /// same client (a fuzzing session, AFLNet-style), past its handshake: the connection is
+    /// connection 0, and its steps start at once (`adopt`).
+    public init(script: ServerScript, settings: ClientSettings, after handoff: Handoff) {
+        self.script = script
+        observation = ClientObservation(settings: settings)
+        observation.priorOffer = handoff.offer
+        replay = handoff.replay
+        sent = handoff.sent
+        sentBefore = handoff.sent
     }
 
     // MARK: - Events from the shell
@@ -88,6 +106,29 @@ public struct ScriptedServer {
         connections.append(connection)
         observation.connections.append(ClientObservation.Connection(opened: now.elapsed))
         return (index, advanceAll(at: now))
+    }
+
+    /// Takes over `handoff`'s connection (this server's `init(script:settings:after:)`): its
+    /// handshake was answered in the case that handed it over, so the steps start now.
+    public mutating func adopt(_ handoff: Handoff, at now: SessionTime) -> [ScriptedServerAction] {
+        var connection = Connection(session: handoff.session, script: script.connection(connections.count))
+        connection.started = true
+        connections.append(connection)
+        observation.connections.append(ClientObservation.Connection(opened: now.elapsed))
+        return advanceAll(at: now)
+    }
+
+    /// Connection `index`, to be taken over by the next case of a session, once the script is done
+    /// and when the connection is open and past its handshake.
+    public func handOff(_ index: Int) -> Handoff? {
+        guard isFinished, isReady(index) else { return nil }
+        return Handoff(session: connections[index].session, replay: replay, offer: ClientJudge.offer(in: observation.frames) ?? observation.priorOffer, sent: sent)
+    }
+
+    /// Whether connection `index` is open and its steps have begun (its handshake answered, or
+    /// answered in the case that handed it over).
+    public func isReady(_ index: Int) -> Bool {
+        connections.indices.contains(index) && connections[index].open && connections[index].started
     }
 
     /// A frame from the client on `connection`.
@@ -348,11 +389,17 @@ public struct ScriptedServer {
         case let .send(transmission):
             guard connections[index].open else { return [] }
             let bytes = transmission.bytes(at: now.unixSeconds, receiver: observation.settings.version)
+            for header in Transmission.headers(in: bytes) {
+                let key = RepeatKey(header)
+                // Past the limit nothing more is remembered, and any frame may be a repeat.
+                if sentBefore.contains(key) || sent.count >= Handoff.frameLimit { observation.mayBeRepeat = true }
+                if sent.count < Handoff.frameLimit { sent.insert(key) }
+            }
             lastSent = bytes
             lastLabel = transmission.label
             for (number, part) in transmission.writes(of: bytes).enumerated() {
                 if number > 0, transmission.pause > .zero { connections[index].queue.append(.pause(transmission.pause)) }
-                let label = transmission.split.isEmpty ? transmission.label : "part \(number + 1): \(transmission.label)"
+                let label = transmission.split.isEmpty ? transmission.label : Transmission.part(number + 1, of: transmission.label)
                 connections[index].queue.append(.write(Array(part), label: label))
             }
             return []

@@ -82,6 +82,17 @@ public struct Transmission: Hashable, Sendable {
         return writes
     }
 
+    /// The label of write `number` (from 1) of a transmission labelled `label` that goes out in parts.
+    static func part(_ number: Int, of label: String) -> String { "part \(number): \(label)" }
+
+    /// Whether a write labelled `written` carries (the start of) a transmission whose label starts
+    /// with `label`: the whole transmission, or one of its parts.
+    public static func write(_ written: String, carries label: String) -> Bool {
+        if written.hasPrefix(label) { return true }
+        guard written.hasPrefix("part "), let colon = written.firstIndex(of: ":") else { return false }
+        return written[written.index(after: colon)...].dropFirst().hasPrefix(label)
+    }
+
     /// The headers of the whole frames at the start of `bytes`, in order: what a write holds.
     public static func headers(in bytes: [UInt8]) -> [FrameHeader] {
         var headers: [FrameHeader] = []

@@ -1,32 +1,42 @@
 import DecafConformance
 import DecafPeer
 import DecafWire
+import Synchronization
 
 /// A campaign against a client testee (Specs/conform-client.md): for each mutant of the corpus
-/// the client suite's scripted server listens on a port of its own, the testee is started and
-/// connects, and right after the handshake the server sends the input (a quarter cut into two or
-/// three writes), then the sentinel DATA frame (`ClientCase.receiving`), judged by the client
-/// suite's judge against what the brief makes of the input. A testee that dies has crashed; one
-/// that neither acknowledges the sentinel nor closes the connection within the timeout (and again
-/// with twice as long) hangs; one that breaks a MUST (delivers or acknowledges a frame the brief
-/// refuses, refuses one it accepts, acknowledges it twice) disagrees, confirmed by asking once
-/// more. Each distinct finding is minimized and handed on at once.
+/// the client suite's scripted server sends the input (a quarter cut into two or three writes)
+/// right after the handshake, then the sentinel DATA frame (`ClientCase.receiving`), judged by the
+/// client suite's judge against what the brief makes of the input. Each job keeps its client
+/// (`ClientTesteeSession`, AFLNet-style): an input goes out on the connection the last one left
+/// open, or on the one the client opens again after a close; a client that exits or does not come
+/// back is started again, so a client that never reconnects gets a process per input. With
+/// `processPerInput`, every input has a client process and a listener of its own. A testee that
+/// dies has crashed; one that neither acknowledges the sentinel nor closes the connection within
+/// the timeout (and again with twice as long) hangs; one that breaks a MUST (delivers or
+/// acknowledges a frame the brief refuses, refuses one it accepts, acknowledges it twice)
+/// disagrees, confirmed by asking once more. A finding is asked again of a client started for it
+/// alone; one that needs what the client was sent before (a fault of a session's later messages)
+/// is asked after those inputs, as few of them as still set it off. Each distinct finding is
+/// minimized and handed on at once.
 public final class ClientFuzzer: FuzzCampaign {
     private let runner: ClientConformanceRunner
     private let corpus: [[UInt8]]
     private let settings: FuzzSettings
     /// Names the defect a failure is, so findings are one per cause.
     private let diagnosis: FindingDiagnosis<ClientCase>?
+    /// The client each job keeps, or none when every input has a process of its own.
+    private let sessions: [ClientTesteeSession]
     public var target: String { runner.settings.command.joined(separator: " ") }
 
     /// `clock` gives the UNIX time the server's frames are stamped with; `diagnosis` names the
     /// defect of a failure, when its catalog has one that gives it.
     public init(command: [String], corpus: [[UInt8]], settings: FuzzSettings, diagnosis: FindingDiagnosis<ClientCase>? = nil,
-                clock: @escaping @Sendable () -> UInt32) {
+                processPerInput: Bool = false, clock: @escaping @Sendable () -> UInt32) {
         runner = ClientConformanceRunner(settings: ClientRunSettings(command: command, clock: clock))
         self.corpus = corpus
         self.settings = settings
         self.diagnosis = diagnosis
+        sessions = processPerInput ? [] : (0..<settings.jobs).map { _ in ClientTesteeSession() }
     }
 
     /// Fuzzes until `settings.runs` inputs, `settings.duration`, `settings.maxFindings` or cancellation.
@@ -35,23 +45,32 @@ public final class ClientFuzzer: FuzzCampaign {
         var signatures = Set<String>()
         let runner = runner
         let settings = settings
+        let sessions = sessions
+        // What each input's client was sent before it, by case, from its answer to its handling.
+        let before = Mutex<[String: [[UInt8]]]>([:])
+        defer { stop() }
         return try await FuzzLoop<ClientCase>(corpus: corpus, settings: settings).run(
             make: { bytes, number, random in
                 let split = WriteSplit.random(for: bytes, using: &random)
                 return Self.clientCase(bytes, options: settings.options, number: number, split: split, limit: settings.timeout)
             },
-            attempt: { clientCase, _ in await runner.attempt(clientCase, execution: 0) },
+            attempt: { clientCase, job in
+                guard sessions.indices.contains(job) else { return await runner.attempt(clientCase, execution: 0) }
+                let attempt = await runner.attempt(clientCase, execution: 0, in: sessions[job])
+                let earlier = sessions[job].history.dropLast().map(\.input)
+                before.withLock { $0[clientCase.id] = earlier }
+                return attempt
+            },
             handle: { input, attempt, state, start throws(FuzzError) in
+                let sentBefore = before.withLock { $0.removeValue(forKey: input.testCase.id) } ?? []
                 guard let (oracle, signature) = try await classify(attempt, of: input.testCase) else { return .undisturbed }
                 if signatures.contains(signature) {
                     state.repeats[signature, default: 0] += 1
                     return .undisturbed
                 }
-                if oracle == .disagreement, try await classify(runner.attempt(input.testCase, execution: 0), of: input.testCase)?.1 != signature {
-                    return .undisturbed
-                }
+                guard let earlier = try await needed(sentBefore, for: input.testCase, oracle: oracle, signature: signature) else { return .undisturbed }
                 signatures.insert(signature)
-                let finding = await minimized(input, oracle: oracle, signature: signature, elapsed: ContinuousClock.now - start, first: attempt)
+                let finding = await minimized(input, oracle: oracle, signature: signature, elapsed: ContinuousClock.now - start, first: attempt, earlier: earlier)
                 state.findings += 1
                 found(finding)
                 return .undisturbed
@@ -59,13 +78,53 @@ public final class ClientFuzzer: FuzzCampaign {
             answer: Self.answer, sync: try settings.syncDirectory(), progress: progress)
     }
 
-    /// Sends `bytes` once, cut into writes of `split` bytes: the verdict, and the oracle and
-    /// signature that fire.
-    public func judge(_ bytes: [UInt8], split: [Int]) async throws(FuzzError) -> (attempt: CaseAttempt, fired: (FuzzOracle, String)?)? {
+    /// Sends `bytes` once, cut into writes of `split` bytes, to a client sent `earlier` first (each
+    /// whole, in a case of its own): the verdict, and the oracle and signature that fire.
+    public func judge(_ bytes: [UInt8], split: [Int], earlier: [[UInt8]] = []) async throws(FuzzError) -> (attempt: CaseAttempt, fired: (FuzzOracle, String)?)? {
         try await probe()
         guard let clientCase = Self.clientCase(bytes, options: settings.options, number: 1, split: split, limit: settings.timeout) else { return nil }
-        let attempt = await runner.attempt(clientCase, execution: 1)
+        let attempt = await ask(clientCase, after: earlier)
         return (attempt, try await classify(attempt, of: clientCase))
+    }
+
+    /// Asks `clientCase` of a client started for it, after `earlier` inputs, each whole in a case of
+    /// its own with a sentinel of its own, on the same client.
+    private func ask(_ clientCase: ClientCase, after earlier: [[UInt8]]) async -> CaseAttempt {
+        guard !earlier.isEmpty else { return await runner.attempt(clientCase, execution: 0) }
+        let session = ClientTesteeSession()
+        defer { session.end() }
+        for (index, bytes) in earlier.enumerated() {
+            let number = Int(clientCase.turn) + 1 + index
+            guard let before = Self.clientCase(bytes, options: settings.options, number: number, split: [], limit: settings.timeout) else { continue }
+            _ = await runner.attempt(before, execution: 0, in: session)
+        }
+        return await runner.attempt(clientCase, execution: 0, in: session)
+    }
+
+    /// What a client must be sent before `clientCase` for `signature` to fire again, asked again
+    /// of a client started for it: nothing when it fires alone; else the fewest of `sentBefore`
+    /// (what the client was sent before it, oldest first) with which it still fires; nil when it
+    /// fires with neither, which for a disagreement or a hang is no finding: the answer was the
+    /// moment's (one a hang confirms alone, with twice the time, in `classify`). A crash stands
+    /// whatever: the client died, after what it was sent.
+    private func needed(_ sentBefore: [[UInt8]], for clientCase: ClientCase, oracle: FuzzOracle, signature: String) async throws(FuzzError) -> [[UInt8]]? {
+        func fires(after earlier: [[UInt8]]) async throws(FuzzError) -> Bool {
+            try await classify(ask(clientCase, after: earlier), of: clientCase)?.1 == signature
+        }
+        // A hang was asked again alone when it was classified; a crash of a client started for
+        // each input needs nothing before it.
+        if oracle == .hang || sessions.isEmpty && oracle == .crash { return [] }
+        if try await fires(after: []) { return [] }
+        guard !sentBefore.isEmpty, try await fires(after: sentBefore) else { return oracle == .crash ? sentBefore : nil }
+        // The fewest earlier inputs that still set it off: each left out in turn, oldest first.
+        var earlier = sentBefore
+        var index = 0
+        while index < earlier.count, !Task.isCancelled {
+            var fewer = earlier
+            fewer.remove(at: index)
+            if try await fires(after: fewer) { earlier = fewer } else { index += 1 }
+        }
+        return earlier
     }
 
     /// Has the client sent `ProbeFrame` first: one that cannot take it (it cannot be started,
@@ -91,13 +150,13 @@ public final class ClientFuzzer: FuzzCampaign {
     /// that failed the handshake, or closed, before the input's turn).
     static func inputArrived(_ attempt: CaseAttempt, of clientCase: ClientCase) -> Bool {
         let label = clientCase.script.connection(0).firstSentLabel
-        return attempt.result.transcript.contains { $0.direction == .sent && ($0.label ?? "").hasPrefix(label) }
+        return attempt.result.transcript.contains { $0.direction == .sent && Transmission.write($0.label ?? "", carries: label) }
     }
 
     public func explained(_ findings: [FuzzFinding]) -> [FuzzFinding] {
         guard let diagnosis else { return findings }
         return findings.map { finding in
-            guard finding.defects.isEmpty, finding.oracle != .crash, case let .client(split) = finding.target,
+            guard finding.defects.isEmpty, finding.oracle != .crash, case let .client(split, _) = finding.target,
                   let clientCase = Self.clientCase(finding.input, options: settings.options, number: 0, split: split, limit: settings.timeout) else { return finding }
             var explained = finding
             explained.defects = diagnosis.namedCause(of: finding.verdict, for: clientCase)
@@ -105,8 +164,10 @@ public final class ClientFuzzer: FuzzCampaign {
         }
     }
 
-    /// Each case's testee is stopped when its case ends: nothing is left to stop.
-    public func stop() {}
+    /// Stops the clients the jobs keep.
+    public func stop() {
+        for session in sessions { session.end() }
+    }
 
     /// The client case of input `number`, or nil when the bytes are not one frame's stream under
     /// every legal reading or carry a sequence the case's own frames use. A client may be
@@ -119,6 +180,9 @@ public final class ClientFuzzer: FuzzCampaign {
     /// ask one (what it does with the bytes after the frame is the next frame's business, which
     /// the case cannot judge).
     static func clientCase(_ bytes: [UInt8], options: DecodeOptions, number: Int, split: [Int], limit: Duration) -> ClientCase? {
+        // Each input of a campaign has a sentinel of its own, so a client kept for many inputs
+        // never sees one sentinel twice (REPLAY-1).
+        let turn = UInt32(truncatingIfNeeded: number) % ClientCase.turns
         guard var codecCase = DecoderCase.make(bytes, options: options, number: number) else { return nil }
         var allowing = options
         allowing.tlv.allowsDuplicateTags = true
@@ -129,8 +193,22 @@ public final class ClientFuzzer: FuzzCampaign {
             case .invalid: break
             }
         }
-        return ClientCase.receiving(codecCase.vector, group: "fuzz", split: split, limit: limit)
+        guard var clientCase = ClientCase.receiving(codecCase.vector, group: "fuzz", split: split, limit: limit, turn: turn, moment: Self.moment) else { return nil }
+        // A client that closed on an input is asked the next one when it comes back: the sooner,
+        // the more inputs a second.
+        clientCase.suggested.reconnectBase = Self.reconnectWait
+        clientCase.suggested.reconnectMax = Self.reconnectWait * 2
+        return clientCase
     }
+
+    /// What is left on either side of the server's close after an input cut short: the client
+    /// reads the bytes before the close all the same, and whatever it reports of them comes before
+    /// the case is judged (once its output has ended, or in a session once it has reported the
+    /// handshake of its next connection).
+    static let moment = Duration.milliseconds(5)
+
+    /// The first wait before reconnecting suggested to a fuzzed client (half the longest).
+    static let reconnectWait = Duration.milliseconds(1)
 
     /// Which oracle an attempt fires, and what makes it this fault: nothing for a pass, a case the
     /// client does not support, or a failure of a case that is not a MUST. A testee that can no
@@ -183,8 +261,10 @@ public final class ClientFuzzer: FuzzCampaign {
     }
 
     /// The finding of `input`, shrunk while the same oracle fires with the same signature, within
-    /// the settings' budget of tries and time.
-    private func minimized(_ input: FuzzLoop<ClientCase>.Input, oracle: FuzzOracle, signature: String, elapsed: Duration, first: CaseAttempt) async -> FuzzFinding {
+    /// the settings' budget of tries and time, each asked after `earlier` (what the client must be
+    /// sent first).
+    private func minimized(_ input: FuzzLoop<ClientCase>.Input, oracle: FuzzOracle, signature: String, elapsed: Duration, first: CaseAttempt,
+                           earlier: [[UInt8]]) async -> FuzzFinding {
         let split = Self.split(of: input.testCase)
         var tries = 0
         var last = (bytes: input.bytes, attempt: first)
@@ -195,7 +275,7 @@ public final class ClientFuzzer: FuzzCampaign {
             guard frames.count == 1, tries < settings.minimizingBudget, ContinuousClock.now < deadline, !Task.isCancelled,
                   let clientCase = Self.clientCase(frames[0], options: settings.options, number: 0, split: cuts, limit: settings.timeout) else { return false }
             tries += 1
-            let attempt = await runner.attempt(clientCase, execution: tries)
+            let attempt = await ask(clientCase, after: earlier)
             // A hang is not asked again with twice the wait at each try (that would cost three
             // timeouts a try); the smallest one is, below.
             guard (try? await classify(attempt, of: clientCase, confirmingHangs: false))?.1 == signature else { return false }
@@ -205,7 +285,7 @@ public final class ClientFuzzer: FuzzCampaign {
         var bytes = shrunk.first == last.bytes ? last.bytes : input.bytes
         if oracle == .hang, bytes != input.bytes,
            let smallest = Self.clientCase(bytes, options: settings.options, number: 0, split: Self.cuts(split, within: bytes.count), limit: settings.timeout),
-           (try? await classify(runner.attempt(smallest, execution: 0), of: smallest))?.1 != signature {
+           (try? await classify(ask(smallest, after: earlier), of: smallest))?.1 != signature {
             bytes = input.bytes
         }
         let attempt = bytes == last.bytes ? last.attempt : first
@@ -214,7 +294,7 @@ public final class ClientFuzzer: FuzzCampaign {
                                   lastWords: attempt.lastWords, inputsBefore: input.number - 1, elapsed: elapsed)
         // A client that dies or stops answering breaks EX-5 whatever the input asked.
         if oracle != .disagreement { finding.verdict.requirements = [.ex5] }
-        finding.target = .client(split: Self.cuts(split, within: bytes.count))
+        finding.target = .client(split: Self.cuts(split, within: bytes.count), earlier: earlier)
         finding.defects = diagnosis?.mistakes(in: signature) ?? []
         finding.transcript = attempt.result.transcript
         return finding

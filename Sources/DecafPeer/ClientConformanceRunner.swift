@@ -37,6 +37,13 @@ public struct ClientConformanceRunner: Sendable {
         await ClientSuiteDriver(settings: settings, pcap: pcap).attempt(testCase, execution: execution)
     }
 
+    /// Runs one case made outside the catalog in `session`: on the testee the session keeps, past
+    /// the handshake, when it can (AFLNet-style fuzzing); else on a testee of its own, which the
+    /// session keeps for the next case.
+    public func attempt(_ testCase: ClientCase, execution: Int, in session: ClientTesteeSession) async -> CaseAttempt {
+        await ClientSuiteDriver(settings: settings, pcap: pcap).attempt(testCase, execution: execution, in: session)
+    }
+
     /// Runs `cases` and reports each result to `progress` as it completes. A case that failed
     /// while the suite's own event loop was held up is run again, alone, once the others are done:
     /// its times were measured on a clock the suite could not keep. Throws, after the cases

@@ -24,15 +24,29 @@ struct ClientSuiteDriver: SuiteDriver {
 
     /// Runs `testCase` once: its own listener, its own testee.
     package func attempt(_ testCase: ClientCase, execution: Int) async -> CaseAttempt {
+        await attempt(testCase, execution: execution, in: nil)
+    }
+
+    /// Runs `testCase` once: in `session`, on the testee it keeps when it can, else on a listener
+    /// and a testee of its own (which the session then keeps).
+    func attempt(_ testCase: ClientCase, execution: Int, in session: ClientTesteeSession?) async -> CaseAttempt {
         let started = ContinuousClock.now
-        let eventLoop = Self.group.next()
+        let kept = session?.current
+        let eventLoop = kept?.eventLoop ?? Self.group.next()
         let outcome = eventLoop.makePromise(of: ClientCaseOutcome.self)
         let settings = settings
         let pcap = pcap
         let driver = NIOLockedValueBox<NIOLoopBound<ClientCaseDriver>?>(nil)
         eventLoop.execute {
-            let started = ClientCaseDriver(testCase: testCase, settings: settings, pcap: pcap, eventLoop: eventLoop, outcome: outcome)
+            if let kept, kept.driver.value.next(testCase, outcome: outcome) {
+                driver.withLockedValue { $0 = kept.driver }
+                session?.asked(testCase)
+                return
+            }
+            kept?.driver.value.retire()
+            let started = ClientCaseDriver(testCase: testCase, settings: settings, pcap: pcap, eventLoop: eventLoop, outcome: outcome, keepsTestee: session != nil)
             driver.withLockedValue { $0 = NIOLoopBound(started, eventLoop: eventLoop) }
+            session?.keep(started, on: eventLoop, for: testCase)
             started.start()
         }
         let result: ClientCaseOutcome

@@ -54,7 +54,7 @@ final class ClientTestees {
     /// Starts `count` testees of `command` with `environment`, each to be told `input` (its lines)
     /// and, when `endsInput`, to see its input end. Returns why each testee that could not be
     /// started could not, by instance.
-    func start(_ command: [String], environment: [String: String], count: Int, input: String, endsInput: Bool, lineLimit: Int) -> [Int: String] {
+    func start(_ command: [String], environment: [String: String], count: Int, input: String, endsInput: Bool) -> [Int: String] {
         var failures: [Int: String] = [:]
         for instance in 0..<count {
             let driver = driver
@@ -83,7 +83,7 @@ final class ClientTestees {
             NIOPipeBootstrap(group: eventLoop)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(TesteeLineHandler(driver: driver, instance: instance, lineLimit: lineLimit))
+                        try channel.pipeline.syncOperations.addHandler(TesteeLineHandler(driver: driver, instance: instance))
                     }
                 }
                 .takingOwnershipOfDescriptors(input: readable, output: writable)

@@ -1,23 +1,17 @@
 import NIOCore
 
-/// Cuts a testee's standard output into lines, refusing one longer than `limit` bytes (a testee
-/// that never ends its line must not grow the suite's memory without bound).
+/// Cuts a testee's standard output into lines, refusing one longer than a limit (a testee that
+/// never ends its line must not grow the suite's memory without bound).
 struct LineSplitter {
-    /// A line longer than this is an error.
-    let limit: Int
-
     struct LineTooLong: Error {}
 
     private var pending = ByteBuffer()
     /// Bytes of the current line already searched for its end, so a long line is searched once.
     private var searched = 0
 
-    init(limit: Int) {
-        self.limit = limit
-    }
-
-    /// The lines `bytes` completes, without their newlines.
-    mutating func lines(adding bytes: inout ByteBuffer) throws(LineTooLong) -> [String] {
+    /// The lines `bytes` completes, without their newlines; the line left unfinished may be at most
+    /// `limit` bytes.
+    mutating func lines(adding bytes: inout ByteBuffer, limit: Int) throws(LineTooLong) -> [String] {
         pending.writeBuffer(&bytes)
         var lines: [String] = []
         while let newline = pending.readableBytesView.dropFirst(searched).firstIndex(of: UInt8(ascii: "\n")) {

@@ -11,18 +11,18 @@ final class ScriptedConnectionHandler: ChannelInboundHandler {
         self.driver = driver
     }
 
-    private func index(_ context: ChannelHandlerContext) -> Int? {
-        (try? context.pipeline.syncOperations.handler(type: ScriptedConnectionRecorder.self))?.index
+    private func link(_ context: ChannelHandlerContext) -> Int? {
+        (try? context.pipeline.syncOperations.handler(type: ScriptedConnectionRecorder.self))?.link
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard let index = index(context) else { return }
-        driver.value.received(unwrapInboundIn(data), on: index)
+        guard let link = link(context) else { return }
+        driver.value.received(unwrapInboundIn(data), on: link)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        if let error = error as? WireError, let index = index(context) {
-            driver.value.failed(error, on: index)
+        if let error = error as? WireError, let link = link(context) {
+            driver.value.failed(error, on: link)
         } else if case ByteToMessageDecoderError.dataReceivedInErrorState = error {
             // Bytes after a protocol error: the server already answered it (an ERROR, a close);
             // closing here would be the suite's close, which the transcript would give the client.

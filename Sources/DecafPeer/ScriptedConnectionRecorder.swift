@@ -6,25 +6,25 @@ final class ScriptedConnectionRecorder: ChannelInboundHandler {
     typealias InboundOut = ByteBuffer
 
     private let driver: NIOLoopBound<ClientCaseDriver>
-    var index: Int?
+    var link: Int?
 
     init(driver: NIOLoopBound<ClientCaseDriver>) {
         self.driver = driver
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        index = driver.value.accepted(context.channel)
+        link = driver.value.accepted(context.channel)
         context.fireChannelActive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
-        if let index { driver.value.read(Array(buffer.readableBytesView), on: index) }
+        if let link { driver.value.read(Array(buffer.readableBytesView), on: link) }
         context.fireChannelRead(data)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        if let index { driver.value.closed(index) }
+        if let link { driver.value.closed(link) }
         context.fireChannelInactive()
     }
 }

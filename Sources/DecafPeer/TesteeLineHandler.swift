@@ -10,10 +10,10 @@ final class TesteeLineHandler: ChannelInboundHandler {
     private let instance: Int
     private var splitter: LineSplitter
 
-    init(driver: NIOLoopBound<ClientCaseDriver>, instance: Int, lineLimit: Int) {
+    init(driver: NIOLoopBound<ClientCaseDriver>, instance: Int) {
         self.driver = driver
         self.instance = instance
-        splitter = LineSplitter(limit: lineLimit)
+        splitter = LineSplitter()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -21,7 +21,7 @@ final class TesteeLineHandler: ChannelInboundHandler {
         let driver = driver.value
         driver.outputArrived(instance)
         do {
-            for line in try splitter.lines(adding: &bytes) { driver.line(line, from: instance) }
+            for line in try splitter.lines(adding: &bytes, limit: driver.lineLimit) { driver.line(line, from: instance) }
         } catch {
             driver.lineTooLong(from: instance)
             context.close(promise: nil)

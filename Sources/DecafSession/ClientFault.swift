@@ -48,6 +48,9 @@ public enum ClientFault: String, Hashable, Sendable, CaseIterable {
     case crashOnDeepEmptyText = "crash-on-deep-empty-text"
     /// The client crashes when a zlib-compressed body holds a TEXT field that is not UTF-8 (found by fuzzing).
     case crashOnCompressedInvalidText = "crash-on-compressed-invalid-text"
+    /// The client crashes on a DATA frame with an empty TEXT field once it has delivered another
+    /// DATA frame: a fault of a session's later messages, never of its first (found by fuzzing).
+    case crashOnLaterEmptyText = "crash-on-later-empty-text"
     /// The client stops handling the connection (no ACK, no close) when a zlib body inflates to exactly the body limit (found by fuzzing).
     case hangAtInflateLimit = "hang-at-inflate-limit"
     /// The client refuses an empty container at the depth limit as TLV_TOO_DEEP: an off-by-one in the depth count (found by fuzzing).
@@ -99,7 +102,8 @@ public enum ClientFault: String, Hashable, Sendable, CaseIterable {
 
     /// Faults only deep, rare inputs set off, which no conformance case sends: the targets that
     /// prove `decaf fuzz client` finds what the fixed cases cannot.
-    public static let rare: [ClientFault] = [.crashOnDeepEmptyText, .hangAtInflateLimit, .refuseEmptyDeepContainer, .crashOnCompressedInvalidText]
+    public static let rare: [ClientFault] = [.crashOnDeepEmptyText, .hangAtInflateLimit, .refuseEmptyDeepContainer, .crashOnCompressedInvalidText,
+                                             .crashOnLaterEmptyText]
 
     /// The faults the client suite's cases catch: every fault but the rare ones.
     public static let all: [ClientFault] = allCases.filter { !rare.contains($0) }
@@ -131,6 +135,7 @@ public enum ClientFault: String, Hashable, Sendable, CaseIterable {
         case .noJitter: "waits exactly the backoff, so clients cut together come back together"
         case .crashOnDeepEmptyText: "crashes when a container nested three deep holds an empty TEXT (found by fuzzing)"
         case .crashOnCompressedInvalidText: "crashes when a zlib-compressed body holds a TEXT field that is not UTF-8 (found by fuzzing)"
+        case .crashOnLaterEmptyText: "crashes on a DATA frame with an empty TEXT field once it has delivered another DATA frame (found by fuzzing a session)"
         case .hangAtInflateLimit: "stops handling the connection (no ACK, no close) when a zlib body inflates to exactly the body limit (found by fuzzing)"
         case .refuseEmptyDeepContainer: "refuses an empty container at the depth limit as TLV_TOO_DEEP: an off-by-one in the depth count (found by fuzzing)"
         case .keepsConnectionOnError: "reports bytes that break the protocol but neither sends an ERROR nor closes: the connection stays open, unread"
@@ -181,6 +186,7 @@ public enum ClientFault: String, Hashable, Sendable, CaseIterable {
         case .noJitter: "add random jitter to the backoff, so clients cut together do not come back together"
         case .crashOnDeepEmptyText: "an empty TEXT is valid at any depth: handle a zero length without crashing"
         case .crashOnCompressedInvalidText: "a TEXT that is not UTF-8 is the application's to judge, not a protocol error: never crash on it"
+        case .crashOnLaterEmptyText: "an empty TEXT is valid in any message of a session: handle a zero length whatever came before"
         case .hangAtInflateLimit: "a body that inflates to exactly the body limit is allowed: answer it as any other"
         case .refuseEmptyDeepContainer: "count a container's depth once, whether it is empty or not"
         case .keepsConnectionOnError, .exitsOnError: "on bytes that break the protocol, send ERROR with the code and close the connection"
@@ -222,7 +228,7 @@ public enum ClientFault: String, Hashable, Sendable, CaseIterable {
         case .closesOnUnknownType: [.frame4]
         case .noBackoff, .noJitter: []
         case .crashOnDeepEmptyText: [.ex5]
-        case .crashOnCompressedInvalidText: [.ex5]
+        case .crashOnCompressedInvalidText, .crashOnLaterEmptyText: [.ex5]
         case .hangAtInflateLimit: [.zlib2, .ex1]
         case .refuseEmptyDeepContainer: [.tlv2]
         case .keepsConnectionOnError, .exitsOnError: [.ex5]

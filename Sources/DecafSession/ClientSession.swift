@@ -231,6 +231,10 @@ public struct ClientSession {
         if has(.crashOnCompressedInvalidText), frame.header.compressType == .zlib, DeepInput.holdsInvalidText(fields) {
             return [.abort(reason: "crash-on-compressed-invalid-text: a zlib-compressed body holds a TEXT that is not UTF-8")]
         }
+        if has(.crashOnLaterEmptyText), frame.header.messageType == .data, statistics.delivered > 0,
+           fields.contains(where: { $0.tag == .text && $0.value.isEmpty }) {
+            return [.abort(reason: "crash-on-later-empty-text: a DATA frame with an empty TEXT after another was delivered")]
+        }
         let options = configuration.effectiveDecodeOptions
         if has(.hangAtInflateLimit), frame.header.compressType == .zlib, frame.payload.count == options.bodyLimit {
             hung = true

@@ -51,6 +51,10 @@ public enum PeerFault: Hashable, Sendable {
     case refuseEmptyDeepContainer
     /// The peer aborts the whole server when a zlib-compressed body holds a TEXT field that is not UTF-8 (found by fuzzing).
     case crashOnCompressedInvalidText
+    /// The peer aborts the whole server on a DATA frame with an empty TEXT field once it has
+    /// delivered another DATA frame on the connection: a fault of a session's later messages
+    /// (found by fuzzing).
+    case crashOnLaterEmptyText
 
     /// Every fault, `slow-ack` with its default delay.
     public static let all: [PeerFault] = [
@@ -62,7 +66,8 @@ public enum PeerFault: Hashable, Sendable {
 
     /// Faults only deep, rare inputs set off, which no conformance case sends: the targets that
     /// prove `decaf fuzz server` finds what the fixed cases cannot.
-    public static let rare: [PeerFault] = [.crashOnDeepEmptyText, .hangAtInflateLimit, .refuseEmptyDeepContainer, .crashOnCompressedInvalidText]
+    public static let rare: [PeerFault] = [.crashOnDeepEmptyText, .hangAtInflateLimit, .refuseEmptyDeepContainer, .crashOnCompressedInvalidText,
+                                           .crashOnLaterEmptyText]
 
     /// Every fault `--fault` takes.
     public static let named: [PeerFault] = all + rare
@@ -94,6 +99,7 @@ public enum PeerFault: Hashable, Sendable {
         case .ignoresStreamEnd: "ignores-stream-end"
         case .crashOnDeepEmptyText: "crash-on-deep-empty-text"
         case .crashOnCompressedInvalidText: "crash-on-compressed-invalid-text"
+        case .crashOnLaterEmptyText: "crash-on-later-empty-text"
         case .hangAtInflateLimit: "hang-at-inflate-limit"
         case .refuseEmptyDeepContainer: "refuse-empty-deep-container"
         }
@@ -123,6 +129,7 @@ public enum PeerFault: Hashable, Sendable {
         case .ignoresStreamEnd: "does not notice the end of the client's stream: a frame it cuts short stays unanswered, the connection open"
         case .crashOnDeepEmptyText: "aborts the whole server when a container nested four deep holds an empty TEXT (found by fuzzing)"
         case .crashOnCompressedInvalidText: "aborts the whole server when a zlib-compressed body holds a TEXT field that is not UTF-8 (found by fuzzing)"
+        case .crashOnLaterEmptyText: "aborts the whole server on a DATA frame with an empty TEXT once it has delivered another on the connection (found by fuzzing)"
         case .hangAtInflateLimit: "stops answering a connection (nothing more, not even the close) when a zlib body inflates to exactly the body limit (found by fuzzing)"
         case .refuseEmptyDeepContainer: "refuses with TLV_TOO_DEEP a frame whose empty container sits three containers down, counting it a level deeper (found by fuzzing)"
         }
@@ -151,6 +158,7 @@ public enum PeerFault: Hashable, Sendable {
         case .ignoresStreamEnd: "when the client's stream ends inside a frame, refuse it (ERROR TRUNCATED_FRAME) and close"
         case .crashOnDeepEmptyText: "an empty TEXT is valid at any depth: handle a zero length without aborting"
         case .crashOnCompressedInvalidText: "a TEXT that is not UTF-8 is the application's to judge, not a protocol error: never abort on it"
+        case .crashOnLaterEmptyText: "an empty TEXT is valid in any message of a session: handle a zero length whatever came before"
         case .hangAtInflateLimit: "a body that inflates to exactly the body limit is allowed: answer it as any other"
         case .refuseEmptyDeepContainer: "count a container's depth once, whether it is empty or not"
         }
@@ -179,6 +187,7 @@ public enum PeerFault: Hashable, Sendable {
         case .ignoresStreamEnd: [.frame3, .ex5]
         case .crashOnDeepEmptyText: [.tlv2]
         case .crashOnCompressedInvalidText: [.tlv4, .ex5]
+        case .crashOnLaterEmptyText: [.ex5]
         case .hangAtInflateLimit: [.zlib2, .ex1]
         case .refuseEmptyDeepContainer: [.tlv2]
         }

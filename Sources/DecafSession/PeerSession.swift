@@ -3,7 +3,7 @@ import DecafWire
 /// The reference peer's protocol logic for one connection, as a pure function of what arrives and
 /// when: section 7 of the brief, plus the faults it was told to have. The NIO handler carries out
 /// the actions it returns; nothing here touches a socket or reads a clock.
-public struct PeerSession {
+public struct PeerSession: Sendable {
     /// What the peer supports and how it behaves.
     public let configuration: PeerConfiguration
     /// What happened on the connection so far.
@@ -104,6 +104,10 @@ public struct PeerSession {
         }
         if configuration.has(.crashOnCompressedInvalidText), frame.header.compressType == .zlib, DeepInput.holdsInvalidText(fields) {
             return [.abort(reason: "crash-on-compressed-invalid-text: a zlib-compressed body holds a TEXT that is not UTF-8")]
+        }
+        if configuration.has(.crashOnLaterEmptyText), frame.header.messageType == .data, summary.delivered > 0,
+           fields.contains(where: { $0.tag == .text && $0.value.isEmpty }) {
+            return [.abort(reason: "crash-on-later-empty-text: a DATA frame with an empty TEXT after another was delivered")]
         }
         if configuration.has(.hangAtInflateLimit), frame.header.compressType == .zlib, frame.payload.count == configuration.decodeOptions.bodyLimit {
             hung = true

@@ -11,9 +11,13 @@ struct FuzzClientCommand: AsyncParsableCommand {
         abstract: "Fuzz a client that speaks the client protocol; each finding minimized and saved.",
         discussion: """
         Example: decaf fuzz client --duration 2m --jobs 4 -- decaf testee client --fault crash-on-deep-empty-text
-        For each input the suite's server listens on a loopback port of its own and starts COMMAND as decaf conform client \
-        does; right after the handshake it sends the input (a mutant of the golden vectors or of --corpus, a quarter of them \
-        cut into two or three writes), then a DATA frame the client must acknowledge. The client's answer is judged against \
+        The suite's server listens on a loopback port and starts COMMAND as decaf conform client does; right after the \
+        handshake it sends an input (a mutant of the golden vectors or of --corpus, a quarter of them cut into two or three \
+        writes), then a DATA frame the client must acknowledge. Each job keeps its client for the next inputs \
+        (AFLNet-style): one goes out on the connection the last left open, or on the client's next connection after a \
+        close, so a client that reconnects is started once, not once per input; a client that exits or does not come back \
+        within 3 s after its longest reconnect wait is started again. --process-per-input starts it for each input, with a \
+        listener of its own. A disagreement or a hang is asked again of a client started for it alone. The client's answer is judged against \
         what the brief makes of the input: a client that dies has crashed; one that neither acknowledges the DATA frame \
         after it nor closes the connection within --timeout (and again with twice as long) hangs; one that delivers or \
         acknowledges a frame the brief refuses, refuses one it accepts, or acknowledges it twice breaks a MUST (asked twice \
@@ -22,7 +26,8 @@ struct FuzzClientCommand: AsyncParsableCommand {
         COMMAND sends one again. Ctrl-C stops the run and keeps every finding. \
         A campaign ends within --duration and twice --timeout, whatever the client does. Memory: of each client, a line \
         of at most 64 KiB and twice the input's payload, the last 16 KiB of its standard error, and a transcript of \
-        the first and last 256 KiB; --jobs clients at once. Findings are one per defect: a failure the reference client \
+        the first and last 256 KiB; of a client kept for many inputs, the sequence and timestamp of at most 32,768 frames \
+        sent to it; --jobs clients at once. Findings are one per defect: a failure the reference client \
         gives with one of its faults planted (or two together) is named by them, and the inputs that show a defect \
         already found are counted, not reported again.
         The progress line counts the distinct answers: how many different kinds of answer the client gave (a frame, each \
@@ -41,13 +46,17 @@ struct FuzzClientCommand: AsyncParsableCommand {
                                valueName: "duration"), transform: DurationArgument.positive)
     var timeout = Duration.seconds(5)
 
+    @Flag(help: "Start the client for each input, with a listener of its own, rather than keep it for the next inputs while it reconnects.")
+    var processPerInput = false
+
     @OptionGroup var testee: TesteeCommandArguments
 
     func run() async throws {
         let inputs = try campaign.inputs()
         let directory = try campaign.directory()
         let settings = campaign.settings(timeout: timeout, options: limits.decodeOptions)
-        let fuzzer = ClientFuzzer(command: testee.command, corpus: inputs, settings: settings, diagnosis: FindingDiagnoses.client(), clock: Clock.unixSeconds)
+        let fuzzer = ClientFuzzer(command: testee.command, corpus: inputs, settings: settings, diagnosis: FindingDiagnoses.client(),
+                                  processPerInput: processPerInput, clock: Clock.unixSeconds)
         let store = FindingStore(directory: directory, shown: campaign.findings, seed: campaign.seed, options: settings.options, testee: ["--client"] + testee.command)
         try await campaign.conduct(fuzzer, against: .client, described: fuzzer.target, corpus: inputs, settings: settings, store: store, reports: reports, hint: "; check the command after --")
     }

@@ -32,6 +32,9 @@ struct FuzzFindingJSON: Codable {
     /// write); for a server, whether a DATA frame went before it.
     var split: [Int]?
     var dataFirst: Bool?
+    /// For a client: the inputs, in hex, it was sent before this one (each whole, in a case of its
+    /// own) for the fault to show; none when it shows alone.
+    var earlier: [String]?
 
     init(_ finding: FuzzFinding, seed: UInt64, options: DecodeOptions, testee: [String]) {
         oracle = finding.oracle
@@ -58,10 +61,14 @@ struct FuzzFindingJSON: Codable {
         case let .server(plan):
             split = plan.split
             dataFirst = plan.dataFirst
-        case let .client(cuts):
+        case let .client(cuts, before):
             split = cuts
+            earlier = before.isEmpty ? nil : before.map(Hex.string)
         }
     }
+
+    /// What a client was sent before the input.
+    var earlierInputs: [[UInt8]] { (earlier ?? []).compactMap(Hex.bytes) }
 
     /// How the input was sent to a server.
     var plan: ServerCase.Plan { ServerCase.Plan(split: split ?? [], dataFirst: dataFirst ?? false) }

@@ -50,6 +50,7 @@ struct FuzzReplayCommand: AsyncParsableCommand {
         var options = DecodeOptions()
         var signature: String?
         var plan = ServerCase.Plan()
+        var earlier: [[UInt8]] = []
         // A client's finding says so (its testee line begins --client): its input goes to a client
         // whether or not --client is given, never to a codec testee, which would take it for a crash.
         var client = client
@@ -61,10 +62,11 @@ struct FuzzReplayCommand: AsyncParsableCommand {
             options = record.options.decodeOptions
             signature = record.signature
             plan = record.plan
+            earlier = record.earlierInputs
             if record.testee.first == "--client" && server == nil { client = true }
         }
         if let server { return try await replay(input, options: options, signature: signature, plan: plan, on: server) }
-        if client { return try await replayToClient(input, options: options, signature: signature, split: plan.split) }
+        if client { return try await replayToClient(input, options: options, signature: signature, split: plan.split, earlier: earlier) }
         let fuzzer = try DecoderFuzzer(command: command, corpus: [input], settings: FuzzSettings(timeout: timeout, options: options))
         let judged: (attempt: CaseAttempt, fired: (FuzzOracle, String)?)
         do {
@@ -113,13 +115,13 @@ struct FuzzReplayCommand: AsyncParsableCommand {
     }
 
     /// Has the suite's server send `input` to the client testee after the handshake, cut as it was
-    /// found, and reports as for a codec.
-    private func replayToClient(_ input: [UInt8], options: DecodeOptions, signature: String?, split: [Int]) async throws {
+    /// found, after the inputs the finding needs sent first, and reports as for a codec.
+    private func replayToClient(_ input: [UInt8], options: DecodeOptions, signature: String?, split: [Int], earlier: [[UInt8]]) async throws {
         let fuzzer = ClientFuzzer(command: command, corpus: [input], settings: FuzzSettings(timeout: timeout, options: options),
                                   diagnosis: FindingDiagnoses.client(recalling: signature), clock: Clock.unixSeconds)
         let judged: (attempt: CaseAttempt, fired: (FuzzOracle, String)?)
         do {
-            guard let result = try await fuzzer.judge(input, split: split) else {
+            guard let result = try await fuzzer.judge(input, split: split, earlier: earlier) else {
                 throw InputError("\(finding): not one frame's stream (a frame and bytes after it), or a frame with the sequence of the server's own frames")
             }
             judged = result
@@ -127,6 +129,6 @@ struct FuzzReplayCommand: AsyncParsableCommand {
             throw InputError("decaf fuzz replay: \(error); check the command after --")
         }
         conclude(judged, signature: signature, target: "client",
-                 sent: "sent \(input.count) bytes to \(command.joined(separator: " "))\(FuzzTarget.client(split: split).how), which the brief \(DecodeOutcome(of: input, options: options))")
+                 sent: "sent \(input.count) bytes to \(command.joined(separator: " "))\(FuzzTarget.client(split: split, earlier: earlier).how), which the brief \(DecodeOutcome(of: input, options: options))")
     }
 }

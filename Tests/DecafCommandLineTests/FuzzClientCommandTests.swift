@@ -23,6 +23,9 @@ struct FuzzClientCommandTests {
         ("hang-at-inflate-limit", "hang", 400, "2s", "1"),
         ("refuse-empty-deep-container", "disagreement", 80, "3s", "2"),
         ("crash-on-compressed-invalid-text", "crash", 80, "3s", "1"),
+        // A fault of a session's later messages: found in a client kept for many inputs, and
+        // reported with the one input it needs sent before.
+        ("crash-on-later-empty-text", "crash", 80, "3s", "1"),
     ]
 
     static func directory() -> URL {
@@ -62,6 +65,7 @@ struct FuzzClientCommandTests {
         #expect(finding.length ?? .max <= atMost, "the reproducer is \(finding.length.map(String.init) ?? "?") bytes")
         #expect(run.output.contains("\(oracle.uppercased()): Sent "))
         #expect(run.output.contains("replay: decaf fuzz replay \(directory.path)/\(name) --client -- "), "\(run.output)")
+        #expect(run.output.contains("to a client sent 1 input (") == (fault == "crash-on-later-empty-text"), "\(run.output)")
 
         let replay = try await DecafProcess.run(["fuzz", "replay", directory.appending(path: name).path, "--timeout", timeout, "--client", "--"] + faulty)
         #expect(replay.status == 1)
@@ -99,5 +103,29 @@ struct FuzzClientCommandTests {
                                              + ["--", Self.decaf, "testee", "client"] + choices + Self.limits, limit: .seconds(300))
         #expect(run.status == 0, "\(run.output)\(run.error)")
         #expect(run.output.contains("fuzz client: 200 inputs"), "\(run.output)")
+    }
+
+    /// A job keeps its client while it reconnects (AFLNet-style), so a campaign starts a handful of
+    /// processes, not one per input; `--process-per-input` starts one for each. The command counts
+    /// its starts in a file.
+    @Test("a client is kept for the inputs after its first while it comes back; --process-per-input starts one for each")
+    func sessions() async throws {
+        let directory = Self.directory()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let starts = directory.appending(path: "starts").path
+        let counted = ["sh", "-c", "echo started >> \"$1\"; shift; exec \"$@\"", "sh", starts, Self.decaf, "testee", "client"] + Self.limits
+        func started() -> Int { ((try? String(contentsOfFile: starts, encoding: .utf8)) ?? "").split(separator: "\n").count }
+        let kept = try await DecafProcess.run(["fuzz", "client", "--runs", "200", "--jobs", "2", "--seed", "7", "--findings", directory.appending(path: "kept").path]
+                                              + Self.limits + ["--"] + counted, limit: .seconds(300))
+        #expect(kept.status == 0, "\(kept.output)\(kept.error)")
+        #expect(kept.output.contains("fuzz client: 200 inputs"), "\(kept.output)")
+        // The probe's client, and one a job; a few more if a loaded machine made a case run out of time.
+        #expect(started() <= 12, "\(started()) clients started for 200 inputs")
+        try FileManager.default.removeItem(atPath: starts)
+        let each = try await DecafProcess.run(["fuzz", "client", "--process-per-input", "--runs", "20", "--jobs", "2", "--seed", "7",
+                                               "--findings", directory.appending(path: "each").path] + Self.limits + ["--"] + counted, limit: .seconds(300))
+        #expect(each.status == 0, "\(each.output)\(each.error)")
+        #expect(started() == 21, "the probe's client and one for each input")
     }
 }

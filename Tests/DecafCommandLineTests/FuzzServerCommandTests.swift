@@ -43,6 +43,8 @@ struct FuzzServerCommandTests {
         ("hang-at-inflate-limit", "hang", 400, "1s", "1"),
         ("refuse-empty-deep-container", "disagreement", 80, "2s", "1"),
         ("crash-on-compressed-invalid-text", "crash", 120, "3s", "1"),
+        // A fault of a session's later messages: set off only by an input sent after a DATA frame.
+        ("crash-on-later-empty-text", "crash", 120, "3s", "1"),
     ]
 
     /// One run with the three at once: a case that set any of them off would fail (or, for the

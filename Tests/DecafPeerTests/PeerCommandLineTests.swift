@@ -80,7 +80,7 @@ struct PeerCommandLineTests {
     func listFaults() async throws {
         let run = try await Self.decaf(["peer", "--list-faults"])
         #expect(run.status == 0)
-        #expect(run.output.split(separator: "\n").count == PeerFault.named.count && PeerFault.named.count == 23,
+        #expect(run.output.split(separator: "\n").count == PeerFault.named.count && PeerFault.named.count == 24,
                 "the 19 conform catches and the 4 rare ones the fuzzer finds")
         #expect(run.output.split(separator: "\n").contains { $0.hasPrefix("handshake-ignores-short ") && $0.contains(" HS-2 ") })
         #expect(run.output.contains("refuse-empty-deep-container") && run.output.contains("found by fuzzing"))

@@ -8,9 +8,12 @@ minimizing):
 - `decaf fuzz server` against `decaf peer`, one job and four, beside `decaf conform server` (its
   cases at the same body limit, 8 at once);
 - `decaf fuzz client --jobs 4` against `decaf testee client` and the Python reference client (at the
-  brief's body limit, the only one the Python client has), beside
+  brief's body limit, the only one the Python client has), each job keeping its client for input
+  after input while it comes back (sessions), and with `--process-per-input` (a client process and
+  a listener for each input, as before sessions), beside
   `decaf conform client --case 'client.frame.*' --jobs 4` (the catalog's framing cases: one scripted
-  server and one client process per case, as for each fuzzed input; their pauses included).
+  server and one client process per case; their pauses included). The sessions' goal is 10x the
+  inputs/s this benchmark recorded against `decaf testee client` before them (`BEFORE_SESSIONS`).
 
 What is counted: inputs the target was asked about and answered, from the campaign's first to its
 last (the summary line's count and time); for a suite, cases per second from its own run time
@@ -26,6 +29,10 @@ import re
 import subprocess
 import sys
 import time
+
+# Inputs/s of `decaf fuzz client --jobs 4` against `decaf testee client` in this benchmark's table
+# before sessions (docs/performance.md at commit 23d5e91), when every input started a client.
+BEFORE_SESSIONS = 33
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -113,10 +120,22 @@ def main():
     # The Python client's body limit is the brief's, so both clients are fuzzed at it.
     clients = {"decaf testee client": [args.decaf, "testee", "client"],
                "tools/reference/client.py": ["python3", os.path.join(ROOT, "tools/reference/client.py")]}
+    ratios = {}
     for name, client in clients.items():
         baseline = suite(args.decaf, "client", ["--case", "client.frame.*", "--jobs", "4", "--"] + client)
-        rate, findings = fuzz(args.decaf, "client", ["--"] + client, args.seconds, None, directory, 4)
-        row(name, None, 4, rate, baseline, findings)
+        each, findings = fuzz(args.decaf, "client", ["--process-per-input", "--"] + client, args.seconds, None, directory, 4)
+        row(name + " (a process per input)", None, 4, each, baseline, findings)
+        kept, findings = fuzz(args.decaf, "client", ["--"] + client, args.seconds, None, directory, 4)
+        row(name + " (kept: sessions)", None, 4, kept, baseline, findings)
+        ratios[name] = (kept, kept / each)
+    print()
+    for name, (kept, ratio) in ratios.items():
+        print(f"sessions against {name}: {ratio:.1f}x the inputs/s of a process per input in this run")
+    kept = ratios["decaf testee client"][0]
+    verdict = "met" if kept >= 10 * BEFORE_SESSIONS else "not met"
+    print(f"goal: sessions against decaf testee client at 10x the {BEFORE_SESSIONS} inputs/s recorded before them: "
+          f"{kept / BEFORE_SESSIONS:.1f}x, {verdict}")
+
 
 if __name__ == "__main__":
     main()
