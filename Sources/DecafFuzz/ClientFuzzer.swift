@@ -116,10 +116,12 @@ public final class ClientFuzzer: FuzzCampaign {
         if oracle == .hang || sessions.isEmpty && oracle == .crash { return [] }
         if try await fires(after: []) { return [] }
         guard !sentBefore.isEmpty, try await fires(after: sentBefore) else { return oracle == .crash ? sentBefore : nil }
-        // The fewest earlier inputs that still set it off: each left out in turn, oldest first.
+        // The fewest earlier inputs that still set it off: each left out in turn, oldest first,
+        // within the time a finding may take to minimize.
         var earlier = sentBefore
         var index = 0
-        while index < earlier.count, !Task.isCancelled {
+        let deadline = ContinuousClock.now + settings.minimizingTime
+        while index < earlier.count, ContinuousClock.now < deadline, !Task.isCancelled {
             var fewer = earlier
             fewer.remove(at: index)
             if try await fires(after: fewer) { earlier = fewer } else { index += 1 }

@@ -375,7 +375,7 @@ final class ClientCaseDriver {
         parked = (link, handoff)
         let outcome = outcome
         self.outcome = nil
-        outcome?.succeed(ClientCaseOutcome(observation: server.observation, transcript: transcript.entries, problem: nil, held: max(watchdog.held, server.observation.behindScript)))
+        outcome?.succeed(caseOutcome)
     }
 
     /// Runs `testCase` on the parked connection, past its handshake; false when the session cannot
@@ -409,10 +409,7 @@ final class ClientCaseDriver {
         parked = nil
         testees.endInput()
         testees.interrupt()
-        watchdog.stop()
-        listener?.close(promise: nil)
-        for timer in timers.values { timer.cancel() }
-        for channel in connections.values { channel.close(promise: nil) }
+        shutDown()
         eventLoop.assumeIsolated().scheduleTask(in: .seconds(2)) { [self] in testees.release() }
     }
 
@@ -445,23 +442,40 @@ final class ClientCaseDriver {
         server.end(at: now, timedOut: false, lastWords: lastWords)
         server.closingAll(at: now)
         for index in linkOfIndex.keys.sorted() where channel(index) != nil { note("the suite closed connection \(index + 1) at the case's end", connection: index) }
-        let standardError = testees.standardError
-        if standardError.total > 0 {
-            let kept = standardError.tail.suffix(Self.noteLimit)
-            note("the testee's standard error, its last \(kept.count) of \(standardError.total) bytes: " + String(decoding: kept, as: UTF8.self))
+        let written = caseErrors
+        if written.total > 0 {
+            let kept = written.tail.suffix(Self.noteLimit)
+            note("the testee's standard error, its last \(kept.count) of \(written.total) bytes: " + String(decoding: kept, as: UTF8.self))
         }
+        shutDown()
+        testees.release()
+        outcome?.succeed(caseOutcome)
+    }
+
+    /// The timers, the watchdog, the listener and the connections stop: the driver is done.
+    private func shutDown() {
         for timer in timers.values { timer.cancel() }
         watchdog.stop()
         listener?.close(promise: nil)
-        testees.release()
         for channel in connections.values { channel.close(promise: nil) }
-        outcome?.succeed(ClientCaseOutcome(observation: server.observation, transcript: transcript.entries, problem: problem,
-                                          held: max(watchdog.held, server.observation.behindScript)))
     }
 
-    /// What the testee said last on its standard error (`LastWords`), or "".
-    private var lastWords: String {
+    /// What the judge gets of the case under way.
+    private var caseOutcome: ClientCaseOutcome {
+        ClientCaseOutcome(observation: server.observation, transcript: transcript.entries, problem: problem,
+                          held: max(watchdog.held, server.observation.behindScript))
+    }
+
+    /// What the testee wrote on its standard error since the case began: how many bytes, and the
+    /// last of them that are kept.
+    private var caseErrors: (total: Int, tail: ArraySlice<UInt8>) {
         let error = testees.standardError
-        return LastWords.of(String(decoding: error.tail.suffix(max(0, error.total - errorsBefore)), as: UTF8.self))
+        let total = max(0, error.total - errorsBefore)
+        return (total, error.tail.suffix(total))
+    }
+
+    /// What the testee said last on its standard error in this case (`LastWords`), or "".
+    private var lastWords: String {
+        LastWords.of(String(decoding: caseErrors.tail, as: UTF8.self))
     }
 }
