@@ -13,7 +13,7 @@ TOOLS := tshark:tshark xmllint:libxml2-utils python3:python3 luac5.2:lua5.2 afl-
 # driving `decaf proxy --control` in a test.
 PYTHON_PACKAGES := toxiproxy:toxiproxy-python
 
-.PHONY: demo test build install docs deps testee-c fixtures fixtures-check fuzz sanitize bench bench-dissect bench-proxy bench-fuzz zoo monitor-faults load weak clean
+.PHONY: demo test build install docs deps testee-c server-c fixtures fixtures-check fuzz sanitize bench bench-dissect bench-proxy bench-fuzz zoo monitor-faults load weak clean
 
 ## demo: install what is missing (as root), build, and show what Decaf does on golden frames.
 demo: deps build
@@ -111,7 +111,12 @@ bench-fuzz: deps
 ## testee-c: the C reference codec testee (tools/reference/testee.c) into .build/testee-c; CC=afl-clang-fast builds one AFL++ instruments.
 testee-c: deps
 	mkdir -p .build
-	$(CC) -std=c11 -O2 -o .build/testee-c tools/reference/testee.c -lz
+	$(CC) -std=c11 -O2 -o .build/testee-c tools/reference/testee.c tools/reference/codec.c -lz
+
+## server-c: the C reference server (tools/reference/server.c) into .build/server-c; CC=afl-clang-fast builds one AFL++ instruments.
+server-c: deps
+	mkdir -p .build
+	$(CC) -std=c11 -O2 -o .build/server-c tools/reference/server.c tools/reference/codec.c -lz
 
 ## zoo: every legal codec and client (decaf testee decoder|client with each combination of --choice) and server (decaf peer with each --choice, --refuse-after-body, a timestamp window, alone and together) through decaf conform and a 10-minute decaf fuzz campaign (ZOO_DURATION, ZOO_ROLE=codec|server|client to change); any failure or finding is a false verdict.
 zoo: deps

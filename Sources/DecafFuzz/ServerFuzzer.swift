@@ -10,13 +10,18 @@ import Synchronization
 /// answering a fresh handshake has crashed; a connection that gets no answer where the brief
 /// demands one (asked again with twice the wait) is a hang; an answer that breaks a MUST is a
 /// disagreement. Each distinct finding is minimized and handed on at once. With `restart`, a
-/// crashed server is started again and the campaign goes on (and a crash can be minimized).
+/// crashed server is started again and the campaign goes on (and a crash can be minimized). With
+/// `settings.coverage`, the server `restart` starts is given a coverage map (AFL++'s, as the
+/// decoder fuzzer gives a testee): cleared before each input, read once it is judged.
 public final class ServerFuzzer: FuzzCampaign {
     private let runner: ServerConformanceRunner
     private let patient: ServerConformanceRunner
     private let corpus: [[UInt8]]
     private let settings: FuzzSettings
     private let restart: ServerRestart?
+    /// With `--coverage`, the map the server is started with: one for the server, so its inputs
+    /// go one at a time (`coverageTakesOneJob`).
+    private let map: AFLSharedMemory?
     /// Names the defect a failure is, so findings are one per cause.
     private let diagnosis: FindingDiagnosis<ServerFuzzCase>?
     /// The server's identity from its last fresh handshake, which every case is judged against.
@@ -28,9 +33,21 @@ public final class ServerFuzzer: FuzzCampaign {
     public var target: String { "\(runner.settings.host):\(runner.settings.port)" }
 
     /// `clock` gives the UNIX time the frames are stamped with; `diagnosis` names the defect of a
-    /// failure, when its catalog has one that gives it.
+    /// failure, when its catalog has one that gives it. With `settings.coverage`, `restart` starts
+    /// the server from the first input on with a coverage map of the size its command says it
+    /// needs (`AFLSharedMemory.mapSize(of:)`); throws without `restart`, with more than one job,
+    /// or when there is no shared memory for the map.
     public init(host: String, port: Int, corpus: [[UInt8]], settings: FuzzSettings, restart: ServerRestart?, diagnosis: FindingDiagnosis<ServerFuzzCase>? = nil,
-                clock: @escaping @Sendable () -> UInt32) {
+                clock: @escaping @Sendable () -> UInt32) throws(FuzzError) {
+        if settings.coverage {
+            guard let restart else { throw .cannotStart(Self.coverageNeedsRestart) }
+            guard settings.jobs == 1 else { throw .cannotStart(Self.coverageTakesOneJob) }
+            // A server that is not instrumented runs until stopped: it is given a few seconds to say its size.
+            let size = AFLSharedMemory.mapSize(of: ["/bin/sh", "-c", "exec " + restart.command], limit: .seconds(3)) ?? AFLSharedMemory.defaultSize
+            map = try AFLSharedMemory(size: size)
+        } else {
+            map = nil
+        }
         let profile = Self.profile(for: settings)
         var run = ServerRunSettings(host: host, port: port, clock: clock)
         run.timeout = settings.timeout
@@ -60,28 +77,52 @@ public final class ServerFuzzer: FuzzCampaign {
     /// side; a crash among them is laid at an input's door only when it crashes the server again
     /// alone, and the inputs asked beside it are asked again once the server is back.
     public func run(progress: (FuzzProgress) -> Void, found: (FuzzFinding) -> Void) async throws(FuzzError) -> FuzzProgress {
-        try await refresh()
+        var start = FuzzProgress()
+        if let map, let restart {
+            identity.withLock { $0 = nil }
+            let fresh = try await started(restart)
+            identity.withLock { $0 = fresh }
+            if map.trace().isEmpty { start.note = Self.notInstrumented }
+        } else {
+            try await refresh()
+        }
+        let map = start.note == nil ? map : nil
         var signatures = Set<String>()
         let options = settings.options
         let stoppedByCrash = "the server died, and without --restart it cannot be started again"
             + (settings.jobs > 1 ? " (nor the input be told from the others sent beside it)" : "")
+        // The input asked before the one being handled: a server can die of an input after
+        // answering it, and show it only at the next.
+        var previous: FuzzLoop<ServerInput>.Input?
         return try await FuzzLoop<ServerInput>(corpus: corpus, settings: settings).run(
             make: { bytes, number, random in
                 let plan = ServerCase.Plan.random(for: bytes, using: &random)
                 return ServerCase.make(bytes, options: options, number: number, plan: plan).map { ServerInput(conformanceCase: $0, plan: plan) }
             },
-            attempt: { [self] input, _ in await runner.attempt(input.conformanceCase, target: current, execution: nextExecution()) },
+            attempt: { [self] input, _ in
+                map?.clear()
+                return await runner.attempt(input.conformanceCase, target: current, execution: nextExecution())
+            },
             handle: { input, attempt, state, start throws(FuzzError) in
+                let before = previous
+                previous = input
                 guard !Task.isCancelled, var (oracle, signature) = await classify(attempt, of: input.testCase.conformanceCase, plan: input.testCase.plan) else { return .undisturbed }
                 var aftermath = FuzzLoop<ServerInput>.Aftermath.undisturbed
-                if oracle == .crash, settings.jobs > 1, restart != nil {
-                    // Side by side, another input may have killed the server: this one is asked
-                    // again, alone, once the server is back.
+                var (input, attempt) = (input, attempt)
+                if oracle == .crash, restart != nil {
+                    // Another input may have killed the server: one asked beside this one, or the
+                    // one before it, answered before the server died. This one is asked again,
+                    // alone, once the server is back; if it does not kill it, the one before it is.
                     try await refresh()
                     aftermath = .restarted
-                    let again = await runner.attempt(input.testCase.conformanceCase, target: current, execution: nextExecution())
-                    guard let fired = await classify(again, of: input.testCase.conformanceCase, plan: input.testCase.plan), fired.0 == .crash else { return aftermath }
-                    (oracle, signature) = fired
+                    var crash = await crashes(input.testCase)
+                    if crash == nil, let before {
+                        try await refresh()
+                        crash = await crashes(before.testCase)
+                        input = before
+                    }
+                    guard let crash else { return aftermath }
+                    (attempt, (oracle, signature)) = crash
                 }
                 let isNew = signatures.insert(signature).inserted
                 if !isNew { state.repeats[signature, default: 0] += 1 }
@@ -107,7 +148,24 @@ public final class ServerFuzzer: FuzzCampaign {
                 found(finding)
                 return aftermath
             },
-            answer: Self.answer, sync: try settings.syncDirectory(), progress: progress)
+            answer: Self.answer, traces: map.map { map in { _ in map.trace() } }, coverage: map.map { CoverageMap(size: $0.size) },
+            sync: try settings.syncDirectory(), from: start, progress: progress)
+    }
+
+    /// What `--coverage` says without `--restart`, and with `--jobs`.
+    static let coverageNeedsRestart = "--coverage needs --restart COMMAND: Decaf starts the server itself, to hand it the coverage map (__AFL_SHM_ID)"
+    static let coverageTakesOneJob = "--coverage asks a server one input at a time (the server has one coverage map, which inputs side by side would share); leave out --jobs"
+
+    /// What `--coverage` says of a server whose handshake hit no edge of its map.
+    static let notInstrumented = "--coverage: the server's handshake reached no edge of the coverage map, so the server --restart started is not "
+        + "instrumented by AFL++ (or another one answers on its port); fuzzing without coverage. Build it with afl-clang-fast (AFL++: "
+        + "sudo make deps, or apt install afl++), e.g. make server-c CC=afl-clang-fast"
+
+    /// The crash `input` sets off when sent once more, alone, if it does: the attempt, and the oracle and signature.
+    private func crashes(_ input: ServerInput) async -> (CaseAttempt, (FuzzOracle, String))? {
+        let again = await runner.attempt(input.conformanceCase, target: current, execution: nextExecution())
+        guard let fired = await classify(again, of: input.conformanceCase, plan: input.plan), fired.0 == .crash else { return nil }
+        return (again, fired)
     }
 
     /// Sends `bytes` once as `plan` says: the verdict, and the oracle and signature that fire.
@@ -159,14 +217,20 @@ public final class ServerFuzzer: FuzzCampaign {
             return try await runner.identify(execution: nextExecution())
         } catch {
             guard let restart else { throw .cannotStart(error.reason) }
-            try restart.restart()
-            let deadline = ContinuousClock.now + .seconds(10)
-            while ContinuousClock.now < deadline, !Task.isCancelled {
-                if let identity = try? await runner.identify(execution: nextExecution()) { return identity }
-                try? await Task.sleep(for: .milliseconds(100))
-            }
-            throw .cannotStart("--restart \(restart.command) did not bring \(target) back within 10 s: \(restart.lastWords)")
+            return try await started(restart)
         }
+    }
+
+    /// The identity of the server `restart` starts (again), with the coverage map when there is
+    /// one, once it answers a fresh handshake; it is given ten seconds to.
+    private func started(_ restart: ServerRestart) async throws(FuzzError) -> TargetIdentity {
+        try restart.restart(adding: map?.environment ?? [:])
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline, !Task.isCancelled {
+            if let identity = try? await runner.identify(execution: nextExecution()) { return identity }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        throw .cannotStart("--restart \(restart.command) did not bring \(target) back within 10 s: \(restart.lastWords)")
     }
 
     /// Whether a fresh handshake still gets its answer, asked again with twice the wait before the
@@ -184,10 +248,13 @@ public final class ServerFuzzer: FuzzCampaign {
     /// Nothing is concluded from a wait the campaign's end or an interruption cut short.
     private func classify(_ attempt: CaseAttempt, of serverCase: ConformanceCase, plan: ServerCase.Plan) async -> (FuzzOracle, String)? {
         let verdict = attempt.result.verdict
-        guard !verdict.kind.isPass, verdict.kind != .unsupported, !Task.isCancelled else { return nil }
+        guard verdict.kind != .pass, verdict.kind != .unsupported, !Task.isCancelled else { return nil }
+        // A refusal by a close without an ERROR passes non-strictly (the ERROR is a SHOULD), and
+        // is how a server that died of the input looks too: it is asked whether it lives on.
         let alive = await alive()
         guard !Task.isCancelled else { return nil }
         if !alive { return (.crash, "crash: the server stopped answering a fresh handshake") }
+        guard !verdict.kind.isPass else { return nil }
         let fired: (FuzzOracle, String)?
         switch verdict.kind {
         case .timeout:

@@ -16,15 +16,16 @@ public final class ServerRestart: Sendable {
         self.log = log
     }
 
-    /// Stops the server this started, if it still runs, and starts the command again.
-    public func restart() throws(FuzzError) {
+    /// Stops the server this started, if it still runs, and starts the command again, with
+    /// `environment` added to Decaf's (an AFL++ coverage map's name, `AFLSharedMemory`).
+    public func restart(adding environment: [String: String] = [:]) throws(FuzzError) {
         stop()
         try? FileManager.default.createDirectory(at: log.deletingLastPathComponent(), withIntermediateDirectories: true)
         let output = open(log.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard output >= 0 else { throw .cannotStart("cannot write the server's log \(log.path)") }
         defer { close(output) }
         do {
-            let process = try SpawnedProcess(executable: "/bin/sh", arguments: ["-c", "exec " + command], environment: TesteeLaunch.environment(),
+            let process = try SpawnedProcess(executable: "/bin/sh", arguments: ["-c", "exec " + command], environment: TesteeLaunch.environment(environment),
                                              standardInput: .null, standardOutput: .descriptor(output), standardError: .descriptor(output))
             child.withLock { $0 = process }
         } catch {

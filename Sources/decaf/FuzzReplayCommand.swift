@@ -99,10 +99,11 @@ struct FuzzReplayCommand: AsyncParsableCommand {
     /// Sends `input` to `server` as `plan` says and reports as for a testee.
     private func replay(_ input: [UInt8], options: DecodeOptions, signature: String?, plan: ServerCase.Plan, on server: Endpoint) async throws {
         let settings = FuzzSettings(timeout: timeout, options: options)
-        let fuzzer = ServerFuzzer(host: server.host, port: server.port, corpus: [input], settings: settings,
-                                  restart: nil, diagnosis: FindingDiagnoses.server(settings, recalling: signature), clock: Clock.unixSeconds)
+        let fuzzer: ServerFuzzer
         let judged: (attempt: CaseAttempt, fired: (FuzzOracle, String)?)
         do {
+            fuzzer = try ServerFuzzer(host: server.host, port: server.port, corpus: [input], settings: settings,
+                                      restart: nil, diagnosis: FindingDiagnoses.server(settings, recalling: signature), clock: Clock.unixSeconds)
             guard let result = try await fuzzer.judge(input, plan: plan) else {
                 throw InputError("\(finding): not one frame's stream (a frame and bytes after it), or the handshake's own request again")
             }

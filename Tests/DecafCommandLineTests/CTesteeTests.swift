@@ -7,13 +7,14 @@ import Testing
 /// fuzzer finds, each a finding of its own: one behind the checksum, one inside a zlib body.
 @Suite("the C reference testee", .serialized, .enabled(if: ExternalTool.cc.isInstalled, Comment(rawValue: ExternalTool.cc.skipReason)))
 struct CTesteeTests {
-    /// The testee, compiled as `make testee-c` compiles it, warnings as errors, into a file of
-    /// the test's own (a C compile is a fraction of a second).
-    static func built(with tool: ExternalTool = .cc) async throws -> URL {
-        let output = FileManager.default.temporaryDirectory.appending(path: "decaf-testee-c-\(UUID().uuidString)")
-        let source = FixturePaths.root.appending(path: "tools/reference/testee.c")
+    /// The testee (or with `program`, another of tools/reference: `server`), compiled as `make
+    /// testee-c` compiles it, with the codec, warnings as errors, into a file of the test's own (a
+    /// C compile is a fraction of a second).
+    static func built(_ program: String = "testee", with tool: ExternalTool = .cc) async throws -> URL {
+        let output = FileManager.default.temporaryDirectory.appending(path: "decaf-\(program)-c-\(UUID().uuidString)")
+        let sources = [program, "codec"].map { FixturePaths.root.appending(path: "tools/reference/\($0).c").path }
         let compiler = URL(filePath: try #require(tool.path))
-        let run = try await ChildProcess.run(compiler, ["-std=c11", "-O2", "-Wall", "-Wextra", "-pedantic", "-Werror", "-o", output.path, source.path, "-lz"])
+        let run = try await ChildProcess.run(compiler, ["-std=c11", "-O2", "-Wall", "-Wextra", "-pedantic", "-Werror", "-o", output.path] + sources + ["-lz"])
         #expect(run.status == 0, "\(String(decoding: run.error, as: UTF8.self))")
         return output
     }

@@ -57,7 +57,7 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(os.path.join(work, "seeds"))
     testee = os.path.join(work, "testee-afl")
-    subprocess.run(["afl-clang-fast", "-std=c11", "-O2", "-o", testee, os.path.join(ROOT, "tools/reference/testee.c"), "-lz"],
+    subprocess.run(["afl-clang-fast", "-std=c11", "-O2", "-o", testee, os.path.join(ROOT, "tools/reference/testee.c"), os.path.join(ROOT, "tools/reference/codec.c"), "-lz"],
                    check=True, capture_output=True, env=dict(os.environ, AFL_QUIET="1"))
     for number, frame in enumerate(sorted(glob.glob(os.path.join(ROOT, "Fixtures/frames/*/*.bin")))):
         if os.path.getsize(frame) <= 1 << 20:
