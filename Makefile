@@ -13,7 +13,7 @@ TOOLS := tshark:tshark xmllint:libxml2-utils python3:python3 luac5.2:lua5.2 afl-
 # driving `decaf proxy --control` in a test.
 PYTHON_PACKAGES := toxiproxy:toxiproxy-python
 
-.PHONY: demo test build install docs deps testee-c server-c fixtures fixtures-check fuzz sanitize bench bench-dissect bench-proxy bench-fuzz zoo monitor-faults load weak clean
+.PHONY: demo test build install docs deps testee-c server-c client-c fixtures fixtures-check fuzz sanitize bench bench-dissect bench-proxy bench-fuzz zoo monitor-faults load weak clean
 
 ## demo: install what is missing (as root), build, and show what Decaf does on golden frames.
 demo: deps build
@@ -112,6 +112,11 @@ bench-fuzz: deps
 testee-c: deps
 	mkdir -p .build
 	$(CC) -std=c11 -O2 -o .build/testee-c tools/reference/testee.c tools/reference/codec.c -lz
+
+## client-c: the C reference client, its receiving half (tools/reference/client.c), into .build/client-c; CC=afl-clang-fast builds one AFL++ instruments.
+client-c: deps
+	mkdir -p .build
+	$(CC) -std=c11 -O2 -o .build/client-c tools/reference/client.c tools/reference/codec.c -lz
 
 ## server-c: the C reference server (tools/reference/server.c) into .build/server-c; CC=afl-clang-fast builds one AFL++ instruments.
 server-c: deps

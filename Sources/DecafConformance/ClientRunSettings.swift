@@ -9,6 +9,9 @@ public struct ClientRunSettings: Sendable {
     public var repeats = 1
     /// The UNIX time in seconds, for the timestamps of the server's frames.
     public var clock: @Sendable () -> UInt32
+    /// Added to every testee's environment, over the suite's own variables: an AFL++ coverage
+    /// map's name, when the fuzzer reads the client's coverage.
+    public var environment: [String: String] = [:]
 
     public init(command: [String], clock: @escaping @Sendable () -> UInt32) {
         self.command = command

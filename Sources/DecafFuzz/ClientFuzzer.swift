@@ -17,9 +17,15 @@ import Synchronization
 /// disagrees, confirmed by asking once more. A finding is asked again of a client started for it
 /// alone; one that needs what the client was sent before (a fault of a session's later messages)
 /// is asked after those inputs, as few of them as still set it off. Each distinct finding is
-/// minimized and handed on at once.
+/// minimized and handed on at once. With `settings.coverage`, each job's clients are started with
+/// a coverage map of the job's own (AFL++'s, as the decoder fuzzer gives a testee), cleared before
+/// each input and read once it is judged.
 public final class ClientFuzzer: FuzzCampaign {
     private let runner: ClientConformanceRunner
+    /// Each job's runner: the one above, or with `--coverage` one whose clients get the job's map.
+    private let runners: [ClientConformanceRunner]
+    /// With `--coverage`, each job's coverage map.
+    private let maps: [AFLSharedMemory]
     private let corpus: [[UInt8]]
     private let settings: FuzzSettings
     /// Names the defect a failure is, so findings are one per cause.
@@ -29,10 +35,25 @@ public final class ClientFuzzer: FuzzCampaign {
     public var target: String { runner.settings.command.joined(separator: " ") }
 
     /// `clock` gives the UNIX time the server's frames are stamped with; `diagnosis` names the
-    /// defect of a failure, when its catalog has one that gives it.
+    /// defect of a failure, when its catalog has one that gives it. With `settings.coverage`, each
+    /// job has a coverage map of the size the command says it needs (`AFLSharedMemory.mapSize(of:)`);
+    /// throws when there is no shared memory for them.
     public init(command: [String], corpus: [[UInt8]], settings: FuzzSettings, diagnosis: FindingDiagnosis<ClientCase>? = nil,
-                processPerInput: Bool = false, clock: @escaping @Sendable () -> UInt32) {
-        runner = ClientConformanceRunner(settings: ClientRunSettings(command: command, clock: clock))
+                processPerInput: Bool = false, clock: @escaping @Sendable () -> UInt32) throws(FuzzError) {
+        let run = ClientRunSettings(command: command, clock: clock)
+        runner = ClientConformanceRunner(settings: run)
+        var maps: [AFLSharedMemory] = []
+        if settings.coverage {
+            // A client that is not instrumented runs until stopped: it is given a few seconds to say its size.
+            let size = AFLSharedMemory.mapSize(of: command, limit: .seconds(3)) ?? AFLSharedMemory.defaultSize
+            for _ in 0..<settings.jobs { maps.append(try AFLSharedMemory(size: size)) }
+        }
+        self.maps = maps
+        runners = maps.isEmpty ? [runner] : maps.map { map in
+            var mapped = run
+            mapped.environment = map.environment
+            return ClientConformanceRunner(settings: mapped)
+        }
         self.corpus = corpus
         self.settings = settings
         self.diagnosis = diagnosis
@@ -41,9 +62,13 @@ public final class ClientFuzzer: FuzzCampaign {
 
     /// Fuzzes until `settings.runs` inputs, `settings.duration`, `settings.maxFindings` or cancellation.
     public func run(progress: (FuzzProgress) -> Void, found: (FuzzFinding) -> Void) async throws(FuzzError) -> FuzzProgress {
-        try await probe()
+        maps.first?.clear()
+        try await probe(with: runners[0])
+        var start = FuzzProgress()
+        let maps = maps.first.map { $0.trace().isEmpty } == true ? [] : maps
+        if settings.coverage && maps.isEmpty { start.note = Self.notInstrumented }
+        let runners = maps.isEmpty ? [runner] : runners
         var signatures = Set<String>()
-        let runner = runner
         let settings = settings
         let sessions = sessions
         // What each input's client was sent before it, by case, from its answer to its handling.
@@ -55,6 +80,8 @@ public final class ClientFuzzer: FuzzCampaign {
                 return Self.clientCase(bytes, options: settings.options, number: number, split: split, limit: settings.timeout)
             },
             attempt: { clientCase, job in
+                if !maps.isEmpty { maps[job].clear() }
+                let runner = runners[runners.count > 1 ? job : 0]
                 guard sessions.indices.contains(job) else { return await runner.attempt(clientCase, execution: 0) }
                 let attempt = await runner.attempt(clientCase, execution: 0, in: sessions[job])
                 let earlier = sessions[job].history.dropLast().map(\.input)
@@ -75,8 +102,14 @@ public final class ClientFuzzer: FuzzCampaign {
                 found(finding)
                 return .undisturbed
             },
-            answer: Self.answer, sync: try settings.syncDirectory(), progress: progress)
+            answer: Self.answer, traces: maps.isEmpty ? nil : { maps[$0].trace() }, coverage: maps.first.map { CoverageMap(size: $0.size) },
+            sync: try settings.syncDirectory(), from: start, progress: progress)
     }
+
+    /// What `--coverage` says of a client whose answer to the first frame hit no edge of its map.
+    static let notInstrumented = "--coverage: the client's handshake and first frame reached no edge of the coverage map, so it is not "
+        + "instrumented by AFL++; fuzzing without coverage. Build it with afl-clang-fast (AFL++: sudo make deps, or apt install afl++), "
+        + "e.g. make client-c CC=afl-clang-fast"
 
     /// Sends `bytes` once, cut into writes of `split` bytes, to a client sent `earlier` first (each
     /// whole, in a case of its own): the verdict, and the oracle and signature that fire.
@@ -132,9 +165,9 @@ public final class ClientFuzzer: FuzzCampaign {
     /// Has the client sent `ProbeFrame` first: one that cannot take it (it cannot be started,
     /// never connects, prints what is not an event, fails the handshake or a plain DATA frame)
     /// cannot be fuzzed: every input would fail the same way before its own bytes mattered.
-    private func probe() async throws(FuzzError) {
+    private func probe(with runner: ClientConformanceRunner? = nil) async throws(FuzzError) {
         guard let probe = Self.clientCase(ProbeFrame.bytes, options: settings.options, number: 0, split: [], limit: settings.timeout) else { return }
-        let attempt = await runner.attempt(probe, execution: 0)
+        let attempt = await (runner ?? self.runner).attempt(probe, execution: 0)
         if attempt.cannotStart { throw .cannotStart(attempt.result.verdict.reason) }
         let words = attempt.lastWords.isEmpty ? "" : "; its standard error ended: \(attempt.lastWords)"
         if let unusable = attempt.unusable {

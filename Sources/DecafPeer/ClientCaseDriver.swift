@@ -137,7 +137,8 @@ final class ClientCaseDriver {
     }
 
     private func startTestees() {
-        let environment = TesteeLaunch.environment(testCase.suggested.environment(host: "127.0.0.1", port: port, caseID: testCase.id, heartbeats: testCase.heartbeats))
+        let suggested = testCase.suggested.environment(host: "127.0.0.1", port: port, caseID: testCase.id, heartbeats: testCase.heartbeats)
+        let environment = TesteeLaunch.environment(suggested.merging(settings.environment) { $1 })
         let input = testCase.messages.map { $0.line + "\n" }.joined()
         let failures = testees.start(settings.command, environment: environment, count: testCase.instances, input: input, endsInput: testCase.endsInput)
         for (instance, reason) in failures.sorted(by: { $0.key < $1.key }) { server.exited(instance: instance, .cannotStart(reason)) }

@@ -18,10 +18,12 @@ final class ClientTestees {
         var errors: Channel?
         var exit: ClientObservation.Exit?
         var outputClosed = false
+        /// Its standard error ended (or was never read): its last words are all in.
+        var errorsClosed = false
         var stopped = false
         /// When the testee's output last brought bytes.
         var lastOutput = NIODeadline.now()
-        var isDone: Bool { exit != nil && outputClosed }
+        var isDone: Bool { exit != nil && outputClosed && errorsClosed }
     }
 
     private let eventLoop: EventLoop
@@ -73,13 +75,13 @@ final class ClientTestees {
                 }
             } catch {
                 failures[instance] = "\(command.first ?? "") cannot be run: \(error.description)"
-                testees.append(Testee(process: nil, exit: .cannotStart(""), outputClosed: true))
+                testees.append(Testee(process: nil, exit: .cannotStart(""), outputClosed: true, errorsClosed: true))
                 continue
             }
             testees.append(Testee(process: process))
             let readable = process.pipes.output ?? -1
             let writable = process.pipes.input ?? -1
-            if let errors = process.pipes.error { readErrors(errors, of: instance) }
+            if let errors = process.pipes.error { readErrors(errors, of: instance) } else { testees[instance].errorsClosed = true }
             NIOPipeBootstrap(group: eventLoop)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
@@ -104,12 +106,18 @@ final class ClientTestees {
         NIOPipeBootstrap(group: eventLoop)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(TesteeErrorHandler { bytes in testees.value.standardError.append(bytes) })
+                    try channel.pipeline.syncOperations.addHandler(TesteeErrorHandler({ bytes in testees.value.standardError.append(bytes) },
+                                                                                      onEnd: { testees.value.errorsClosed(instance) }))
                 }
             }
             .takingOwnershipOfDescriptor(input: descriptor)
             .assumeIsolated().whenComplete { [self] result in
-                if case let .success(channel) = result { self.testees[instance].errors = channel } else { close(descriptor) }
+                if case let .success(channel) = result {
+                    self.testees[instance].errors = channel
+                } else {
+                    close(descriptor)
+                    errorsClosed(instance)
+                }
             }
     }
 
@@ -136,6 +144,13 @@ final class ClientTestees {
         testees[instance].lastOutput = .now()
     }
 
+    /// Notes that testee `instance`'s standard error ended: once it has exited, its case may end.
+    private func errorsClosed(_ instance: Int) {
+        guard testees.indices.contains(instance), !testees[instance].errorsClosed else { return }
+        testees[instance].errorsClosed = true
+        if testees[instance].outputClosed { driver.value.outputClosed(instance) }
+    }
+
     /// Notes that testee `instance`'s output ended; false for an instance it does not know.
     func outputClosed(_ instance: Int) -> Bool {
         guard testees.indices.contains(instance) else { return false }
@@ -157,8 +172,9 @@ final class ClientTestees {
 
     private func awaitEndOfOutput(_ instance: Int) {
         eventLoop.assumeIsolated().scheduleTask(deadline: testees[instance].lastOutput + Self.quietOutput) { [self] in
-            guard !testees[instance].outputClosed else { return }
+            guard !testees[instance].outputClosed || !testees[instance].errorsClosed else { return }
             if NIODeadline.now() - testees[instance].lastOutput >= Self.quietOutput {
+                testees[instance].errorsClosed = true
                 driver.value.outputClosed(instance)
             } else {
                 awaitEndOfOutput(instance)

@@ -34,6 +34,10 @@ struct FuzzClientCommand: AsyncParsableCommand {
         already found are counted, not reported again.
         The progress line counts the distinct answers: how many different kinds of answer the client gave (a frame, each \
         error, a close, a hang): how much of it the inputs reach.
+        With --coverage, a client built with AFL++'s afl-clang-fast (make client-c CC=afl-clang-fast) is started with a \
+        coverage map of its job's own (__AFL_SHM_ID, as afl-fuzz gives it), cleared before each input and read once the \
+        input is judged: an input that hits an edge or a hit count no input hit before joins the corpus, and the progress \
+        line counts the edges. A client that is not instrumented is said so in one line and fuzzed without coverage.
         Exit status: 0 no finding, 1 findings, 2 usage error or a client that cannot be started, 3 no input could be sent, 130 interrupted.
         """
     )
@@ -51,14 +55,23 @@ struct FuzzClientCommand: AsyncParsableCommand {
     @Flag(help: "Start the client for each input, with a listener of its own, rather than keep it for the next inputs while it reconnects.")
     var processPerInput = false
 
+    @Flag(help: "Read the coverage of a client built with AFL++'s afl-clang-fast and keep the inputs that reach something new.")
+    var coverage = false
+
     @OptionGroup var testee: TesteeCommandArguments
 
     func run() async throws {
         let inputs = try campaign.inputs()
         let directory = try campaign.directory()
-        let settings = campaign.settings(timeout: timeout, options: limits.decodeOptions)
-        let fuzzer = ClientFuzzer(command: testee.command, corpus: inputs, settings: settings, diagnosis: FindingDiagnoses.client(),
-                                  processPerInput: processPerInput, clock: Clock.unixSeconds)
+        var settings = campaign.settings(timeout: timeout, options: limits.decodeOptions)
+        settings.coverage = coverage
+        let fuzzer: ClientFuzzer
+        do {
+            fuzzer = try ClientFuzzer(command: testee.command, corpus: inputs, settings: settings, diagnosis: FindingDiagnoses.client(),
+                                      processPerInput: processPerInput, clock: Clock.unixSeconds)
+        } catch {
+            throw InputError("decaf fuzz client: \(error)")
+        }
         let store = FindingStore(directory: directory, shown: campaign.findings, seed: campaign.seed, options: settings.options, testee: ["--client"] + testee.command)
         try await campaign.conduct(fuzzer, against: .client, described: fuzzer.target, corpus: inputs, settings: settings, store: store, reports: reports, hint: "; check the command after --")
     }

@@ -72,7 +72,7 @@ final class FuzzProgressLine: Sendable {
     static func summary(_ state: FuzzProgress, of target: String, findings directory: String) -> String {
         let end = state.interrupted ? "; INTERRUPTED" : state.cutShort ? "; cut short after its --duration and twice --timeout, the answer awaited given up" : ""
         let saved = state.findings > 0 ? "; findings in \(directory)/" : ""
-        let blind = state.note != nil ? "; no coverage (the \(target == "server" ? "server" : "testee") is not instrumented)" : ""
+        let blind = state.note != nil ? "; no coverage (the \(target == "decoder" ? "testee" : target) is not instrumented)" : ""
         let exits = state.testeeExits > 0 ? "; the testee exited by itself \(state.testeeExits) time\(state.testeeExits == 1 ? "" : "s")" : ""
         return "fuzz \(target): " + line(state) + blind + exits + saved + end
     }

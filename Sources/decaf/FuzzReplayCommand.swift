@@ -118,10 +118,10 @@ struct FuzzReplayCommand: AsyncParsableCommand {
     /// Has the suite's server send `input` to the client testee after the handshake, cut as it was
     /// found, after the inputs the finding needs sent first, and reports as for a codec.
     private func replayToClient(_ input: [UInt8], options: DecodeOptions, signature: String?, split: [Int], earlier: [[UInt8]]) async throws {
-        let fuzzer = ClientFuzzer(command: command, corpus: [input], settings: FuzzSettings(timeout: timeout, options: options),
-                                  diagnosis: FindingDiagnoses.client(recalling: signature), clock: Clock.unixSeconds)
         let judged: (attempt: CaseAttempt, fired: (FuzzOracle, String)?)
         do {
+            let fuzzer = try ClientFuzzer(command: command, corpus: [input], settings: FuzzSettings(timeout: timeout, options: options),
+                                          diagnosis: FindingDiagnoses.client(recalling: signature), clock: Clock.unixSeconds)
             guard let result = try await fuzzer.judge(input, split: split, earlier: earlier) else {
                 throw InputError("\(finding): not one frame's stream (a frame and bytes after it), or a frame with the sequence of the server's own frames")
             }

@@ -53,6 +53,22 @@ struct ClientZooTests {
         #expect(Self.noted(result).contains { $0.contains("standard error") && $0.contains("uncaught exception") }, "\(Self.noted(result))")
     }
 
+    /// A client whose standard error ends after its output and its exit: a child it left writes its
+    /// last words. The case waited for the end of standard output alone, so a crash was judged
+    /// without its last words, and `decaf fuzz client` took the same crash, quoted and unquoted,
+    /// for two findings (one "needing" the inputs before it).
+    @Test("a client that dies is quoted with its last words even when they come after its output ended")
+    func lateLastWords() async throws {
+        let script = #"echo '{"event":"ready","ackTimeoutMs":400,"retries":3,"reconnectBaseMs":100,"reconnectMaxMs":1000,"version":"1.0","features":["BASIC"]}'; "#
+            + #"exec 1>&-; (sleep 0.3; echo "late-words: fatal error: the last words came late" >&2) & kill -ABRT $$"#
+        let run = try await DecafProcess.run(["conform", "client", "--case", "client.frame.bad-checksum", "--json", "--", "/bin/sh", "-c", script],
+                                             limit: .seconds(120))
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any], "\(run.output) \(run.error)")
+        let result = try #require((report["cases"] as? [[String: Any]])?.first)
+        let reason = result["reason"] as? String ?? ""
+        #expect(reason.contains("killed by signal 6") && reason.contains("the last words came late"), "\(reason)")
+    }
+
     @Test("a client that does not offer COMPRESSION makes the case about agreed compression unsupported")
     func noCompressionOffered() async throws {
         let result = try await Self.result(of: "client.handshake.compression-when-agreed", ["--features", "BASIC,READ_RECEIPT"])

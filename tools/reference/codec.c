@@ -232,3 +232,16 @@ unsigned char *codec_encode(const struct codec_header *header, const unsigned ch
     free(deflated);
     return frame;
 }
+
+unsigned char *codec_encode_field(const struct codec_header *header, unsigned tag, const unsigned char *value, size_t value_length, size_t *length) {
+    unsigned char payload[6 + 64];
+    size_t payload_length = 0;
+    if (tag) {
+        if (value_length > 64) value_length = 64;
+        codec_put16(payload, (uint16_t)tag);
+        codec_put32(payload + 2, (uint32_t)value_length);
+        memcpy(payload + 6, value, value_length);
+        payload_length = 6 + value_length;
+    }
+    return codec_encode(header, payload, payload_length, length);
+}

@@ -72,6 +72,13 @@ struct codec_refusal codec_truncated(void);
  */
 unsigned char *codec_encode(const struct codec_header *header, const unsigned char *payload, size_t payload_length, size_t *length);
 
+/*
+ * The bytes (malloc'd, *length set) of a frame in clear whose body is one TLV field `tag` with
+ * `value` (at most 64 bytes of it), or empty when `tag` is 0: the replies a peer sends (an ACK,
+ * a VERSION_RESPONSE, an ERROR, a READ_RECEIPT).
+ */
+unsigned char *codec_encode_field(const struct codec_header *header, unsigned tag, const unsigned char *value, size_t value_length, size_t *length);
+
 uint32_t codec_be32(const unsigned char *p);
 uint16_t codec_be16(const unsigned char *p);
 void codec_put32(unsigned char *p, uint32_t v);

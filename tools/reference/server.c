@@ -103,19 +103,10 @@ static void put(struct connection *c, const unsigned char *bytes, size_t length)
  * version agreed (1.0 before a handshake, VER-3). */
 static void send_frame(struct connection *c, unsigned type, uint32_t sequence, unsigned session, unsigned tag, const unsigned char *value,
                        size_t value_length) {
-    unsigned char payload[64 + 6];
-    size_t payload_length = 0;
-    if (tag) {
-        if (value_length > 64) value_length = 64;
-        codec_put16(payload, (uint16_t)tag);
-        codec_put32(payload + 2, (uint32_t)value_length);
-        memcpy(payload + 6, value, value_length);
-        payload_length = 6 + value_length;
-    }
     struct codec_header header = {.version_major = 1, .version_minor = c->agreed ? c->minor : 0, .msg_type = type, .sequence = sequence,
                                   .timestamp = (uint32_t)time(NULL), .session = session};
     size_t length = 0;
-    unsigned char *frame = codec_encode(&header, payload, payload_length, &length);
+    unsigned char *frame = codec_encode_field(&header, tag, value, value_length, &length);
     if (frame) put(c, frame, length);
     free(frame);
 }

@@ -1,0 +1,71 @@
+import DecafTestSupport
+import Foundation
+import Testing
+
+/// The C reference client (tools/reference/client.c), built as `make client-c` builds it: the
+/// receiving half of a client, which fails no case of `decaf conform client` (the cases about
+/// sending messages and heartbeats are unsupported); with `--plant` it dies of the codec's two
+/// planted mistakes, which `decaf fuzz client` finds, each once; built with afl-clang-fast,
+/// `decaf fuzz client --coverage` reads its edges.
+@Suite("the C reference client", .serialized, .enabled(if: ExternalTool.cc.isInstalled, Comment(rawValue: ExternalTool.cc.skipReason)))
+struct CClientTests {
+    static func directory() -> URL {
+        FileManager.default.temporaryDirectory.appending(path: "decaf-client-c-\(UUID().uuidString)")
+    }
+
+    @Test("it compiles without a warning and fails no case of decaf conform client")
+    func conforms() async throws {
+        let client = try await CTesteeTests.built("client")
+        defer { try? FileManager.default.removeItem(at: client) }
+        let run = try await DecafProcess.run(["conform", "client", "--", client.path], limit: .seconds(300))
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+        #expect(run.output.contains("97 cases: 56 passed, 41 unsupported"), "\(run.output.suffix(600))")
+    }
+
+    @Test("with --plant, decaf fuzz client finds both planted crashes, each once, told apart by the client's last words")
+    func plantedCrashes() async throws {
+        let client = try await CTesteeTests.built("client")
+        let directory = Self.directory()
+        defer {
+            try? FileManager.default.removeItem(at: client)
+            try? FileManager.default.removeItem(at: directory)
+        }
+        let run = try await DecafProcess.run(["fuzz", "client", "--seed", "1", "--runs", "3000", "--jobs", "2", "--findings", directory.path, "--", client.path, "--plant"],
+                                             limit: .seconds(300))
+        CTesteeTests.foundBothPlantedCrashes(run)
+    }
+
+    @Test("built with afl-clang-fast, decaf fuzz client --coverage gives each job's client a map, reads its edges and keeps the inputs that reach new ones",
+          .enabled(if: ExternalTool.aflClangFast.isInstalled, Comment(rawValue: ExternalTool.aflClangFast.skipReason)))
+    func coverage() async throws {
+        let client = try await CTesteeTests.built("client", with: .aflClangFast)
+        let directory = Self.directory()
+        defer {
+            try? FileManager.default.removeItem(at: client)
+            try? FileManager.default.removeItem(at: directory)
+        }
+        let run = try await DecafProcess.run(["fuzz", "client", "--coverage", "--seed", "1", "--runs", "300", "--jobs", "2", "--findings", directory.path, "--", client.path],
+                                             limit: .seconds(300))
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+        let summary = try #require(run.output.split(separator: "\n").last { $0.hasPrefix("fuzz client: ") }, "\(run.output)")
+        let edges = try #require(summary.firstMatch(of: /, (\d+) edges \((\d+) inputs kept\)/), "\(summary)")
+        #expect(Int(edges.1)! > 20 && Int(edges.2)! > 0, "\(summary)")
+        #expect(!run.error.contains("not instrumented"))
+    }
+
+    @Test("a client built without AFL++ is fuzzed without coverage, and --coverage says so once and how to build one")
+    func coverageOfPlainClient() async throws {
+        let client = try await CTesteeTests.built("client")
+        let directory = Self.directory()
+        defer {
+            try? FileManager.default.removeItem(at: client)
+            try? FileManager.default.removeItem(at: directory)
+        }
+        let run = try await DecafProcess.run(["fuzz", "client", "--coverage", "--seed", "1", "--runs", "50", "--findings", directory.path, "--", client.path],
+                                             limit: .seconds(300))
+        #expect(run.status == 0, "\(run.output)\(run.error)")
+        let notes = run.error.split(separator: "\n").filter { $0.hasPrefix("--coverage: ") }
+        #expect(notes.count == 1 && notes[0].contains("afl-clang-fast") && notes[0].contains("make deps"), "\(run.error)")
+        #expect(run.output.contains("no coverage (the client is not instrumented)") && !run.output.contains(" edges"), "\(run.output)")
+    }
+}
