@@ -90,7 +90,8 @@ public final class ClientFuzzer: FuzzCampaign {
             },
             handle: { input, attempt, state, start throws(FuzzError) in
                 let sentBefore = before.withLock { $0.removeValue(forKey: input.testCase.id) } ?? []
-                guard let (oracle, signature) = try await classify(attempt, of: input.testCase) else { return .undisturbed }
+                // A hang in a kept client is asked again in `needed`: alone, then after what the client was sent before.
+                guard let (oracle, signature) = try await classify(attempt, of: input.testCase, confirmingHangs: sessions.isEmpty) else { return .undisturbed }
                 if signatures.contains(signature) {
                     state.repeats[signature, default: 0] += 1
                     return .undisturbed
@@ -135,18 +136,20 @@ public final class ClientFuzzer: FuzzCampaign {
     }
 
     /// What a client must be sent before `clientCase` for `signature` to fire again, asked again
-    /// of a client started for it: nothing when it fires alone; else the fewest of `sentBefore`
-    /// (what the client was sent before it, oldest first) with which it still fires; nil when it
-    /// fires with neither, which for a disagreement or a hang is no finding: the answer was the
-    /// moment's (one a hang confirms alone, with twice the time, in `classify`). A crash stands
-    /// whatever: the client died, after what it was sent.
+    /// of a client started for it (a hang with twice the wait): nothing when it fires alone; else
+    /// the fewest of `sentBefore` (what the client was sent before it, oldest first) with which it
+    /// still fires; nil when it fires with neither, which for a disagreement or a hang is no
+    /// finding: the answer was the moment's. A crash stands whatever: the client died, after what
+    /// it was sent.
     private func needed(_ sentBefore: [[UInt8]], for clientCase: ClientCase, oracle: FuzzOracle, signature: String) async throws(FuzzError) -> [[UInt8]]? {
+        var asked = clientCase
+        if oracle == .hang { asked.limit = settings.timeout * 2 }
         func fires(after earlier: [[UInt8]]) async throws(FuzzError) -> Bool {
-            try await classify(ask(clientCase, after: earlier), of: clientCase)?.1 == signature
+            try await classify(ask(asked, after: earlier), of: asked, confirmingHangs: false)?.1 == signature
         }
-        // A hang was asked again alone when it was classified; a crash of a client started for
-        // each input needs nothing before it.
-        if oracle == .hang || sessions.isEmpty && oracle == .crash { return [] }
+        // A client started for each input needs nothing before it: its crash stands, and its hang
+        // was asked again alone when it was classified.
+        if sessions.isEmpty && (oracle == .crash || oracle == .hang) { return [] }
         if try await fires(after: []) { return [] }
         guard !sentBefore.isEmpty, try await fires(after: sentBefore) else { return oracle == .crash ? sentBefore : nil }
         // The fewest earlier inputs that still set it off: each left out in turn, oldest first,

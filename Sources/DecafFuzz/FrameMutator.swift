@@ -6,8 +6,10 @@ import DecafWire
 /// spliced from another frame, nested deeper, lengths that lie, values set to what decoders trip
 /// on), bodies compressed, zlib streams corrupted, bombs up to the body limit, and plain byte
 /// edits; a compressed body is inflated, edited as a plain one is, and compressed again. Most
-/// inputs then get their body_length and checksum repaired, so they reach the parser behind them. Pure and seeded: the same seed and corpus give
-/// the same inputs.
+/// inputs then get their body_length and checksum repaired, so they reach the parser behind them.
+/// Values from the corpus's own fields go into other fields (`CorpusDictionary`), and the kinds of
+/// edit are weighted by the coverage they gained (`MutationPayoff`, told by `record`). Pure and seeded:
+/// the same seed, corpus and payoffs give the same inputs.
 public struct FrameMutator {
     private var random: SeededRandom
     /// The limits of the decoder under test: bombs are built around its body limit.
@@ -18,16 +20,37 @@ public struct FrameMutator {
     private var bombs: [Int: [UInt8]] = [:]
     /// Inflates the compressed bodies mutated inside, its buffers kept from one to the next (a
     /// mutator is used by one campaign loop at a time).
-    private let inflater = ZlibInflater()
+    private let inflater: ZlibInflater
+    /// What the kinds of edit have paid so far, and their weights.
+    private var payoff = MutationPayoff()
+    /// The values of the corpus's fields.
+    private var dictionary: CorpusDictionary
 
-    public init(seed: UInt64, options: DecodeOptions = DecodeOptions(), repairShare: Double = 0.9) {
+    /// A mutator drawing from `seed`, with the values of `corpus`'s fields for its dictionary.
+    public init(seed: UInt64, options: DecodeOptions = DecodeOptions(), repairShare: Double = 0.9, corpus: [[UInt8]] = []) {
         random = SeededRandom(seed: seed)
         self.options = options
         self.repairShare = repairShare
+        inflater = ZlibInflater()
+        dictionary = CorpusDictionary(corpus, inflater: inflater, bodyLimit: options.bodyLimit)
     }
 
-    /// A mutant of `frame` (one to three mutations), taking spliced fields from `donor`.
-    public mutating func mutate(_ frame: [UInt8], donor: [UInt8] = []) -> (bytes: [UInt8], mutations: [FrameMutation]) {
+    /// Notes that input `number`, made with `mutations`, paid off (a new edge or count of an
+    /// instrumented target) or not: the kinds of edit it used are weighted by it, from the epoch
+    /// after next on (`MutationPayoff`).
+    public mutating func record(_ mutations: [FrameMutation], paid: Bool, number: Int) {
+        payoff.record(mutations, paid: paid, number: number)
+    }
+
+    /// Adds the values of `frame`'s fields to the dictionary (an input the corpus kept).
+    public mutating func learn(from frame: [UInt8]) {
+        dictionary.learn(from: frame, inflater: inflater, bodyLimit: options.bodyLimit)
+    }
+
+    /// A mutant of `frame` (one to three mutations), taking spliced fields from `donor`; `number`
+    /// is the input's in its campaign, from 1, which says which payoffs weigh its edits.
+    public mutating func mutate(_ frame: [UInt8], donor: [UInt8] = [], number: Int = 1) -> (bytes: [UInt8], mutations: [FrameMutation]) {
+        payoff.prepare(for: number)
         var bytes = frame
         var mutations: [FrameMutation] = []
         for _ in 0..<Int.random(in: 1...3, using: &random) {
@@ -49,11 +72,11 @@ public struct FrameMutator {
         // A compressed body is mutated inside as often as a plain one is: inflated, edited as a
         // plain body is, and compressed again (what a byte edit of the stream never reaches).
         if Self.isCompressed(bytes), Bool.random(using: &random), let inside = mutateInflated(&bytes, donor: donor) { return inside }
-        switch Int.random(in: 0..<10, using: &random) {
-        case 0, 1: return mutateHeader(&bytes)
-        case 2, 3, 4, 5: return mutateFields(&bytes, donor: donor) ?? mutateBytes(&bytes)
-        case 6: return mutateCompression(&bytes) ?? mutateBytes(&bytes)
-        default: return mutateBytes(&bytes)
+        switch payoff.pick(using: &random) {
+        case .header: return mutateHeader(&bytes)
+        case .fields: return mutateFields(&bytes, donor: donor) ?? mutateBytes(&bytes)
+        case .compression: return mutateCompression(&bytes) ?? mutateBytes(&bytes)
+        case .bytes: return mutateBytes(&bytes)
         }
     }
 
@@ -204,7 +227,8 @@ public struct FrameMutator {
     }
 
     /// A value decoders trip on, for `field`, and its name: bytes that are not UTF-8, a lone NUL,
-    /// all 0xFF, a value one byte either side of its length, a long one.
+    /// all 0xFF, a value one byte either side of its length, a long one, or a value of another
+    /// field of the corpus.
     private mutating func interestingValue(for field: TLVField) -> (String, [UInt8]) {
         let length = Self.valueLength(field)
         let values: [(String, [UInt8])] = [
@@ -216,7 +240,10 @@ public struct FrameMutator {
             ("\(max(0, length - 1)) bytes", [UInt8](repeating: 0x41, count: max(0, length - 1))),
             ("4,096 bytes", [UInt8](repeating: 0x41, count: 4096)),
         ]
-        return values.randomElement(using: &random)!
+        // A value of the corpus, as often as each of the others.
+        let pick = Int.random(in: 0..<(values.count + (dictionary.values.isEmpty ? 0 : 1)), using: &random)
+        guard pick == values.count, let value = dictionary.values.randomElement(using: &random) else { return values[pick] }
+        return ("a value of the corpus (\(value.count) bytes)", value)
     }
 
     private mutating func randomField() -> TLVField {

@@ -8,7 +8,8 @@ import DecafSession
 /// distinct answers, elapsed time) and stops at the settings' end, on cancellation, or when a
 /// handler says why. Against an instrumented target (`traces`), an input that hits an edge or a
 /// count bucket no input hit before joins the corpus, as in AFL++; the corpus then grows by at
-/// most `grownLimit` inputs and `grownBytes` bytes.
+/// most `grownLimit` inputs and `grownBytes` bytes. Against an instrumented target the mutator is
+/// told which inputs paid off (new coverage), and it learns the values of the inputs kept.
 struct FuzzLoop<Case: Sendable> {
     /// One drawn input: its bytes, how they were made, and the target's case for them.
     struct Input {
@@ -60,7 +61,7 @@ struct FuzzLoop<Case: Sendable> {
         progress: (FuzzProgress) -> Void
     ) async throws(FuzzError) -> FuzzProgress {
         guard !corpus.isEmpty else { throw .emptyCorpus }
-        var mutator = FrameMutator(seed: settings.seed, options: settings.options)
+        var mutator = FrameMutator(seed: settings.seed, options: settings.options, corpus: corpus)
         var random = SeededRandom(seed: settings.seed ^ 0x5EED_C0DE)
         var state = state
         var corpus = corpus
@@ -100,7 +101,7 @@ struct FuzzLoop<Case: Sendable> {
                 }
                 let entry = corpus[Int.random(in: 0..<corpus.count, using: &random)]
                 let donor = corpus[Int.random(in: 0..<corpus.count, using: &random)]
-                let (bytes, mutations) = mutator.mutate(entry, donor: donor)
+                let (bytes, mutations) = mutator.mutate(entry, donor: donor, number: number)
                 guard let testCase = make(bytes, number, &random) else { continue }
                 batch.append(Input(bytes: bytes, mutations: mutations, testCase: testCase, number: number))
             }
@@ -117,9 +118,12 @@ struct FuzzLoop<Case: Sendable> {
                 state.edges = coverage?.edges
                 if newCoverage || coverage == nil && input.imported, state.corpusGrowth < Self.grownLimit, grown + input.bytes.count <= Self.grownBytes {
                     corpus.append(input.bytes)
+                    mutator.learn(from: input.bytes)
                     state.corpusGrowth += 1
                     grown += input.bytes.count
                 }
+                // Only coverage says what paid: a new kind of answer is too rare a signal (`MutationPayoff`).
+                if coverage != nil { mutator.record(input.mutations, paid: newCoverage, number: input.number) }
                 if !input.imported, coverage != nil ? newCoverage : newAnswer { sync?.save(input.bytes, from: coverage != nil ? "coverage" : "answer") }
                 let aftermath = try await handle(batch[index], attempts[index], &state, start)
                 if aftermath == .restarted {

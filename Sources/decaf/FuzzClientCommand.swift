@@ -17,8 +17,8 @@ struct FuzzClientCommand: AsyncParsableCommand {
         (AFLNet-style): one goes out on the connection the last left open, or on the client's next connection after a \
         close, so a client that reconnects is started once, not once per input; a client that exits or does not come back \
         within 3 s after its longest reconnect wait is started again. --process-per-input starts it for each input, with a \
-        listener of its own. A finding in a kept client is asked again of a client started for it alone; a disagreement or \
-        a crash that shows only in a client sent other inputs first is asked after them, as few as still set it off, and \
+        listener of its own. A finding in a kept client is asked again of a client started for it alone; a disagreement, a \
+        hang or a crash that shows only in a client sent other inputs first is asked after them, as few as still set it off, and \
         saved with them (replay sends them first). The client's answer is judged against \
         what the brief makes of the input: a client that dies has crashed; one that neither acknowledges the DATA frame \
         after it nor closes the connection within --timeout (and again with twice as long) hangs; one that delivers or \

@@ -19,7 +19,7 @@ struct FuzzClientCommandTests {
     /// body at the 128th). The campaign is bounded by a count of inputs, not by time, which a
     /// loaded machine stretches.
     static let planted: [(fault: String, oracle: String, atMost: Int, timeout: String, seed: String)] = [
-        ("crash-on-deep-empty-text", "crash", 80, "3s", "2"),
+        ("crash-on-deep-empty-text", "crash", 80, "3s", "3"),
         ("hang-at-inflate-limit", "hang", 400, "2s", "1"),
         ("refuse-empty-deep-container", "disagreement", 80, "3s", "2"),
         ("crash-on-compressed-invalid-text", "crash", 80, "3s", "1"),
@@ -63,6 +63,8 @@ struct FuzzClientCommandTests {
         let name = finding.name
         #expect(finding.oracle == oracle)
         #expect(finding.length ?? .max <= atMost, "the reproducer is \(finding.length.map(String.init) ?? "?") bytes")
+        // The bound: each planted defect found within 60 s, in the debug build CI runs.
+        #expect(finding.seconds ?? .infinity < 60, "found after \(finding.seconds ?? -1) s")
         #expect(run.output.contains("\(oracle.uppercased()): Sent "))
         #expect(run.output.contains("replay: decaf fuzz replay \(directory.path)/\(name) --client -- "), "\(run.output)")
         #expect(run.output.contains("to a client sent 1 input (") == (fault == "crash-on-later-empty-text"), "\(run.output)")

@@ -26,14 +26,15 @@ struct FuzzCommandTests {
 
     /// Each fault, the oracle that must fire, the largest reproducer acceptable (a header and a
     /// few fields), and the seed. The same seed gives the same inputs, so the input that sets a
-    /// fault off is fixed: these seeds reach theirs in 304, 2,436, 1,510 and 92 inputs (the last
+    /// fault off is fixed: these seeds reach theirs in 304, 1,239, 878 and 92 inputs (the last
     /// with a TEXT value edited inside a compressed body, or an invalid one compressed). The
-    /// campaign is bounded by a count of inputs, not by time: the debug build under the whole test
-    /// run's load sent only 60 inputs a second once (800 idle).
+    /// campaign is bounded by a count of inputs: the debug build under the whole test run's load
+    /// sent only 60 inputs a second once (800 idle); the issue's 60 s is checked on the finding's
+    /// own time.
     static let planted: [(fault: String, oracle: String, atMost: Int, seed: String)] = [
         ("crash-on-deep-empty-text", "crash", 64, "1"),
         ("hang-at-inflate-limit", "hang", 400, "2"),
-        ("accepts-short-zlib-body", "disagreement", 200, "2"),
+        ("accepts-short-zlib-body", "disagreement", 200, "9"),
         ("crash-on-compressed-invalid-text", "crash", 64, "1"),
     ]
 
@@ -71,6 +72,8 @@ struct FuzzCommandTests {
         #expect(saved.count == 1, "one fault, one finding: \(saved.map { $0["signature"] ?? "" })")
         let finding = try #require(saved.first)
         #expect(finding["oracle"] as? String == oracle)
+        // The issue's bound: each planted defect found within 60 s, in the debug build CI runs.
+        #expect(finding["seconds"] as? Double ?? .infinity < 60, "found after \(finding["seconds"] ?? "?") s")
         let length = finding["length"] as? Int ?? .max
         #expect(length <= atMost, "the reproducer is \(length) bytes")
         #expect(run.output.contains("\(oracle.uppercased()):"))
