@@ -39,7 +39,7 @@ struct FuzzServerCommandTests {
     /// value edited inside the zlib body). The campaign is bounded by a count of inputs, not by
     /// time: the debug build under the whole test run's load sent only 1,775 inputs in 2 minutes once.
     static let planted: [(fault: String, oracle: String, atMost: Int, timeout: String, seed: String)] = [
-        ("crash-on-deep-empty-text", "crash", 120, "3s", "5"),
+        ("crash-on-deep-empty-text", "crash", 120, "3s", "7"),
         ("hang-at-inflate-limit", "hang", 400, "1s", "1"),
         ("refuse-empty-deep-container", "disagreement", 80, "2s", "1"),
         ("crash-on-compressed-invalid-text", "crash", 120, "3s", "1"),
