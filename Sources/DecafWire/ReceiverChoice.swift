@@ -47,25 +47,15 @@ public enum ReceiverChoice: String, CaseIterable, Hashable, Sendable {
             var decrypting = options
             decrypting.acceptsEncryptedBodies = true
             return decrypting
-        case .tlvTooDeep where choices.contains(.emptyContainerPastLimit) && !options.tlv.acceptsEmptyContainerPastLimit
-            && emptyContainer(at: error.offset, in: bytes, options: options):
+        case .tlvTooDeep where choices.contains(.emptyContainerPastLimit) && !options.tlv.acceptsEmptyContainerPastLimit:
+            // Decoded again, a container past the limit that holds fields is refused at the same
+            // place; an empty one is taken, and what follows it is judged (a field cut short after
+            // it, another container too deep).
             var lenient = options
             lenient.tlv.acceptsEmptyContainerPastLimit = true
             return lenient
         default:
             return nil
         }
-    }
-
-    /// Whether the field at body offset `offset` (of the inflated body) is an empty container.
-    private static func emptyContainer(at offset: Int, in bytes: [UInt8], options: DecodeOptions) -> Bool {
-        var deep = options
-        deep.tlv.depthLimit = TLVOptions.maximumDepthLimit
-        var decoder = FrameDecoder(options: deep)
-        decoder.append(bytes)
-        guard let frame = try? decoder.nextFrame() else { return false }
-        let payload = Array(frame.payload)
-        guard offset >= 0, offset + TLVEncoder.fieldHeaderSize <= payload.count else { return false }
-        return payload[offset..<(offset + TLVEncoder.fieldHeaderSize)].elementsEqual([0xFF, 0xFF, 0, 0, 0, 0])
     }
 }

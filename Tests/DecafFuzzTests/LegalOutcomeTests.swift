@@ -53,6 +53,21 @@ struct LegalOutcomeTests {
         #expect(!LegalOutcomes(of: Self.frame(.data, payload: Self.nested(TLVEncoder.encode([TLVField(tag: .text, text: "z")]))), options: DecodeOptions()).allowsFrame)
     }
 
+    /// Found by the codec zoo (decrypts-aes256 with empty-container-past-limit, a 10-minute
+    /// campaign): the choice was followed only when the rest of the body parsed, so a receiver
+    /// that took the empty container and then refused the byte after it was a false finding.
+    @Test("an empty container one past the limit, then a field cut short: that receiver's refusal of the field is legal")
+    func emptyContainerThenCutShort() throws {
+        // Five nested containers, the innermost empty, then one byte at the top level.
+        let bytes = try #require(Hex.bytes("decafbad01000000000000016553f1000000444c0000001f9a017e9bffff00000018ffff00000012ffff0000000cffff00000006ffff0000000000"))
+        let legal = LegalOutcomes(of: bytes, options: DecodeOptions())
+        #expect(legal.refusals.map(\.code) == [.tlvTooDeep, .tlvTruncated], "\(legal.refusals)")
+        let codecCase = try #require(DecoderCase.make(bytes, options: DecodeOptions(), number: 1))
+        #expect(DecoderCase.isLegal(TesteeMessage.Response(result: "error", error: "TLV_TRUNCATED", offset: 30), of: codecCase))
+        #expect(DecoderCase.isLegal(TesteeMessage.Response(result: "error", error: "TLV_TOO_DEEP", offset: 24), of: codecCase))
+        #expect(!DecoderCase.isLegal(TesteeMessage.Response(result: "error", error: "TLV_TRUNCATED", offset: 24), of: codecCase))
+    }
+
     @Test("a frame with a byte after it under any legal reading is never asked: the testee protocol answers for one frame")
     func frameAndMore() {
         // Refused from its header by a receiver that cannot decrypt, but a 28-byte frame and one
