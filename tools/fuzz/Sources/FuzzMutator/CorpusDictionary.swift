@@ -1,0 +1,1 @@
+../../../../Sources/DecafFuzz/CorpusDictionary.swift

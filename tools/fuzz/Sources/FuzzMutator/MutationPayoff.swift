@@ -1,0 +1,1 @@
+../../../../Sources/DecafFuzz/MutationPayoff.swift
