@@ -63,8 +63,6 @@ struct FuzzClientCommandTests {
         let name = finding.name
         #expect(finding.oracle == oracle)
         #expect(finding.length ?? .max <= atMost, "the reproducer is \(finding.length.map(String.init) ?? "?") bytes")
-        // The bound: each planted defect found within 60 s, in the debug build CI runs.
-        #expect(finding.seconds ?? .infinity < 60, "found after \(finding.seconds ?? -1) s")
         #expect(run.output.contains("\(oracle.uppercased()): Sent "))
         #expect(run.output.contains("replay: decaf fuzz replay \(directory.path)/\(name) --client -- "), "\(run.output)")
         #expect(run.output.contains("to a client sent 1 input (") == (fault == "crash-on-later-empty-text"), "\(run.output)")

@@ -76,8 +76,6 @@ struct FuzzServerCommandTests {
         let name = finding.name
         #expect(finding.oracle == oracle)
         #expect(finding.length ?? .max <= atMost, "the reproducer is \(finding.length.map(String.init) ?? "?") bytes")
-        // The bound: each planted defect found within 60 s, in the debug build CI runs.
-        #expect(finding.seconds ?? .infinity < 60, "found after \(finding.seconds ?? -1) s")
         #expect(run.output.contains("\(oracle.uppercased()): Sent "))
 
         let (faulty, faultyAddress) = try await Self.peer(["--fault", fault] + limits)

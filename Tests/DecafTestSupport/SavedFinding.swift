@@ -10,8 +10,6 @@ public struct SavedFinding {
     public var oracle: String? { record["oracle"] as? String }
     /// The reproducer's length in bytes.
     public var length: Int? { record["length"] as? Int }
-    /// Seconds from the campaign's start to the finding (`seconds`).
-    public var seconds: Double? { record["seconds"] as? Double }
 
     /// Why a directory does not hold the one finding a test expects.
     public struct NotOne: Error, CustomStringConvertible {
