@@ -92,7 +92,9 @@ struct CTesteeTests {
             try? FileManager.default.removeItem(at: directory)
         }
         func decaf(_ name: String, seed: Int, _ end: [String]) async throws -> DecafProcess.Run {
-            try await DecafProcess.run(["fuzz", "decoder", "--coverage", "--seed", "\(seed)"] + end
+            // What is checked is the queues' exchange: a long answer wait keeps a loaded machine's
+            // slow answer from being a hang finding (CI once gave one at 17 inputs a second).
+            try await DecafProcess.run(["fuzz", "decoder", "--coverage", "--seed", "\(seed)", "--timeout", "30s"] + end
                                        + ["--sync-dir", directory.path, "--sync-name", name, "--findings", "/nonexistent/none", "--", testee.path], limit: .seconds(120))
         }
         // Side by side, reading each other's queue every second: each reads what the other queued,
