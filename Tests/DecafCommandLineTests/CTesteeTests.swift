@@ -56,8 +56,14 @@ struct CTesteeTests {
         defer { try? FileManager.default.removeItem(at: testee) }
         let run = try await DecafProcess.run(["fuzz", "decoder", "--coverage", "--seed", "1", "--runs", "300", "--findings", "/nonexistent/none", "--", testee.path],
                                              limit: .seconds(300))
+        try Self.readCoverage(run, of: "decoder")
+    }
+
+    /// Holds a campaign against an instrumented C reference program (`target`: decoder, server,
+    /// client) to have ended cleanly, read more than 20 edges and kept inputs for them.
+    static func readCoverage(_ run: DecafProcess.Run, of target: String) throws {
         #expect(run.status == 0, "\(run.output)\(run.error)")
-        let summary = try #require(run.output.split(separator: "\n").last { $0.hasPrefix("fuzz decoder: ") }, "\(run.output)")
+        let summary = try #require(run.output.split(separator: "\n").last { $0.hasPrefix("fuzz \(target): ") }, "\(run.output)")
         let edges = try #require(summary.firstMatch(of: /, (\d+) edges \((\d+) inputs kept\)/), "\(summary)")
         #expect(Int(edges.1)! > 20 && Int(edges.2)! > 0, "\(summary)")
         #expect(!run.error.contains("not instrumented"))

@@ -179,10 +179,10 @@ static void deliver(const struct codec_frame *frame) {
 /* A VERSION_RESPONSE (HS-2) or an ERROR (EX-5) among a CONTROL frame's top-level fields. */
 static void control(const struct codec_frame *frame) {
     size_t at = 0;
-    while (frame->payload_length - at >= 6) {
-        unsigned tag = codec_be16(frame->payload + at);
-        uint32_t length = codec_be32(frame->payload + at + 2);
-        const unsigned char *value = frame->payload + at + 6;
+    unsigned tag;
+    const unsigned char *value;
+    uint32_t length;
+    while (codec_next_field(frame->payload, frame->payload_length, &at, &tag, &value, &length)) {
         if (tag == VERSION_RESPONSE && length == 4 && client.link == OPEN) {
             if (value[0] != 1) {
                 fprintf(stderr, "client-c: the server speaks major %u: giving up\n", value[0]);
@@ -206,7 +206,6 @@ static void control(const struct codec_frame *frame) {
             printf("\"}\n");
             fflush(stdout);
         }
-        at += 6 + (size_t)length;
     }
 }
 

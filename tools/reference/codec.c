@@ -245,3 +245,12 @@ unsigned char *codec_encode_field(const struct codec_header *header, unsigned ta
     }
     return codec_encode(header, payload, payload_length, length);
 }
+
+int codec_next_field(const unsigned char *payload, size_t length, size_t *at, unsigned *tag, const unsigned char **value, uint32_t *value_length) {
+    if (*at > length || length - *at < 6) return 0;
+    *tag = codec_be16(payload + *at);
+    *value_length = codec_be32(payload + *at + 2);
+    *value = payload + *at + 6;
+    *at += 6 + (size_t)*value_length;
+    return 1;
+}

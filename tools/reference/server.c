@@ -130,10 +130,10 @@ static void fail(struct connection *c, struct codec_refusal refusal) {
 /* Answers a VERSION_REQUEST among the top-level fields of `frame` (HS-2), if it holds one. */
 static void handshake(struct connection *c, const struct codec_frame *frame) {
     size_t at = 0;
-    while (frame->payload_length - at >= 6) {
-        unsigned tag = codec_be16(frame->payload + at);
-        uint32_t length = codec_be32(frame->payload + at + 2);
-        const unsigned char *value = frame->payload + at + 6;
+    unsigned tag;
+    const unsigned char *value;
+    uint32_t length;
+    while (codec_next_field(frame->payload, frame->payload_length, &at, &tag, &value, &length)) {
         if (tag == VERSION_REQUEST) {
             if (length != 4) return;
             unsigned char response[4];
@@ -149,7 +149,6 @@ static void handshake(struct connection *c, const struct codec_frame *frame) {
             }
             return;
         }
-        at += 6 + (size_t)length;
     }
 }
 
