@@ -79,7 +79,6 @@ public final class ServerFuzzer: FuzzCampaign {
     public func run(progress: (FuzzProgress) -> Void, found: (FuzzFinding) -> Void) async throws(FuzzError) -> FuzzProgress {
         var start = FuzzProgress()
         if let map, let restart {
-            identity.withLock { $0 = nil }
             let fresh = try await started(restart)
             identity.withLock { $0 = fresh }
             if map.trace().isEmpty { start.note = Self.notInstrumented }
