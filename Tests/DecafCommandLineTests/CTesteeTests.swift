@@ -19,6 +19,12 @@ struct CTesteeTests {
         return output
     }
 
+    /// A path of the test's own under the temporary directory, for what a run writes (findings,
+    /// a sync directory): never a fixed path, which a run as root would create for every later test.
+    static func scratch(_ name: String) -> URL {
+        FileManager.default.temporaryDirectory.appending(path: "decaf-c-\(name)-\(UUID().uuidString)")
+    }
+
     @Test("it compiles without a warning and passes every case of decaf conform decoder")
     func conforms() async throws {
         let testee = try await Self.built()
@@ -53,8 +59,12 @@ struct CTesteeTests {
           .enabled(if: ExternalTool.aflClangFast.isInstalled, Comment(rawValue: ExternalTool.aflClangFast.skipReason)))
     func coverage() async throws {
         let testee = try await Self.built(with: .aflClangFast)
-        defer { try? FileManager.default.removeItem(at: testee) }
-        let run = try await DecafProcess.run(["fuzz", "decoder", "--coverage", "--seed", "1", "--runs", "300", "--findings", "/nonexistent/none", "--", testee.path],
+        let findings = Self.scratch("findings")
+        defer {
+            try? FileManager.default.removeItem(at: testee)
+            try? FileManager.default.removeItem(at: findings)
+        }
+        let run = try await DecafProcess.run(["fuzz", "decoder", "--coverage", "--seed", "1", "--runs", "300", "--findings", findings.path, "--", testee.path],
                                              limit: .seconds(300))
         try Self.readCoverage(run, of: "decoder")
     }
@@ -72,8 +82,12 @@ struct CTesteeTests {
     @Test("a testee built without AFL++ is fuzzed without coverage, and --coverage says so once and how to build one")
     func coverageOfPlainTestee() async throws {
         let testee = try await Self.built()
-        defer { try? FileManager.default.removeItem(at: testee) }
-        let run = try await DecafProcess.run(["fuzz", "decoder", "--coverage", "--seed", "1", "--runs", "50", "--findings", "/nonexistent/none", "--", testee.path],
+        let findings = Self.scratch("findings")
+        defer {
+            try? FileManager.default.removeItem(at: testee)
+            try? FileManager.default.removeItem(at: findings)
+        }
+        let run = try await DecafProcess.run(["fuzz", "decoder", "--coverage", "--seed", "1", "--runs", "50", "--findings", findings.path, "--", testee.path],
                                              limit: .seconds(300))
         #expect(run.status == 0, "\(run.output)\(run.error)")
         let notes = run.error.split(separator: "\n").filter { $0.hasPrefix("--coverage: ") }
@@ -92,16 +106,18 @@ struct CTesteeTests {
           .enabled(if: ExternalTool.aflClangFast.isInstalled && ExternalTool.aflFuzz.isInstalled, Comment(rawValue: ExternalTool.aflFuzz.skipReason)))
     func syncDirectory() async throws {
         let testee = try await Self.built(with: .aflClangFast)
-        let directory = FileManager.default.temporaryDirectory.appending(path: "decaf-sync-\(UUID().uuidString)")
+        let directory = Self.scratch("sync")
+        let findings = Self.scratch("findings")
         defer {
             try? FileManager.default.removeItem(at: testee)
             try? FileManager.default.removeItem(at: directory)
+            try? FileManager.default.removeItem(at: findings)
         }
         func decaf(_ name: String, seed: Int, _ end: [String]) async throws -> DecafProcess.Run {
             // What is checked is the queues' exchange: a long answer wait keeps a loaded machine's
             // slow answer from being a hang finding (CI once gave one at 17 inputs a second).
             try await DecafProcess.run(["fuzz", "decoder", "--coverage", "--seed", "\(seed)", "--timeout", "30s"] + end
-                                       + ["--sync-dir", directory.path, "--sync-name", name, "--findings", "/nonexistent/none", "--", testee.path], limit: .seconds(120))
+                                       + ["--sync-dir", directory.path, "--sync-name", name, "--findings", findings.appending(path: name).path, "--", testee.path], limit: .seconds(120))
         }
         // Side by side, reading each other's queue every second: each reads what the other queued,
         // however late a loaded machine starts one of them (a read every 10 s once missed it).

@@ -112,8 +112,8 @@ struct MonitorCommandTests {
         #expect(text.contains("FAIL server EX-3: acknowledged an ACK"), "\(text)")
         #expect(!text.contains("FAIL client") && !text.contains("FAIL server EX-1"), "the proxy's drops are not an end's: \(text)")
         #expect(text.contains("Field metrics: 1 connection(s), 1 session(s)"), "\(text)")
-        let unwritable = try await DecafProcess.run(["proxy", "127.0.0.1:0", upstream, "--monitor", "/nonexistent/report.txt"])
-        #expect(unwritable.status == 2 && unwritable.error.contains("--monitor: cannot write /nonexistent/report.txt"), "\(unwritable.error)")
+        let unwritable = try await DecafProcess.run(["proxy", "127.0.0.1:0", upstream, "--monitor", "/dev/null/report.txt"])
+        #expect(unwritable.status == 2 && unwritable.error.contains("--monitor: cannot write /dev/null/report.txt"), "\(unwritable.error)")
     }
 
     /// Planted faults a capture of `decaf send` shows, what send is asked to do so it does, and
@@ -178,8 +178,8 @@ struct MonitorCommandTests {
                 #expect(run.status == 1 && run.output.contains("FAIL client CRC-1"), "\(run.output)")
             }
         }
-        let unwritable = try await DecafProcess.run(["conform", "client", "--pcap", "/nonexistent/suite.pcap", "--", "true"])
-        #expect(unwritable.status == 2 && unwritable.error.contains("--pcap: cannot write the pcap file /nonexistent/suite.pcap"), "\(unwritable.error)")
+        let unwritable = try await DecafProcess.run(["conform", "client", "--pcap", "/dev/null/suite.pcap", "--", "true"])
+        #expect(unwritable.status == 2 && unwritable.error.contains("--pcap: cannot write the pcap file /dev/null/suite.pcap"), "\(unwritable.error)")
     }
 
     /// tcpdump -C and -G write one capture in several files, each with a file header.
