@@ -23,6 +23,10 @@ final class ClientTestees {
         var stopped = false
         /// When the testee's output last brought bytes.
         var lastOutput = NIODeadline.now()
+        /// The descriptors its standard output and error are read from, while their channels hold
+        /// them (nil once ended: the number may then be another file's).
+        var outputDescriptor: Int32?
+        var errorDescriptor: Int32?
         var isDone: Bool { exit != nil && outputClosed && errorsClosed }
     }
 
@@ -36,6 +40,8 @@ final class ClientTestees {
 
     /// How long output may stay quiet after a testee exited before it counts as ended.
     private static let quietOutput = TimeAmount.milliseconds(500)
+    /// How soon a pipe with something left to read is looked at again, once the loop has read it.
+    private static let pendingRecheck = TimeAmount.milliseconds(20)
 
     init(eventLoop: EventLoop, driver: NIOLoopBound<ClientCaseDriver>) {
         self.eventLoop = eventLoop
@@ -78,7 +84,7 @@ final class ClientTestees {
                 testees.append(Testee(process: nil, exit: .cannotStart(""), outputClosed: true, errorsClosed: true))
                 continue
             }
-            testees.append(Testee(process: process))
+            testees.append(Testee(process: process, outputDescriptor: process.pipes.output, errorDescriptor: process.pipes.error))
             let readable = process.pipes.output ?? -1
             let writable = process.pipes.input ?? -1
             if let errors = process.pipes.error { readErrors(errors, of: instance) } else { testees[instance].errorsClosed = true }
@@ -148,6 +154,7 @@ final class ClientTestees {
     private func errorsClosed(_ instance: Int) {
         guard testees.indices.contains(instance), !testees[instance].errorsClosed else { return }
         testees[instance].errorsClosed = true
+        testees[instance].errorDescriptor = nil
         if testees[instance].outputClosed { driver.value.outputClosed(instance) }
     }
 
@@ -155,29 +162,37 @@ final class ClientTestees {
     func outputClosed(_ instance: Int) -> Bool {
         guard testees.indices.contains(instance) else { return false }
         testees[instance].outputClosed = true
+        testees[instance].outputDescriptor = nil
         return true
     }
 
     /// Notes that testee `instance` exited: the exit as the case sees it (`stopped` when the
     /// suite stopped it), or nil when it is unknown or already noted. Its output then ends once
     /// the suite has read what is left in the pipe; a grandchild may hold the pipe open, so
-    /// output quiet for half a second also counts as ended.
+    /// output quiet for half a second, with nothing left to read, also counts as ended.
     func exited(_ instance: Int, _ exit: ClientObservation.Exit) -> ClientObservation.Exit? {
         guard testees.indices.contains(instance), testees[instance].exit == nil else { return nil }
         let seen = testees[instance].stopped ? .stopped : exit
         testees[instance].exit = seen
-        awaitEndOfOutput(instance)
+        awaitEndOfOutput(instance, at: testees[instance].lastOutput + Self.quietOutput)
         return seen
     }
 
-    private func awaitEndOfOutput(_ instance: Int) {
-        eventLoop.assumeIsolated().scheduleTask(deadline: testees[instance].lastOutput + Self.quietOutput) { [self] in
+    /// Ends the testee's output at `deadline` if it has been quiet since, and neither of its pipes
+    /// holds bytes or its end still to be read. The exit can be seen before the last lines it wrote
+    /// (on a loaded machine, the exit's notice ran before the pipe was read): quiet alone once lost
+    /// a client's last report, which came after a second without output.
+    private func awaitEndOfOutput(_ instance: Int, at deadline: NIODeadline) {
+        eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
             guard !testees[instance].outputClosed || !testees[instance].errorsClosed else { return }
-            if NIODeadline.now() - testees[instance].lastOutput >= Self.quietOutput {
+            let now = NIODeadline.now()
+            if now - testees[instance].lastOutput < Self.quietOutput {
+                awaitEndOfOutput(instance, at: testees[instance].lastOutput + Self.quietOutput)
+            } else if [testees[instance].outputDescriptor, testees[instance].errorDescriptor].contains(where: { $0.map(PipeState.hasPending) ?? false }) {
+                awaitEndOfOutput(instance, at: now + Self.pendingRecheck)
+            } else {
                 testees[instance].errorsClosed = true
                 driver.value.outputClosed(instance)
-            } else {
-                awaitEndOfOutput(instance)
             }
         }
     }
