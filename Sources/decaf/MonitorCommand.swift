@@ -52,10 +52,10 @@ struct MonitorCommand: AsyncParsableCommand {
     @Flag(help: "Judge the captures as one, in the order given: the parts tcpdump -C or -G writes, connections going on from one file to the next.")
     var merge = false
 
-    @Option(help: ArgumentHelp("Write a JUnit XML report to this file: a test case per end and requirement (one capture, or --merge).", valueName: "file"), transform: PathArgument.parse)
+    @Option(help: ArgumentHelp("Write a JUnit XML report to this file: a test case per end and requirement (one capture, or --merge).", valueName: "file"), transform: PathArgument.output)
     var junit: String?
 
-    @Option(help: ArgumentHelp("Write a self-contained HTML report to this file, with the sessions in time (one capture, or --merge).", valueName: "file"), transform: PathArgument.parse)
+    @Option(help: ArgumentHelp("Write a self-contained HTML report to this file, with the sessions in time (one capture, or --merge).", valueName: "file"), transform: PathArgument.output)
     var html: String?
 
     func validate() throws {

@@ -9,23 +9,37 @@ struct ReportFiles: ParsableArguments {
     @Flag(help: "Print the run as JSON instead of text.")
     var json = false
 
-    @Option(help: ArgumentHelp("Write a JUnit XML report to this file.", valueName: "file"), transform: PathArgument.parse)
+    @Option(help: ArgumentHelp("Write a JUnit XML report to this file.", valueName: "file"), transform: PathArgument.output)
     var junit: String?
 
-    @Option(help: ArgumentHelp("Write a self-contained HTML report to this file.", valueName: "file"), transform: PathArgument.parse)
+    @Option(help: ArgumentHelp("Write a self-contained HTML report to this file.", valueName: "file"), transform: PathArgument.output)
     var html: String?
 
-    /// Writes the files asked for and prints the run: as JSON with `--json`, else as `text` (and
-    /// where the HTML report is). A report that cannot be written is one line, exit status 2.
+    /// Prints the run (as JSON with `--json`, else as `text`) and writes the files asked for. The
+    /// run is printed whatever becomes of the files; a file that cannot be written (the options
+    /// were checked at the start, so a disk that filled or a directory removed since) is one line
+    /// after it, exit status 2.
     func emit(_ run: ConformanceRun, text: String) {
+        var unwritten: [String] = []
+        if let junit { write(JUnitReport.render(run), to: junit, failures: &unwritten) }
+        if let html { write(HTMLReport.render(run), to: html, failures: &unwritten) }
         do {
-            if let junit { try JUnitReport.render(run).write(toFile: junit, atomically: true, encoding: .utf8) }
-            if let html { try HTMLReport.render(run).write(toFile: html, atomically: true, encoding: .utf8) }
             print(json ? try ConformanceRunJSON(run).text() : text, terminator: "")
-            if let html, !json { print("HTML report: \(html)") }
         } catch {
-            FileHandleOutput.standardError.write("\(run.tool): cannot write a report: \(error)\n")
+            unwritten.append("the JSON report: \(error)")
+        }
+        if let html, !json, !unwritten.contains(where: { $0.hasPrefix(html + ":") }) { print("HTML report: \(html)") }
+        guard unwritten.isEmpty else {
+            FileHandleOutput.standardError.write("\(run.tool): cannot write a report: \(unwritten.joined(separator: "; "))\n")
             Foundation.exit(2)
+        }
+    }
+
+    private func write(_ report: String, to path: String, failures: inout [String]) {
+        do {
+            try report.write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            failures.append("\(path): \(error.localizedDescription)")
         }
     }
 }

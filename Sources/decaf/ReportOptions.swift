@@ -10,7 +10,7 @@ struct ReportOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A file of expected failures, one case ID per line; only unexpected results fail the run.", valueName: "file"), transform: PathArgument.parse)
     var baseline: String?
 
-    @Option(help: ArgumentHelp("Write the IDs of the failing cases to this file, as a baseline to start from.", valueName: "file"), transform: PathArgument.parse)
+    @Option(help: ArgumentHelp("Write the IDs of the failing cases to this file, as a baseline to start from.", valueName: "file"), transform: PathArgument.output)
     var writeBaseline: String?
 
     @Option(help: ArgumentHelp("Run every case this many times and report the cases whose verdicts differ. (default: 1)", valueName: "n"), transform: IntegerArgument.within(1...1000))
