@@ -135,20 +135,81 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
                 if let best, (best.explained.count, -best.position) >= (explaining.count, -candidate.position) { continue }
                 if failsNothingPassed(chosen + [mistake]) { best = (candidate.position, mistake, explaining) }
             }
-            guard let best else { break }
-            chosen.append(best.mistake)
-            explained = best.explained
+            if let best {
+                chosen.append(best.mistake)
+                explained = best.explained
+            } else if let pair = bestPair(beside: chosen, explained: explained, unexplained: unexplained) {
+                chosen += pair.mistakes
+                explained = pair.explained
+            } else {
+                break
+            }
         }
+        let onlyTogether = onlyTogether(chosen, unexplained: failing.filter { !explained.contains($0) })
+        explained.formUnion(onlyTogether)
         var defects: [Defect] = []
         for mistake in catalog where chosen.contains(mistake) {
             // A failure is this mistake's when the others alone do not explain it (or, where they
             // do, one its model changes).
-            let others = explanation(of: chosen.filter { $0 != mistake }, strict: false) ?? []
+            let rest = chosen.filter { $0 != mistake }
+            let others = (explanation(of: rest, strict: false) ?? []).union(onlyTogether.filter { gives(rest, $0) })
             let own = explained.subtracting(others)
             let mine = own.isEmpty ? explained.intersection((differs[mistake] ?? [:]).keys) : own
             if !mine.isEmpty { defects.append(defect(mistake, explaining: mine.sorted())) }
         }
         return (Diagnosis(defects: defects, failures: failing.count, unexplained: failing.filter { !explained.contains($0) }.map { cases[$0].id }), chosen)
+    }
+
+    /// How many mistakes, those whose models alone change the most failures still unexplained, are
+    /// tried two together once no one alone explains one more failure.
+    static var pairCandidates: Int { 6 }
+
+    /// The two mistakes that together explain the most failures beyond `explained`, beside
+    /// `chosen`, when no one alone does: a peer that reads checksums and TLV lengths in host order
+    /// writes both so too, so its every answer shows both, and neither alone gives one of them.
+    /// Each of the two must explain more with the other than without it; nil when no pair does.
+    private mutating func bestPair(beside chosen: [Mistake], explained: Set<Int>, unexplained: [Int]) -> (mistakes: [Mistake], explained: Set<Int>)? {
+        let ranked = catalog.indices.filter { !chosen.contains(catalog[$0]) }
+            .map { position in (position: position, changes: unexplained.count { differs[catalog[position]]?[$0] != nil }) }
+            .filter { $0.changes > 0 }
+            .sorted { ($0.changes, -$0.position) > ($1.changes, -$1.position) }
+            .prefix(Self.pairCandidates).map(\.position).sorted()
+        var best: (mistakes: [Mistake], explained: Set<Int>)?
+        for (offset, first) in ranked.enumerated() {
+            for second in ranked.dropFirst(offset + 1) {
+                let pair = [catalog[first], catalog[second]]
+                guard let explaining = explanation(of: chosen + pair), explaining.count > max(explained.count, best?.explained.count ?? 0) else { continue }
+                let needed = pair.allSatisfy { member in
+                    (explanation(of: chosen + pair.filter { $0 != member }, strict: false)?.count ?? 0) < explaining.count
+                }
+                if needed, failsNothingPassed(chosen + pair) { best = (pair, explaining) }
+            }
+        }
+        return best
+    }
+
+    /// The failures in `unexplained` that the model of every mistake in `chosen` together gives,
+    /// though none of them alone changes the verdict: two faults that show only together.
+    private mutating func onlyTogether(_ chosen: [Mistake], unexplained: [Int]) -> Set<Int> {
+        guard chosen.count > 1 else { return [] }
+        let untouched = unexplained.filter { index in !chosen.contains { differs[$0]?[index] != nil } }
+        judge(together: chosen, in: untouched)
+        return Set(untouched.filter { gives(chosen, $0) })
+    }
+
+    /// Whether the model of `mistakes` together fails the case at `index` as the testee did, where
+    /// none of them alone changes the verdict (judged together now when two or more).
+    private mutating func gives(_ mistakes: [Mistake], _ index: Int) -> Bool {
+        let verdict: Verdict?
+        switch mistakes.count {
+        case 0: verdict = reference[index]
+        case 1: verdict = differs[mistakes[0]]?[index] ?? reference[index]
+        default:
+            judge(together: mistakes, in: [index])
+            verdict = together[Set(mistakes)]?[index]
+        }
+        guard let verdict else { return false }
+        return verdict.kind.isFailure && same(verdict, cases[index].actual, index)
     }
 
     /// Judges `mistake`'s model alone in `indices` not judged before, on every core.

@@ -8,9 +8,10 @@ import Synchronization
 /// the harness's, never a mistake's; a failure no model gives keeps its own signature
 /// (unexplained, never forced on a guess).
 ///
-/// A mistake alone is tried first, then two together, one of them already named: a target with
-/// two defects fails some inputs only through both (a container too deep that also repeats a tag,
-/// taken by a server that misses both checks). The mistakes named so far are tried before the
+/// A mistake alone is tried first, then two together, then three, all but one of them already
+/// named: a target with two or three defects fails some inputs only through them together (a
+/// container too deep that also repeats a tag, taken by a server that misses both checks). The
+/// mistakes named so far are tried before the
 /// rest of the catalog, so a target whose one defect fails thousands of inputs costs a model or
 /// two a failure, and one cause is never named twice under two names; a failure already left
 /// unexplained once (by its signature without a cause) is judged again only against what has been
@@ -33,7 +34,10 @@ public final class FindingDiagnosis<Input: Sendable>: Sendable {
         self.model = model
     }
 
-    /// The mistakes whose model gives `verdict` on `input` (one, or two together), or none.
+    /// The most mistakes one finding is put down to together.
+    static var mostTogether: Int { 3 }
+
+    /// The mistakes whose model gives `verdict` on `input` (one, or up to three together), or none.
     /// `signature` is the failure's own, without a cause: what marks it unexplained. Among the
     /// mistakes not yet named, a cause is named only when exactly one gives the verdict: two that
     /// answer alike (a client that ignores a repeated tag and one that keeps every connection on an
@@ -45,7 +49,13 @@ public final class FindingDiagnosis<Input: Sendable>: Sendable {
         guard !unexplained else { return [] }
         let rest = catalog.indices.filter { !named.contains($0) }
         let singles = rest.filter { gives([$0], verdict, input) }
-        let partnered = singles.isEmpty ? named.flatMap { first in rest.filter { gives([first, $0], verdict, input) }.map { [first, $0] } } : []
+        // Beside named ones, one more: the fewest named that explain it with a mistake of the rest.
+        var partnered: [[Int]] = []
+        for size in 1..<Self.mostTogether where singles.isEmpty && partnered.isEmpty {
+            partnered = Self.groups(of: named.sorted(), size: size).flatMap { group in
+                rest.filter { gives(group + [$0], verdict, input) }.map { group + [$0] }
+            }
+        }
         let found = singles.count == 1 ? singles : partnered.count == 1 ? partnered[0] : nil
         memory.withLock { memory in
             if let found {
@@ -64,13 +74,23 @@ public final class FindingDiagnosis<Input: Sendable>: Sendable {
         return (among(memory.withLock { $0.named }, giving: verdict, for: input) ?? []).map { catalog[$0] }
     }
 
-    /// One named mistake, or two together, that gives `verdict` on `input`, in catalog order.
+    /// One named mistake (in the order named), or two or three together (in catalog order), that
+    /// gives `verdict` on `input`.
     private func among(_ named: [Int], giving verdict: Verdict, for input: Input) -> [Int]? {
         if let single = named.first(where: { gives([$0], verdict, input) }) { return [single] }
-        for first in named.sorted() {
-            for second in named.sorted() where second > first && gives([first, second], verdict, input) { return [first, second] }
+        for size in 2...Self.mostTogether {
+            if let group = Self.groups(of: named.sorted(), size: size).first(where: { gives($0, verdict, input) }) { return group }
         }
         return nil
+    }
+
+    /// Every choice of `size` of `indices`, each in their order.
+    static func groups(of indices: [Int], size: Int) -> [[Int]] {
+        guard size > 0 else { return [[]] }
+        guard indices.count >= size else { return [] }
+        return indices.indices.flatMap { position in
+            groups(of: Array(indices[(position + 1)...]), size: size - 1).map { [indices[position]] + $0 }
+        }
     }
 
     private func gives(_ indices: [Int], _ verdict: Verdict, _ input: Input) -> Bool {

@@ -86,7 +86,9 @@ public struct FuzzFinding: Sendable {
         case 1: return " Defect \(defects[0].name): the \(target.role) \(defects[0].cause); fix: \(defects[0].fix)."
         default:
             let each = defects.map { "\($0.name): the \(target.role) \($0.cause); fix: \($0.fix)." }
-            return " Defects \(defects.map(\.name).joined(separator: " and ")) together (neither alone gives this answer). " + each.joined(separator: " ")
+            let names = defects.dropLast().map(\.name).joined(separator: ", ") + " and " + defects[defects.count - 1].name
+            let fewer = defects.count == 2 ? "neither alone gives" : "no fewer of them give"
+            return " Defects \(names) together (\(fewer) this answer). " + each.joined(separator: " ")
         }
     }
 

@@ -91,6 +91,43 @@ struct SessionDiagnosisTests {
         #expect(Set(diagnosis.defects.map(\.name)) == Set(seen.map(\.name)), "\(diagnosis.headline): \(diagnosis.defects.map(\.name))")
     }
 
+    /// Triples spread over the catalog; those in which one member's failures all hide behind the
+    /// others' are one or two defects to any observer, and are left out.
+    static let serverTriples: [[ServerTargets.Breakage]] = {
+        let all = ServerDiagnosis.catalog
+        return stride(from: 0, to: all.count, by: 9).map { [all[$0], all[($0 + 5) % all.count], all[($0 + 13) % all.count]] }
+    }()
+
+    @Test("three of the peer's faults and mistakes together are named exactly")
+    func serverTriple() async throws {
+        func together(_ members: [ServerTargets.Breakage]) -> ServerTargets.Breakage { members.reduce(ServerTargets.Breakage(faults: [], mistakes: []), +) }
+        try await Self.namesTriples(Self.serverTriples, verdicts: { try await Self.serverVerdicts(together($0)) },
+                                    diagnosis: { try await Self.serverDiagnosis(together($0)) })
+    }
+
+    /// Holds each of `triples` in which every member shows (it fails cases alone, and without it
+    /// the other two give other verdicts) to be diagnosed as exactly its three, with no failure
+    /// unexplained; and at least three triples to be so.
+    static func namesTriples<Member: CataloguedMistake>(_ triples: [[Member]], verdicts: ([Member]) async throws -> [Verdict],
+                                                       diagnosis: ([Member]) async throws -> Diagnosis) async throws {
+        var tested = 0
+        for triple in triples {
+            let all = try await verdicts(triple)
+            var shown = true
+            for member in triple {
+                let alone = try await verdicts([member])
+                let without = try await verdicts(triple.filter { $0.name != member.name })
+                if !alone.contains(where: \.kind.isFailure) || without == all { shown = false }
+            }
+            guard shown else { continue }
+            tested += 1
+            let found = try await diagnosis(triple)
+            #expect(Set(found.defects.map(\.name)) == Set(triple.map(\.name)), "\(found.headline): \(found.defects.map(\.name))")
+            #expect(found.unexplained.isEmpty, "\(triple.map(\.name)): \(found.unexplained)")
+        }
+        #expect(tested >= 3, "only \(tested) of the triples show every member")
+    }
+
     @Test("failures no catalogued mistake gives are unexplained, alone and beside a catalogued defect")
     func serverUnexplained() async throws {
         let invented: Set<String> = ["exchange.heartbeat", "handshake.then-data", "wire.frame-basic.2"]
@@ -170,6 +207,19 @@ struct SessionDiagnosisTests {
         for member in pair where try await Self.clientVerdicts([member]) == verdicts { return }
         let diagnosis = try await Self.clientDiagnosis(Set(pair))
         #expect(Set(diagnosis.defects.map(\.name)) == Set(pair.map(\.name)), "\(diagnosis.headline): \(diagnosis.defects.map(\.name))")
+    }
+
+    /// Triples spread over the catalog; those in which one fault's failures all hide behind the
+    /// others' are left out.
+    static let clientTriples: [[ClientFault]] = {
+        let all = ClientDiagnosis.catalog
+        return stride(from: 0, to: all.count, by: 5).map { [all[$0], all[($0 + 3) % all.count], all[($0 + 11) % all.count]] }
+    }()
+
+    @Test("three of the client's faults together are named exactly")
+    func clientTriple() async throws {
+        try await Self.namesTriples(Self.clientTriples, verdicts: { try await Self.clientVerdicts(Set($0)) },
+                                    diagnosis: { try await Self.clientDiagnosis(Set($0)) })
     }
 
     @Test("a client's failures no catalogued fault gives are unexplained, alone and beside a catalogued defect")

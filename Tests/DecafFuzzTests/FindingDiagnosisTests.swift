@@ -33,6 +33,30 @@ struct FindingDiagnosisTests {
         #expect(Self.names(diagnosis.cause(of: Verdict(.fail, "ACK of both"), for: 2, signature: "b")) == ["depth-limit-off-by-one", "duplicate-tags-accepted"])
     }
 
+    @Test("three together, two of them named: all three named; before the two are named, none is guessed")
+    func triple() {
+        let table = [
+            1: ["duplicate-tags-accepted": "ACK"],
+            2: ["depth-limit-off-by-one": "deep ACK"],
+            3: ["depth-limit-off-by-one+duplicate-tags-accepted+timestamp-not-checked": "ACK of all three"],
+        ]
+        let early = Self.diagnosis(table)
+        #expect(early.cause(of: Verdict(.fail, "ACK of all three"), for: 3, signature: "c").isEmpty)
+        let diagnosis = Self.diagnosis(table)
+        #expect(Self.names(diagnosis.cause(of: Verdict(.fail, "ACK"), for: 1, signature: "a")) == ["duplicate-tags-accepted"])
+        #expect(Self.names(diagnosis.cause(of: Verdict(.fail, "deep ACK"), for: 2, signature: "b")) == ["depth-limit-off-by-one"])
+        #expect(Self.names(diagnosis.cause(of: Verdict(.fail, "ACK of all three"), for: 3, signature: "c"))
+                == ["depth-limit-off-by-one", "duplicate-tags-accepted", "timestamp-not-checked"])
+        #expect(Self.names(diagnosis.namedCause(of: Verdict(.fail, "ACK of all three"), for: 3))
+                == ["depth-limit-off-by-one", "duplicate-tags-accepted", "timestamp-not-checked"])
+    }
+
+    @Test("every choice of two of four, in order")
+    func groups() {
+        #expect(FindingDiagnosis<Int>.groups(of: [1, 3, 5, 7], size: 2) == [[1, 3], [1, 5], [1, 7], [3, 5], [3, 7], [5, 7]])
+        #expect(FindingDiagnosis<Int>.groups(of: [1], size: 2).isEmpty)
+    }
+
     @Test("what the reference gives too, or no model gives, is unexplained")
     func unexplained() {
         let diagnosis = Self.diagnosis([1: ["": "odd", "checksum-little-endian": "odd"]])
