@@ -60,8 +60,11 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
     /// a model with mistakes in the case at an index, `same` whether a model's verdict is the
     /// testee's there. With `firstRelevant`, a mistake is first judged only in the failing cases
     /// that check a requirement it breaks or whose verdict names one, and the failures that leaves
-    /// unexplained are then judged against every mistake: the same answer, at a fraction of the
-    /// cost, for a run whose failures have catalogued causes.
+    /// unexplained are then judged against every mistake: first in a few of them (`sampleSize`,
+    /// spread over the run), then, if some are still unexplained, in all. The same answer, at a
+    /// fraction of the cost, for a run whose failures have catalogued causes: a mistake whose
+    /// failures show under other requirements (a peer that writes checksums in host order fails
+    /// its handshakes) shows in a few of them.
     public static func diagnose(cases: [Case], catalog: [Mistake], reference: [Verdict]? = nil, firstRelevant: Bool = true,
                                 judge: @escaping @Sendable ([Mistake], Int) -> Verdict, same: @escaping (Verdict, Verdict, Int) -> Bool) -> Diagnosis {
         var search = DefectSearch(cases: cases, catalog: catalog, reference: reference, judge: judge, same: same)
@@ -70,12 +73,21 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
             let breaks = Set(mistake.breaks)
             return !firstRelevant || !breaks.isDisjoint(with: cases[index].requirements) || !breaks.isDisjoint(with: cases[index].actual.requirements)
         }
+        if firstRelevant, diagnosis.unexplained.count > sampleSize {
+            let unexplained = diagnosis.unexplained
+            let sample = Set(stride(from: 0, to: unexplained.count, by: unexplained.count / sampleSize + 1).map { unexplained[$0] })
+            diagnosis = search.settled { _, index in sample.contains(cases[index].id) }
+        }
         if !diagnosis.unexplained.isEmpty {
             let unexplained = Set(diagnosis.unexplained)
             diagnosis = search.settled { _, index in unexplained.contains(cases[index].id) }
         }
         return diagnosis
     }
+
+    /// How many of the failures the first judging leaves unexplained every mistake is judged in
+    /// before all of them are.
+    static var sampleSize: Int { 12 }
 
     private init(cases: [Case], catalog: [Mistake], reference: [Verdict]?, judge: @escaping @Sendable ([Mistake], Int) -> Verdict,
                  same: @escaping (Verdict, Verdict, Int) -> Bool) {
@@ -96,15 +108,18 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
     private mutating func settled(judging: @escaping (Mistake, Int) -> Bool) -> Diagnosis {
         relevant = judging
         while true {
-            let (diagnosis, chosen) = search()
-            let partial = chosen.filter { !judged[$0, default: []].isSuperset(of: failing) }
-            guard !partial.isEmpty else { return diagnosis }
-            for mistake in partial { judge(mistake, in: failing) }
+            let failures = Set(failing)
+            let before = judged.mapValues { $0.intersection(failures).count }
+            let (chosen, explained) = search()
+            // Each mistake is chosen on what was judged when it was; judged since in every
+            // failure, the search runs again with what that taught (another may explain more).
+            let learned = chosen.contains { judged[$0, default: []].intersection(failures).count != before[$0, default: 0] }
+            guard learned else { return diagnosis(chosen, explaining: explained) }
         }
     }
 
-    /// The greedy search over the verdicts judged so far, and the mistakes it chose.
-    private mutating func search() -> (Diagnosis, [Mistake]) {
+    /// The greedy search over the verdicts judged so far: the mistakes it chose, and the failures they explain.
+    private mutating func search() -> (chosen: [Mistake], explained: Set<Int>) {
         var chosen: [Mistake] = []
         var explained: Set<Int> = []
         while true {
@@ -130,7 +145,8 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
                 let mistake = catalog[candidate.position]
                 judge(mistake, in: failing.filter { relevant(mistake, $0) })
                 // A mistake whose model changes no failure still unexplained cannot explain one more.
-                guard unexplained.contains(where: { differs[mistake]?[$0] != nil }), let explaining = explanation(of: chosen + [mistake]),
+                guard unexplained.contains(where: { differs[mistake]?[$0] != nil }),
+                      let explaining = explanation(of: chosen + [mistake], beyond: max(explained.count, (best?.explained.count ?? 0) - 1)),
                       explaining.count > explained.count else { continue }
                 if let best, (best.explained.count, -best.position) >= (explaining.count, -candidate.position) { continue }
                 if failsNothingPassed(chosen + [mistake]) { best = (candidate.position, mistake, explaining) }
@@ -138,15 +154,25 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
             if let best {
                 chosen.append(best.mistake)
                 explained = best.explained
-            } else if let pair = bestPair(beside: chosen, explained: explained, unexplained: unexplained) {
+            } else if let pair = bestPair(beside: chosen, explained: explained, unexplained: unexplained, beyond: explained.count) {
                 chosen += pair.mistakes
                 explained = pair.explained
             } else {
                 break
             }
+            // What is chosen is judged in every failure at once: judged in a few, a mistake that
+            // changes only the others would seem to add them beside it.
+            for mistake in chosen { judge(mistake, in: failing) }
+            explained.formUnion(explanation(of: chosen, strict: false) ?? [])
         }
+        return (chosen, explained)
+    }
+
+    /// The diagnosis of the mistakes `chosen`, which explain the failures `explained` (and those
+    /// only all of them together give): each with the failures that are its own.
+    private mutating func diagnosis(_ chosen: [Mistake], explaining explained: Set<Int>) -> Diagnosis {
         let onlyTogether = onlyTogether(chosen, unexplained: failing.filter { !explained.contains($0) })
-        explained.formUnion(onlyTogether)
+        let explained = explained.union(onlyTogether)
         var defects: [Defect] = []
         for mistake in catalog where chosen.contains(mistake) {
             // A failure is this mistake's when the others alone do not explain it (or, where they
@@ -157,33 +183,42 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
             let mine = own.isEmpty ? explained.intersection((differs[mistake] ?? [:]).keys) : own
             if !mine.isEmpty { defects.append(defect(mistake, explaining: mine.sorted())) }
         }
-        return (Diagnosis(defects: defects, failures: failing.count, unexplained: failing.filter { !explained.contains($0) }.map { cases[$0].id }), chosen)
+        return Diagnosis(defects: defects, failures: failing.count, unexplained: failing.filter { !explained.contains($0) }.map { cases[$0].id })
     }
 
     /// How many mistakes, those whose models alone change the most failures still unexplained, are
     /// tried two together once no one alone explains one more failure.
     static var pairCandidates: Int { 6 }
 
-    /// The two mistakes that together explain the most failures beyond `explained`, beside
-    /// `chosen`, when no one alone does: a peer that reads checksums and TLV lengths in host order
+    /// The two mistakes that together explain the most failures, more than `least`, beside
+    /// `chosen`, when no one alone explains one more: a peer that reads checksums and TLV lengths in host order
     /// writes both so too, so its every answer shows both, and neither alone gives one of them.
     /// Each of the two must explain more with the other than without it; nil when no pair does.
-    private mutating func bestPair(beside chosen: [Mistake], explained: Set<Int>, unexplained: [Int]) -> (mistakes: [Mistake], explained: Set<Int>)? {
+    private mutating func bestPair(beside chosen: [Mistake], explained: Set<Int>, unexplained: [Int], beyond least: Int) -> (mistakes: [Mistake], explained: Set<Int>)? {
         let ranked = catalog.indices.filter { !chosen.contains(catalog[$0]) }
             .map { position in (position: position, changes: unexplained.count { differs[catalog[position]]?[$0] != nil }) }
             .filter { $0.changes > 0 }
             .sorted { ($0.changes, -$0.position) > ($1.changes, -$1.position) }
             .prefix(Self.pairCandidates).map(\.position).sorted()
+        // Each pair with the most it could explain (what is explained, and each failure still
+        // unexplained that its models or those chosen change), judged most promising first and
+        // only until none left could beat the best found, as single mistakes are.
+        let touchedByChosen = Set(touched(by: chosen, in: unexplained))
+        let pairs = ranked.enumerated().flatMap { offset, first in ranked.dropFirst(offset + 1).map { second in
+            (first: first, second: second, most: explained.count + unexplained.count { index in
+                touchedByChosen.contains(index) || differs[catalog[first]]?[index] != nil || differs[catalog[second]]?[index] != nil
+            })
+        } }.sorted { ($0.most, -$0.first, -$0.second) > ($1.most, -$1.first, -$1.second) }
         var best: (mistakes: [Mistake], explained: Set<Int>)?
-        for (offset, first) in ranked.enumerated() {
-            for second in ranked.dropFirst(offset + 1) {
-                let pair = [catalog[first], catalog[second]]
-                guard let explaining = explanation(of: chosen + pair), explaining.count > max(explained.count, best?.explained.count ?? 0) else { continue }
-                let needed = pair.allSatisfy { member in
-                    (explanation(of: chosen + pair.filter { $0 != member }, strict: false)?.count ?? 0) < explaining.count
-                }
-                if needed, failsNothingPassed(chosen + pair) { best = (pair, explaining) }
+        for candidate in pairs {
+            let floor = max(least, best?.explained.count ?? 0)
+            if candidate.most <= floor { break }
+            let pair = [catalog[candidate.first], catalog[candidate.second]]
+            guard let explaining = explanation(of: chosen + pair, beyond: floor), explaining.count > floor else { continue }
+            let needed = pair.allSatisfy { member in
+                (explanation(of: chosen + pair.filter { $0 != member }, strict: false)?.count ?? 0) < explaining.count
             }
+            if needed, failsNothingPassed(chosen + pair) { best = (pair, explaining) }
         }
         return best
     }
@@ -234,30 +269,47 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
     }
 
     /// The failing cases the model of `mistakes` explains, among those where one of them alone
-    /// changes the verdict, or nil (`strict`) when it explains under half the failures it predicts.
-    private mutating func explanation(of mistakes: [Mistake], strict: Bool = true) -> Set<Int>? {
+    /// changes the verdict, or nil (`strict`) when it explains under half the failures it predicts,
+    /// or when it cannot explain more than `floor`. Judged a few dozen cases at a time, so a model
+    /// that is plainly not the testee's costs a few dozen verdicts, not one for every failure.
+    private mutating func explanation(of mistakes: [Mistake], strict: Bool = true, beyond floor: Int = -1) -> Set<Int>? {
         guard !mistakes.isEmpty else { return [] }
         var explained: Set<Int> = []
         var predicted = 0
         let touched = touched(by: mistakes, in: failing)
-        judge(together: mistakes, in: touched)
-        for index in touched {
-            let verdict = verdict(of: mistakes, at: index)
-            guard verdict.kind.isFailure else { continue }
-            predicted += 1
-            if same(verdict, cases[index].actual, index) { explained.insert(index) }
+        var start = 0
+        while start < touched.count {
+            let chunk = touched[start..<min(start + Self.chunk, touched.count)]
+            judge(together: mistakes, in: Array(chunk))
+            for index in chunk {
+                let verdict = verdict(of: mistakes, at: index)
+                guard verdict.kind.isFailure else { continue }
+                predicted += 1
+                if same(verdict, cases[index].actual, index) { explained.insert(index) }
+            }
+            start = chunk.endIndex
+            let left = touched.count - start
+            if explained.count + left <= floor || strict && predicted - explained.count > explained.count + left { return nil }
         }
         if strict, explained.count * 2 < predicted { return nil }
         return explained
     }
 
+    /// How many cases a model of several mistakes is judged in at a time.
+    private static var chunk: Int { 32 }
+
     /// Whether the model of `mistakes` passes every case the testee passed where one of them
     /// alone changes the verdict (judging them there now).
     private mutating func failsNothingPassed(_ mistakes: [Mistake]) -> Bool {
-        for mistake in mistakes { judge(mistake, in: passed) }
-        let touched = touched(by: mistakes, in: passed).filter { cases[$0].actual.kind.isPass }
-        judge(together: mistakes, in: touched)
-        return !touched.contains { verdict(of: mistakes, at: $0).kind.isFailure }
+        // A chunk at a time: a model that fails a passed case is usually told by its first ones.
+        for start in stride(from: 0, to: passed.count, by: Self.chunk) {
+            let chunk = Array(passed[start..<min(start + Self.chunk, passed.count)])
+            for mistake in mistakes { judge(mistake, in: chunk) }
+            let touched = touched(by: mistakes, in: chunk).filter { cases[$0].actual.kind.isPass }
+            judge(together: mistakes, in: touched)
+            if touched.contains(where: { verdict(of: mistakes, at: $0).kind.isFailure }) { return false }
+        }
+        return true
     }
 
     /// Judges the model of `mistakes` together (two or more) in `indices` not judged before, on every core.
