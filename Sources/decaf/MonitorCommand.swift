@@ -115,8 +115,14 @@ struct MonitorCommand: AsyncParsableCommand {
         guard junit != nil || html != nil else { return }
         let run = MonitorRun.run(report, capture: capture, duration: duration)
         do {
-            if let junit { try JUnitReport.render(run).write(toFile: junit, atomically: true, encoding: .utf8) }
-            if let html { try HTMLReport.render(run, appendix: SessionTimelineHTML.render(report)).write(toFile: html, atomically: true, encoding: .utf8) }
+            if let junit {
+                try PathArgument.makeDirectories(for: junit)
+                try JUnitReport.render(run).write(toFile: junit, atomically: true, encoding: .utf8)
+            }
+            if let html {
+                try PathArgument.makeDirectories(for: html)
+                try HTMLReport.render(run, appendix: SessionTimelineHTML.render(report)).write(toFile: html, atomically: true, encoding: .utf8)
+            }
         } catch {
             throw InputError("cannot write a report: \(error.localizedDescription)")
         }

@@ -12,20 +12,27 @@ enum PathArgument {
         return text
     }
 
-    /// A file a report is written to once the run ends: its directory must exist and be writable
-    /// now, so a long run is never lost to a name that could not be written.
+    /// A file a report is written to once the run ends, in directories made then if missing (as
+    /// `--findings` makes its own): refused now when it never could be written (the path names a
+    /// directory, a file stands where a directory must, or the nearest directory that exists cannot
+    /// be written), so a long run is never lost to a name that could not work.
     @Sendable static func output(_ text: String) throws(ArgumentProblem) -> String {
         let path = try parse(text)
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw ArgumentProblem("a directory; give a file name")
         }
-        let directory = URL(filePath: path).deletingLastPathComponent().path
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
-            throw ArgumentProblem("the directory \(directory) does not exist; create it first")
+        var directory = URL(filePath: path).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), directory.path != "/" {
+            directory = directory.deletingLastPathComponent()
         }
-        guard isDirectory.boolValue else { throw ArgumentProblem("\(directory) is not a directory") }
-        guard FileManager.default.isWritableFile(atPath: directory) else { throw ArgumentProblem("cannot write in \(directory)") }
+        guard isDirectory.boolValue else { throw ArgumentProblem("\(directory.path) is not a directory") }
+        guard FileManager.default.isWritableFile(atPath: directory.path) else { throw ArgumentProblem("cannot write in \(directory.path)") }
         return path
+    }
+
+    /// Makes the directories `path` (a file) goes in, if missing.
+    static func makeDirectories(for path: String) throws {
+        try FileManager.default.createDirectory(at: URL(filePath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
     }
 }

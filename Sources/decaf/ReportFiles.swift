@@ -37,6 +37,7 @@ struct ReportFiles: ParsableArguments {
 
     private func write(_ report: String, to path: String, failures: inout [String]) {
         do {
+            try PathArgument.makeDirectories(for: path)
             try report.write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
             failures.append("\(path): \(error.localizedDescription)")

@@ -52,6 +52,7 @@ struct ReportOptions: ParsableArguments {
         run.baseline = baseline?.compare(with: run.results, knownIDs: knownIDs)
         if let writeBaseline {
             do {
+                try PathArgument.makeDirectories(for: writeBaseline)
                 try Baseline.text(for: run).write(toFile: writeBaseline, atomically: true, encoding: .utf8)
             } catch {
                 FileHandleOutput.standardError.write("decaf conform: cannot write a report: \(error)\n")

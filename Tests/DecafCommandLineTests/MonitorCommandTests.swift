@@ -252,6 +252,16 @@ struct MonitorCommandTests {
         #expect(String(decoding: run.error, as: UTF8.self).contains("Interrupted: reported what was read"))
     }
 
+    @Test("--junit and --html go into directories made for them when missing, as --findings does")
+    func reportDirectories() async throws {
+        let directory = FileManager.default.temporaryDirectory.appending(path: "decaf-monitor-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let junit = directory.appending(path: "a/b/monitor.xml"), html = directory.appending(path: "c/monitor.html")
+        let run = try await DecafProcess.run(["monitor", FixturePaths.fixtures.appending(path: "captures/damaged.pcap").path, "--junit", junit.path, "--html", html.path])
+        #expect(run.status == 1, "\(run.error)")
+        #expect(FileManager.default.fileExists(atPath: junit.path) && FileManager.default.fileExists(atPath: html.path))
+    }
+
     @Test("--junit and --html: a test case per end and requirement, failed, passed or skipped when not judged; the JUnit passes Specs/junit.xsd",
           .enabled(if: ExternalTool.xmllint.isInstalled, Comment(rawValue: ExternalTool.xmllint.skipReason)))
     func reports() async throws {
