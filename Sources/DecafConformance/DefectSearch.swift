@@ -101,10 +101,10 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
     }
 
     /// The greedy search, each mistake judged in the failing cases `judging` picks (besides those
-    /// judged before), then each mistake it names in every failing case, and the search again,
-    /// until every mistake named was judged in every failure: a mistake whose failures show under
-    /// other requirements (a client that delivers repeats sends their read receipts again) is
-    /// credited with them, not a second mistake that explains only those.
+    /// judged before) and each mistake it names in every failing case, and the search again while
+    /// that taught it something: a mistake whose failures show under other requirements (a client
+    /// that delivers repeats sends their read receipts again) is credited with them, not a second
+    /// mistake that explains only those.
     private mutating func settled(judging: @escaping (Mistake, Int) -> Bool) -> Diagnosis {
         relevant = judging
         while true {
@@ -191,9 +191,10 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
     static var pairCandidates: Int { 6 }
 
     /// The two mistakes that together explain the most failures, more than `least`, beside
-    /// `chosen`, when no one alone explains one more: a peer that reads checksums and TLV lengths in host order
-    /// writes both so too, so its every answer shows both, and neither alone gives one of them.
-    /// Each of the two must explain more with the other than without it; nil when no pair does.
+    /// `chosen`, when no one alone explains one more: a peer that reads checksums and TLV lengths
+    /// in host order writes both so too, so its every answer shows both, and neither alone gives
+    /// one of them. Each of the two must explain more with the other than without it; nil when no
+    /// pair does.
     private mutating func bestPair(beside chosen: [Mistake], explained: Set<Int>, unexplained: [Int], beyond least: Int) -> (mistakes: [Mistake], explained: Set<Int>)? {
         let ranked = catalog.indices.filter { !chosen.contains(catalog[$0]) }
             .map { position in (position: position, changes: unexplained.count { differs[catalog[position]]?[$0] != nil }) }
