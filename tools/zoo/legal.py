@@ -11,7 +11,7 @@ implementation passes every case and gives no finding; anything else is a false 
 and the run exits 1. The default test run checks the same in memory (LegalCodecZooTests,
 LegalServerZooTests, LegalClientZooTests); this is the campaign of `--duration` each (default 10m).
 
-Usage: legal.py [--duration 10m] [--role codec|server|client|all] [--decaf PATH] [--keep DIR] [--only TEXT]
+Usage: legal.py [--duration 10m] [--role codec|server|client|all] [--decaf PATH] [--keep DIR] [--only TEXT] [--size N]
 
 With --keep DIR, each member's findings stay in DIR/ROLE-CHOICES (a false verdict to reproduce);
 without it they go with the member. --only TEXT runs the members whose choices (as the table
@@ -103,12 +103,14 @@ def clients(decaf, duration, limit, keep, only):
     return testees("client", decaf, duration, limit, keep, only, ["--jobs", "4"])
 
 
-def servers(decaf, duration, limit, keep, only):
-    """The peer with each of a server's choices alone, and all together; then with the limits a
-    receiver may set (repeated tags allowed, a deeper nesting, a smaller body), told to the suite
-    and the fuzzer with the same options."""
+def servers(decaf, duration, limit, keep, only, size=1):
+    """The peer with each combination of up to `size` of a server's choices (1: each alone), and
+    all together; then with the limits a receiver may set (repeated tags allowed, a deeper
+    nesting, a smaller body), told to the suite and the fuzzer with the same options."""
     options = [["--choice", name] for name in listed([decaf, "peer", "--list-choices"])] + [["--refuse-after-body"], ["--timestamp-window", "60s"]]
-    members = [([], [])] + [(option, []) for option in options] + [([word for option in options for word in option], [])]
+    combined = [combination for count in range(1, min(size, len(options) - 1) + 1) for combination in itertools.combinations(options, count)]
+    members = [([], [])] + [([word for option in combination for word in option], []) for combination in combined]
+    members.append(([word for option in options for word in option], []))
     limits = ["--allow-duplicate-tags", "--depth-limit", "8", "--body-limit", "4096"]
     members.append((limits, limits))
     for member, told in members:
@@ -133,6 +135,8 @@ def main():
     parser.add_argument("--role", choices=["codec", "server", "client", "all"], default="all")
     parser.add_argument("--decaf", default=os.path.join(ROOT, ".build/release/decaf"))
     parser.add_argument("--keep", metavar="DIR", help="keep each member's findings in DIR/ROLE-CHOICES")
+    parser.add_argument("--size", type=int, default=1, metavar="N",
+                        help="servers: each combination of up to N of the choices, not only each alone (7 choices: 128 members in all)")
     parser.add_argument("--only", metavar="TEXT", action="append", default=[],
                         help="run only the members whose choices contain TEXT (=TEXT: are exactly TEXT); repeatable")
     args = parser.parse_args()
@@ -145,7 +149,9 @@ def main():
     print(f"the zoo of legal implementations: {os.path.relpath(decaf, ROOT)}, a {args.duration} fuzz campaign each\n")
     print("| role | choices | conform: passed | fuzz: inputs | findings |")
     print("|---|---|---|---:|---:|")
-    roles = {"codec": [codecs], "server": [servers], "client": [clients], "all": [codecs, servers, clients]}[args.role]
+    def sized_servers(*arguments):
+        return servers(*arguments, size=args.size)
+    roles = {"codec": [codecs], "server": [sized_servers], "client": [clients], "all": [codecs, sized_servers, clients]}[args.role]
     false_verdicts = 0
     for role in roles:
         for kind, member, status, (passed, cases, inputs, found) in role(decaf, args.duration, limit, args.keep, args.only):
