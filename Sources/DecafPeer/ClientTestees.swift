@@ -42,6 +42,10 @@ final class ClientTestees {
     private static let quietOutput = TimeAmount.milliseconds(500)
     /// How soon a pipe with something left to read is looked at again, once the loop has read it.
     private static let pendingRecheck = TimeAmount.milliseconds(20)
+    /// How long past the quiet time a pipe may still hold something unread before the output
+    /// counts as ended anyway: a descriptor whose channel went without a word must not hold the
+    /// case (or keep a timer) for ever.
+    private static let pendingLimit = TimeAmount.seconds(5)
 
     init(eventLoop: EventLoop, driver: NIOLoopBound<ClientCaseDriver>) {
         self.eventLoop = eventLoop
@@ -174,22 +178,24 @@ final class ClientTestees {
         guard testees.indices.contains(instance), testees[instance].exit == nil else { return nil }
         let seen = testees[instance].stopped ? .stopped : exit
         testees[instance].exit = seen
-        awaitEndOfOutput(instance, at: testees[instance].lastOutput + Self.quietOutput)
+        awaitEndOfOutput(instance, at: testees[instance].lastOutput + Self.quietOutput, pendingUntil: .now() + Self.quietOutput + Self.pendingLimit)
         return seen
     }
 
     /// Ends the testee's output at `deadline` if it has been quiet since, and neither of its pipes
-    /// holds bytes or its end still to be read. The exit can be seen before the last lines it wrote
-    /// (on a loaded machine, the exit's notice ran before the pipe was read): quiet alone once lost
-    /// a client's last report, which came after a second without output.
-    private func awaitEndOfOutput(_ instance: Int, at deadline: NIODeadline) {
+    /// holds bytes or its end still to be read (until `pendingUntil`, past which quiet is enough).
+    /// The exit can be seen before the last lines it wrote (on a loaded machine, the exit's notice
+    /// ran before the pipe was read): quiet alone once lost a client's last report, which came
+    /// after a second without output.
+    private func awaitEndOfOutput(_ instance: Int, at deadline: NIODeadline, pendingUntil: NIODeadline) {
         eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
             guard !testees[instance].outputClosed || !testees[instance].errorsClosed else { return }
             let now = NIODeadline.now()
+            let pending = [testees[instance].outputDescriptor, testees[instance].errorDescriptor].contains { $0.map(PipeState.hasPending) ?? false }
             if now - testees[instance].lastOutput < Self.quietOutput {
-                awaitEndOfOutput(instance, at: testees[instance].lastOutput + Self.quietOutput)
-            } else if [testees[instance].outputDescriptor, testees[instance].errorDescriptor].contains(where: { $0.map(PipeState.hasPending) ?? false }) {
-                awaitEndOfOutput(instance, at: now + Self.pendingRecheck)
+                awaitEndOfOutput(instance, at: testees[instance].lastOutput + Self.quietOutput, pendingUntil: pendingUntil)
+            } else if pending, now < pendingUntil {
+                awaitEndOfOutput(instance, at: now + Self.pendingRecheck, pendingUntil: pendingUntil)
             } else {
                 testees[instance].errorsClosed = true
                 driver.value.outputClosed(instance)

@@ -22,25 +22,29 @@ struct ReportFiles: ParsableArguments {
     func emit(_ run: ConformanceRun, text: String) {
         var unwritten: [String] = []
         if let junit { write(JUnitReport.render(run), to: junit, failures: &unwritten) }
-        if let html { write(HTMLReport.render(run), to: html, failures: &unwritten) }
+        let htmlWritten = html.map { write(HTMLReport.render(run), to: $0, failures: &unwritten) } ?? false
         do {
             print(json ? try ConformanceRunJSON(run).text() : text, terminator: "")
         } catch {
             unwritten.append("the JSON report: \(error)")
         }
-        if let html, !json, !unwritten.contains(where: { $0.hasPrefix(html + ":") }) { print("HTML report: \(html)") }
+        if let html, htmlWritten, !json { print("HTML report: \(html)") }
         guard unwritten.isEmpty else {
             FileHandleOutput.standardError.write("\(run.tool): cannot write a report: \(unwritten.joined(separator: "; "))\n")
             Foundation.exit(2)
         }
     }
 
-    private func write(_ report: String, to path: String, failures: inout [String]) {
+    /// Writes `report` to `path`, in directories made for it; whether it was, and why not in `failures`.
+    @discardableResult
+    private func write(_ report: String, to path: String, failures: inout [String]) -> Bool {
         do {
             try PathArgument.makeDirectories(for: path)
             try report.write(toFile: path, atomically: true, encoding: .utf8)
+            return true
         } catch {
             failures.append("\(path): \(error.localizedDescription)")
+            return false
         }
     }
 }

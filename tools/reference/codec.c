@@ -250,6 +250,8 @@ int codec_next_field(const unsigned char *payload, size_t length, size_t *at, un
     if (*at > length || length - *at < 6) return 0;
     *tag = codec_be16(payload + *at);
     *value_length = codec_be32(payload + *at + 2);
+    /* A value past the payload's end is never handed on, whatever checked the payload before. */
+    if (*value_length > length - *at - 6) return 0;
     *value = payload + *at + 6;
     *at += 6 + (size_t)*value_length;
     return 1;

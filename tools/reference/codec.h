@@ -80,8 +80,9 @@ unsigned char *codec_encode(const struct codec_header *header, const unsigned ch
 unsigned char *codec_encode_field(const struct codec_header *header, unsigned tag, const unsigned char *value, size_t value_length, size_t *length);
 
 /*
- * The next top-level TLV field of a payload the codec took (so every length holds), from `*at`:
- * its tag, value and value's length; 0 when there is none. `*at` moves past it.
+ * The next top-level TLV field of a payload from `*at`: its tag, value and value's length; 0 when
+ * there is none, or when its length runs past the payload (the codec took the payload, so every
+ * length holds, but a length is never trusted twice). `*at` moves past it.
  */
 int codec_next_field(const unsigned char *payload, size_t length, size_t *at, unsigned *tag, const unsigned char **value, uint32_t *value_length);
 
