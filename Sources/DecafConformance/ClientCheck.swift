@@ -115,6 +115,18 @@ public enum ClientCheck: Hashable, Sendable {
     /// Timestamps within a minute of the suite's clock (TS-1).
     case timestampsPlausible
 
+    /// Whether the verdict rests on how long the client waited, by its own timer: a resend, a give
+    /// up, a reconnect, a heartbeat. The suite sees the client's frames, not when its timer started,
+    /// so a client held up on a loaded machine between starting a timer and writing looks early or
+    /// late in ways the suite's own watchdog cannot see.
+    public var isTimed: Bool {
+        switch self {
+        case .retriesUnansweredHandshake, .resend, .givesUp(.afterLastTimeout), .reconnects, .backoffGrows, .backoffCapped, .noHammering, .jitter,
+             .heartbeats, .deadServerNoticed: true
+        default: false
+        }
+    }
+
     public enum ResendAspect: String, Hashable, Sendable {
         case sameSequence, sameTimestamp, sameBody, afterTimeout
     }

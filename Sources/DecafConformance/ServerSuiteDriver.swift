@@ -49,7 +49,7 @@ struct ServerSuiteDriver: SuiteDriver {
         // or a timeout if the suite lost half the wait. Others stand, and are not run again.
         let lateness: Duration? = testCase.isTimed ? TimingTolerance.early : verdict.kind == .timeout ? settings.timeout / 2 : nil
         return CaseAttempt(result: CaseResult(testCase: testCase, verdict: verdict, transcript: client.transcript, duration: ContinuousClock.now - started),
-                           held: held, lateness: lateness)
+                           held: held, lateness: lateness, targetTimed: testCase.isTimed)
     }
 
     /// Whether the target still answers a fresh handshake, after cases in a row timed out.

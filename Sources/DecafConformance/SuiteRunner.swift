@@ -1,9 +1,9 @@
 /// Runs a suite's cases with its driver: several at once (`CaseScheduler`), each as many times as
 /// asked, handing each result on as it comes. It stops early, keeping the results reached, when
 /// the task is cancelled (the user's Ctrl-C), when the testee does nothing any case can judge,
-/// or when the target stops answering. A case that failed while the suite itself was held up is
-/// run again, alone, once the others are done: its times were measured on a clock the suite could
-/// not keep.
+/// or when the target stops answering. A case that failed while the suite itself was held up, or
+/// on a wait the target timed, is run again, alone, once the others are done: its times were
+/// measured on a clock the suite or the target could not keep.
 package struct SuiteRunner<Driver: SuiteDriver> {
     package let driver: Driver
 
@@ -74,7 +74,7 @@ package struct SuiteRunner<Driver: SuiteDriver> {
             // for the first run's, acknowledging without delivering (no READ_RECEIPT).
             var attempt = await Self.runRepeated(cases[index], number: cases.count + index, with: driver)
             if Task.isCancelled { break }
-            if attempt.isSuspect {
+            if attempt.isSuspect && attempt.heldTooLong {
                 attempt.result.verdict.reason += "; the suite itself was held up \(DurationText.milliseconds(attempt.held, decimals: 0)) in this case, even run alone: run it on a quieter machine"
                 attempt.result.heldUp = attempt.held
             }

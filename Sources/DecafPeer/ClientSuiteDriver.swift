@@ -62,7 +62,7 @@ struct ClientSuiteDriver: SuiteDriver {
         }
         let verdict = result.problem.map { Verdict(.harnessError, $0) } ?? ClientJudge(testCase: testCase, observation: result.observation).verdict
         return CaseAttempt(result: CaseResult(testCase: testCase.conformanceCase, verdict: verdict, transcript: result.transcript, duration: ContinuousClock.now - started),
-                           held: result.held, unusable: Self.unusable(result.observation, verdict: verdict), lastWords: result.observation.lastWords,
+                           held: result.held, targetTimed: testCase.check.isTimed, unusable: Self.unusable(result.observation, verdict: verdict), lastWords: result.observation.lastWords,
                            cannotStart: verdict.kind == .harnessError && verdict.reason.hasPrefix(Self.cannotStart))
     }
 
