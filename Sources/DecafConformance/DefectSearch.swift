@@ -74,8 +74,7 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
             return !firstRelevant || !breaks.isDisjoint(with: cases[index].requirements) || !breaks.isDisjoint(with: cases[index].actual.requirements)
         }
         if firstRelevant, diagnosis.unexplained.count > sampleSize {
-            let unexplained = diagnosis.unexplained
-            let sample = Set(stride(from: 0, to: unexplained.count, by: unexplained.count / sampleSize + 1).map { unexplained[$0] })
+            let sample = Set(sample(of: diagnosis.unexplained, sizes: Dictionary(cases.map { ($0.id, $0.size) }, uniquingKeysWith: max)))
             diagnosis = search.settled { _, index in sample.contains(cases[index].id) }
         }
         if !diagnosis.unexplained.isEmpty {
@@ -89,6 +88,17 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
     /// before all of them are.
     static var sampleSize: Int { 12 }
 
+    /// About `sampleSize` of the failures `unexplained` (ids in the run's order), spread over the
+    /// run: the run cut into that many stretches, the case that gives the testee fewest bytes in
+    /// each. A model is judged by simulating the case, so a case of a megabyte costs a thousand
+    /// small ones, and every mistake is judged in the sample.
+    static func sample(of unexplained: [String], sizes: [String: Int]) -> [String] {
+        let stretch = unexplained.count / sampleSize + 1
+        return stride(from: 0, to: unexplained.count, by: stretch).map { start in
+            unexplained[start..<min(start + stretch, unexplained.count)].min { sizes[$0, default: 0] < sizes[$1, default: 0] }!
+        }
+    }
+
     private init(cases: [Case], catalog: [Mistake], reference: [Verdict]?, judge: @escaping @Sendable ([Mistake], Int) -> Verdict,
                  same: @escaping (Verdict, Verdict, Int) -> Bool) {
         self.cases = cases
@@ -97,7 +107,8 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
         self.judge = judge
         self.same = same
         failing = cases.indices.filter { cases[$0].actual.kind.isFailure }
-        passed = cases.indices.filter { !cases[$0].actual.kind.isFailure }
+        // The smallest first: judged a chunk at a time, a model that fails one is told cheaply.
+        passed = cases.indices.filter { !cases[$0].actual.kind.isFailure }.sorted { (cases[$0].size, $0) < (cases[$1].size, $1) }
     }
 
     /// The greedy search, each mistake judged in the failing cases `judging` picks (besides those
@@ -146,7 +157,7 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
                 judge(mistake, in: failing.filter { relevant(mistake, $0) })
                 // A mistake whose model changes no failure still unexplained cannot explain one more.
                 guard unexplained.contains(where: { differs[mistake]?[$0] != nil }),
-                      let explaining = explanation(of: chosen + [mistake], beyond: max(explained.count, (best?.explained.count ?? 0) - 1)),
+                      let explaining = explanation(of: chosen + [mistake], beyond: max(explained.count, (best?.explained.count ?? 0) - 1), after: explained),
                       explaining.count > explained.count else { continue }
                 if let best, (best.explained.count, -best.position) >= (explaining.count, -candidate.position) { continue }
                 if failsNothingPassed(chosen + [mistake]) { best = (candidate.position, mistake, explaining) }
@@ -215,9 +226,9 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
             let floor = max(least, best?.explained.count ?? 0)
             if candidate.most <= floor { break }
             let pair = [catalog[candidate.first], catalog[candidate.second]]
-            guard let explaining = explanation(of: chosen + pair, beyond: floor), explaining.count > floor else { continue }
+            guard let explaining = explanation(of: chosen + pair, beyond: floor, after: explained), explaining.count > floor else { continue }
             let needed = pair.allSatisfy { member in
-                (explanation(of: chosen + pair.filter { $0 != member }, strict: false)?.count ?? 0) < explaining.count
+                explanation(of: chosen + pair.filter { $0 != member }, strict: false, beyond: explaining.count - 1, after: explained) == nil
             }
             if needed, failsNothingPassed(chosen + pair) { best = (pair, explaining) }
         }
@@ -272,12 +283,16 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
     /// The failing cases the model of `mistakes` explains, among those where one of them alone
     /// changes the verdict, or nil (`strict`) when it explains under half the failures it predicts,
     /// or when it cannot explain more than `floor`. Judged a few dozen cases at a time, so a model
-    /// that is plainly not the testee's costs a few dozen verdicts, not one for every failure.
-    private mutating func explanation(of mistakes: [Mistake], strict: Bool = true, beyond floor: Int = -1) -> Set<Int>? {
+    /// that is plainly not the testee's costs a few dozen verdicts, not one for every failure:
+    /// first the failures not in `known` (those explained so far, where a model beside the
+    /// mistakes that explain them most likely explains them too, so only the others tell whether
+    /// it can beat `floor`), each group the cases that give the testee fewest bytes first (a case
+    /// of a megabyte costs a thousand small ones to simulate).
+    private mutating func explanation(of mistakes: [Mistake], strict: Bool = true, beyond floor: Int = -1, after known: Set<Int> = []) -> Set<Int>? {
         guard !mistakes.isEmpty else { return [] }
         var explained: Set<Int> = []
         var predicted = 0
-        let touched = touched(by: mistakes, in: failing)
+        let touched = touched(by: mistakes, in: failing).sorted { (known.contains($0) ? 1 : 0, cases[$0].size, $0) < (known.contains($1) ? 1 : 0, cases[$1].size, $1) }
         var start = 0
         while start < touched.count {
             let chunk = touched[start..<min(start + Self.chunk, touched.count)]

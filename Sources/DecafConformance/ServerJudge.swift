@@ -221,7 +221,7 @@ public struct ServerJudge {
         observation.sent(lastSent, at: now.elapsed)
         let writes = transmission.writes(of: bytes)
         pending = writes.enumerated().map { index, write in
-            (Array(write), writes.count == 1 ? transmission.label : "\(transmission.label), write \(index + 1) of \(writes.count)", index > 0 ? transmission.pause : .zero)
+            (writes.count == 1 ? bytes : Array(write), writes.count == 1 ? transmission.label : "\(transmission.label), write \(index + 1) of \(writes.count)", index > 0 ? transmission.pause : .zero)
         }
         afterWrites = nil
         return nextWrite()

@@ -48,11 +48,6 @@ extension Verdict {
 
     /// Whether two texts are the same but for durations ("1503 ms", "2.5 s") that agree.
     private static func agree(_ one: String, _ other: String) -> Bool {
-        let pattern = /\b(\d+(?:\.\d+)?)\s?(ms|s)\b/
-        guard one.replacing(pattern, with: "#") == other.replacing(pattern, with: "#") else { return false }
-        let milliseconds = { (text: String) in
-            text.matches(of: pattern).map { (Double($0.output.1) ?? 0) * ($0.output.2 == "s" ? 1000 : 1) }
-        }
-        return zip(milliseconds(one), milliseconds(other)).allSatisfy { abs($0 - $1) <= durationTolerance($0, $1) }
+        one == other || DurationMentions(one).agree(with: DurationMentions(other), within: durationTolerance)
     }
 }

@@ -161,22 +161,28 @@ public struct CodecModel: Sendable {
     /// after inflating. The body is rewritten as the reference would have to be sent it to read
     /// what this codec reads.
     private func misreadBody(_ bytes: inout [UInt8], end: Int, header: inout HeaderReading, options: inout DecodeOptions) {
-        let body = Array(bytes[FrameHeader.size..<end])
         let zlib = FrameHeader.Field.compressType.value(in: bytes) == 1
         let stored = FrameHeader.Field.checksum.value(in: bytes)
-        var checksumHolds = CRC32.checksum(body) == stored
-        var payload = body
-        if zlib {
-            guard let inflated = try? ZlibInflater().inflate(body, limit: max(options.bodyLimit, 1)) else {
-                // This codec inflates before it checks: the inflation's failure comes first.
-                if mistakes.contains(.checksumOfInflatedBody) { options.verifiesChecksum = false }
-                return
-            }
-            payload = inflated
-            if mistakes.contains(.checksumOfInflatedBody) { checksumHolds = CRC32.checksum(inflated) == stored }
+        guard zlib else {
+            // A body in clear is rewritten where it lies: its length stays, and a body of
+            // megabytes is not copied for a few length fields.
+            let checksumHolds = CRC32.checksum(bytes[FrameHeader.size..<end]) == stored
+            if mistakes.contains(.tlvLengthLittleEndian) { TLVLengthOrder.swap(&bytes, in: FrameHeader.size..<end, readingLittleEndian: true) }
+            let checksum = CRC32.checksum(bytes[FrameHeader.size..<end])
+            header.keep(.checksum, sent: stored)
+            header.keep(.bodyLength, sent: UInt32(end - FrameHeader.size))
+            FrameHeader.Field.checksum.set(checksumHolds ? checksum : ~checksum, in: &bytes)
+            return
         }
-        if mistakes.contains(.tlvLengthLittleEndian) { payload = TLVLengthOrder.swapped(payload, readingLittleEndian: true) }
-        let newBody = zlib ? ZlibCompressor().compress(payload) : payload
+        let body = Array(bytes[FrameHeader.size..<end])
+        guard var payload = try? ZlibInflater().inflate(body, limit: max(options.bodyLimit, 1)) else {
+            // This codec inflates before it checks: the inflation's failure comes first.
+            if mistakes.contains(.checksumOfInflatedBody) { options.verifiesChecksum = false }
+            return
+        }
+        let checksumHolds = CRC32.checksum(mistakes.contains(.checksumOfInflatedBody) ? payload : body) == stored
+        if mistakes.contains(.tlvLengthLittleEndian) { TLVLengthOrder.swap(&payload, in: 0..<payload.count, readingLittleEndian: true) }
+        let newBody = ZlibCompressor().compress(payload)
         let checksum = CRC32.checksum(newBody)
         bytes.replaceSubrange(FrameHeader.size..<end, with: newBody)
         header.keep(.checksum, sent: stored)

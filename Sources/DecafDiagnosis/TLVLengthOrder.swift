@@ -10,8 +10,14 @@ public enum TLVLengthOrder {
     /// output). Containers deeper than any depth limit are left as they are.
     public static func swapped(_ bytes: [UInt8], readingLittleEndian: Bool) -> [UInt8] {
         var out = bytes
-        swap(&out, in: 0..<out.count, readingLittleEndian: readingLittleEndian, depth: 0)
+        swap(&out, in: 0..<out.count, readingLittleEndian: readingLittleEndian)
         return out
+    }
+
+    /// The same, in place, for the TLV sequence at `range` of `bytes`: a frame's body swapped
+    /// where it lies costs no copy of it.
+    public static func swap(_ bytes: inout [UInt8], in range: Range<Int>, readingLittleEndian: Bool) {
+        swap(&bytes, in: range, readingLittleEndian: readingLittleEndian, depth: 0)
     }
 
     private static func swap(_ bytes: inout [UInt8], in range: Range<Int>, readingLittleEndian: Bool, depth: Int) {
