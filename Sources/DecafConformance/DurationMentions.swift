@@ -50,9 +50,10 @@ struct DurationMentions: Equatable {
 
     private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
 
-    /// A letter, digit or underscore, or a byte of a character beyond ASCII: what a word is made of.
+    /// An ASCII letter, digit or underscore: what a word is made of. A character beyond ASCII (the
+    /// verdicts' ≤, ×, →) is not, so "≤5 ms" mentions a duration.
     private static func isWord(_ byte: UInt8) -> Bool {
-        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || byte == UInt8(ascii: "_") || byte >= 0x80
+        isDigit(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || byte == UInt8(ascii: "_")
     }
 
     /// Whether `other` mentions the same words and, one by one, durations within `tolerance` of these.

@@ -11,6 +11,7 @@ struct DurationMentionsTests {
         ("x12 ms, 12 msg, 5 sessions, v1.0 s2, 3 s_x", "x12 ms, 12 msg, 5 sessions, v1.0 s2, 3 s_x", []),
         ("at 7 s", "at #", [7000]),
         ("1 ms", "#", [1]),
+        ("waits ≤5 ms, 2×400 ms", "waits ≤#, 2×#", [5, 400]),
     ])
     func mentions(text: String, words: String, milliseconds: [Double]) {
         let mentions = DurationMentions(text)
