@@ -228,7 +228,7 @@ public struct DefectSearch<Mistake: CataloguedMistake> {
             let pair = [catalog[candidate.first], catalog[candidate.second]]
             guard let explaining = explanation(of: chosen + pair, beyond: floor, after: explained), explaining.count > floor else { continue }
             let needed = pair.allSatisfy { member in
-                explanation(of: chosen + pair.filter { $0 != member }, strict: false, beyond: explaining.count - 1, after: explained) == nil
+                (explanation(of: chosen + pair.filter { $0 != member }, strict: false, beyond: explaining.count - 1, after: explained)?.count ?? 0) < explaining.count
             }
             if needed, failsNothingPassed(chosen + pair) { best = (pair, explaining) }
         }
