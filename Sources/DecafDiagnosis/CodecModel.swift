@@ -196,7 +196,7 @@ public struct CodecModel: Sendable {
     /// The frame this codec writes for `header`'s fields and `payload`.
     public func encode(_ header: FrameHeader, payload given: [UInt8]) -> [UInt8] {
         var payload = given
-        if mistakes.contains(.tlvLengthLittleEndian) { payload = TLVLengthOrder.swapped(payload, readingLittleEndian: false) }
+        if mistakes.contains(.tlvLengthLittleEndian) { TLVLengthOrder.swap(&payload, in: 0..<payload.count, readingLittleEndian: false) }
         var sent = header
         let zlib = header.compressType == .zlib && header.encryptType != .aes256
         let withoutCompressing = mistakes.contains(.zlibFlagWithoutCompressing) && zlib

@@ -5,17 +5,10 @@ import DecafWire
 /// bytes (`CodecMistake.tlvLengthLittleEndian`). Where a field runs past its sequence, the rest is
 /// left as it is, so the reference reports the same field as the mistaken codec.
 public enum TLVLengthOrder {
-    /// `bytes` with each length swapped, the lengths read little-endian when
+    /// Swaps each length of the TLV sequence at `range` of `bytes`, in place (a frame's body
+    /// swapped where it lies costs no copy of it), the lengths read little-endian when
     /// `readingLittleEndian` (a misreading decoder's input) or big-endian (a miswriting encoder's
     /// output). Containers deeper than any depth limit are left as they are.
-    public static func swapped(_ bytes: [UInt8], readingLittleEndian: Bool) -> [UInt8] {
-        var out = bytes
-        swap(&out, in: 0..<out.count, readingLittleEndian: readingLittleEndian)
-        return out
-    }
-
-    /// The same, in place, for the TLV sequence at `range` of `bytes`: a frame's body swapped
-    /// where it lies costs no copy of it.
     public static func swap(_ bytes: inout [UInt8], in range: Range<Int>, readingLittleEndian: Bool) {
         swap(&bytes, in: range, readingLittleEndian: readingLittleEndian, depth: 0)
     }
