@@ -123,9 +123,9 @@ server-c: deps
 	mkdir -p .build
 	$(CC) -std=c11 -O2 -o .build/server-c tools/reference/server.c tools/reference/codec.c -lz
 
-## zoo: every legal codec and client (decaf testee decoder|client with each combination of --choice) and server (decaf peer with each --choice, --refuse-after-body, a timestamp window, alone and together; ZOO_SIZE=N: every combination of up to N) through decaf conform and a 10-minute decaf fuzz campaign (ZOO_DURATION, ZOO_ROLE=codec|server|client to change); any failure or finding is a false verdict.
+## zoo: every legal codec and client (decaf testee decoder|client with each combination of --choice) and server (decaf peer with each --choice, --refuse-after-body, a timestamp window, alone and together; ZOO_SIZE=N: every combination of up to N) through decaf conform and a 10-minute decaf fuzz campaign (ZOO_DURATION, ZOO_ROLE=codec|server|client to change; ZOO_JOBS=N: N members at once); any failure or finding is a false verdict.
 zoo: deps
-	tools/zoo/legal.py --duration $(or $(ZOO_DURATION),10m) --role $(or $(ZOO_ROLE),all) --size $(or $(ZOO_SIZE),1)
+	tools/zoo/legal.py --duration $(or $(ZOO_DURATION),10m) --role $(or $(ZOO_ROLE),all) --size $(or $(ZOO_SIZE),1) --jobs $(or $(ZOO_JOBS),1)
 
 ## monitor-faults: each planted fault of the reference peer (through decaf proxy --pcap) and client (conform client --pcap) under its suite, judged by decaf monitor; fails unless the tables in docs/monitor.md are what it names (about 15 minutes).
 monitor-faults: build

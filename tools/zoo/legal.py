@@ -11,14 +11,17 @@ implementation passes every case and gives no finding; anything else is a false 
 and the run exits 1. The default test run checks the same in memory (LegalCodecZooTests,
 LegalServerZooTests, LegalClientZooTests); this is the campaign of `--duration` each (default 10m).
 
-Usage: legal.py [--duration 10m] [--role codec|server|client|all] [--decaf PATH] [--keep DIR] [--only TEXT] [--size N]
+Usage: legal.py [--duration 10m] [--role codec|server|client|all] [--decaf PATH] [--keep DIR] [--only TEXT] [--size N] [--jobs N]
 
 With --keep DIR, each member's findings stay in DIR/ROLE-CHOICES (a false verdict to reproduce);
 without it they go with the member. --only TEXT runs the members whose choices (as the table
 shows them) contain TEXT, e.g. a choice just added, or with --only =TEXT are exactly TEXT;
-repeatable, a member runs when any matches.
+repeatable, a member runs when any matches. --jobs N runs N members at once, each with processes
+of its own: on a machine of N cores or more, the whole zoo in 1/N of the time; each campaign still
+runs for its --duration, with fewer inputs when the cores are shared.
 """
 import argparse
+import concurrent.futures
 import itertools
 import json
 import os
@@ -78,19 +81,23 @@ def findings_folder(keep, kind, member):
 
 def testees(role, decaf, duration, limit, keep, only, fuzz_options=()):
     """Every combination of a testee's choices (`decaf testee ROLE --list-choices`, ROLE decoder or
-    client): its rows."""
+    client): a job per member, each giving its row."""
     names = listed([decaf, "testee", role, "--list-choices"])
+    kind = "codec" if role == "decoder" else role
     for count in range(len(names) + 1):
         for combination in itertools.combinations(names, count):
-            testee = [decaf, "testee", role] + [word for name in combination for word in ["--choice", name]]
-            if not chosen(", ".join(combination) or "none", only):
+            member = ", ".join(combination) or "none"
+            if not chosen(member, only):
                 continue
-            conform = subprocess.run([decaf, "conform", role, "--json", "--"] + testee, capture_output=True, text=True, timeout=900)
-            kind, member = "codec" if role == "decoder" else role, ", ".join(combination) or "none"
-            with findings_folder(keep, kind, member) as findings:
-                fuzz = subprocess.run([decaf, "fuzz", role, "--duration", duration, "--findings", findings, "--json", *fuzz_options, "--"] + testee,
-                                      capture_output=True, text=True, timeout=limit)
-            yield kind, member, conform.returncode, verdicts(conform, fuzz)
+            testee = [decaf, "testee", role] + [word for name in combination for word in ["--choice", name]]
+
+            def job(testee=testee, member=member):
+                conform = subprocess.run([decaf, "conform", role, "--json", "--"] + testee, capture_output=True, text=True, timeout=900)
+                with findings_folder(keep, kind, member) as findings:
+                    fuzz = subprocess.run([decaf, "fuzz", role, "--duration", duration, "--findings", findings, "--json", *fuzz_options, "--"] + testee,
+                                          capture_output=True, text=True, timeout=limit)
+                return kind, member, conform.returncode, verdicts(conform, fuzz)
+            yield job
 
 
 def codecs(decaf, duration, limit, keep, only):
@@ -106,7 +113,8 @@ def clients(decaf, duration, limit, keep, only):
 def servers(decaf, duration, limit, keep, only, size=1):
     """The peer with each combination of up to `size` of a server's choices (1: each alone), and
     all together; then with the limits a receiver may set (repeated tags allowed, a deeper
-    nesting, a smaller body), told to the suite and the fuzzer with the same options."""
+    nesting, a smaller body), told to the suite and the fuzzer with the same options: a job per
+    member, each with a peer of its own."""
     options = [["--choice", name] for name in listed([decaf, "peer", "--list-choices"])] + [["--refuse-after-body"], ["--timestamp-window", "60s"]]
     combined = [combination for count in range(1, min(size, len(options) - 1) + 1) for combination in itertools.combinations(options, count)]
     members = [([], [])] + [([word for option in combination for word in option], []) for combination in combined]
@@ -116,17 +124,20 @@ def servers(decaf, duration, limit, keep, only, size=1):
     for member, told in members:
         if not chosen(" ".join(member) or "none", only):
             continue
-        peer = subprocess.Popen([decaf, "peer", "--listen", "127.0.0.1:0"] + member, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        try:
-            address = peer.stdout.readline().split()[-1]
-            conform = subprocess.run([decaf, "conform", "server", "--json", address] + told, capture_output=True, text=True, timeout=900)
-            with findings_folder(keep, "server", " ".join(member)) as findings:
-                fuzz = subprocess.run([decaf, "fuzz", "server", address, "--duration", duration, "--findings", findings, "--json"] + told,
-                                      capture_output=True, text=True, timeout=limit)
-        finally:
-            peer.terminate()
-            peer.wait(timeout=30)
-        yield "server", " ".join(member) or "none", conform.returncode, verdicts(conform, fuzz)
+
+        def job(member=member, told=told):
+            peer = subprocess.Popen([decaf, "peer", "--listen", "127.0.0.1:0"] + member, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            try:
+                address = peer.stdout.readline().split()[-1]
+                conform = subprocess.run([decaf, "conform", "server", "--json", address] + told, capture_output=True, text=True, timeout=900)
+                with findings_folder(keep, "server", " ".join(member)) as findings:
+                    fuzz = subprocess.run([decaf, "fuzz", "server", address, "--duration", duration, "--findings", findings, "--json"] + told,
+                                          capture_output=True, text=True, timeout=limit)
+            finally:
+                peer.terminate()
+                peer.wait(timeout=30)
+            return "server", " ".join(member) or "none", conform.returncode, verdicts(conform, fuzz)
+        yield job
 
 
 def main():
@@ -139,26 +150,32 @@ def main():
                         help="servers: each combination of up to N of the choices, not only each alone (7 choices: 128 members in all)")
     parser.add_argument("--only", metavar="TEXT", action="append", default=[],
                         help="run only the members whose choices contain TEXT (=TEXT: are exactly TEXT); repeatable")
+    parser.add_argument("--jobs", type=int, default=1, metavar="N",
+                        help="run N members at once, each with its own processes (a row as each ends); 1 to 8")
     args = parser.parse_args()
+    if not 1 <= args.jobs <= 8:
+        sys.exit(f"legal.py: --jobs {args.jobs}: give 1 to 8 members at once")
     if args.decaf == parser.get_default("decaf"):
         subprocess.run(["swift", "build", "-c", "release", "--product", "decaf"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
     decaf = args.decaf
     # Every wait has a deadline: a campaign ends within its duration and twice its answer timeout;
     # a conformance run within minutes.
     limit = seconds(args.duration) + 300
-    print(f"the zoo of legal implementations: {os.path.relpath(decaf, ROOT)}, a {args.duration} fuzz campaign each\n")
+    jobs = "" if args.jobs == 1 else f", {args.jobs} members at once"
+    print(f"the zoo of legal implementations: {os.path.relpath(decaf, ROOT)}, a {args.duration} fuzz campaign each{jobs}\n")
     print("| role | choices | conform: passed | fuzz: inputs | findings |")
     print("|---|---|---|---:|---:|")
     def sized_servers(*arguments):
         return servers(*arguments, size=args.size)
     roles = {"codec": [codecs], "server": [sized_servers], "client": [clients], "all": [codecs, sized_servers, clients]}[args.role]
+    members = [job for role in roles for job in role(decaf, args.duration, limit, args.keep, args.only)]
     false_verdicts = 0
-    for role in roles:
-        for kind, member, status, (passed, cases, inputs, found) in role(decaf, args.duration, limit, args.keep, args.only):
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for row in concurrent.futures.as_completed([pool.submit(job) for job in members]):
+            kind, member, status, (passed, cases, inputs, found) = row.result()
             false_verdicts += (status != 0) + found
             print(f"| {kind} | {member} | {passed} of {cases} (exit {status}) | {inputs} | {found} |", flush=True)
     sys.exit(1 if false_verdicts else 0)
-
 
 if __name__ == "__main__":
     main()
