@@ -75,14 +75,14 @@ def findings_folder(keep, kind, member):
         with tempfile.TemporaryDirectory() as folder:
             yield folder
         return
-    folder = os.path.join(keep, kind + "-" + (re.sub(r"[^A-Za-z0-9.]+", "-", member).strip("-") or "none"))
+    folder = os.path.join(keep, kind + "-" + re.sub(r"[^A-Za-z0-9.]+", "-", member).strip("-"))
     os.makedirs(folder, exist_ok=True)
     yield folder
 
 
 def testees(role, decaf, duration, limit, keep, only, fuzz_options=()):
     """Every combination of a testee's choices (`decaf testee ROLE --list-choices`, ROLE decoder or
-    client): a job per member, each giving its row."""
+    client): each member's kind, name and job (its conformance exit status and verdicts)."""
     names = listed([decaf, "testee", role, "--list-choices"])
     kind = "codec" if role == "decoder" else role
     for count in range(len(names) + 1):
@@ -97,8 +97,8 @@ def testees(role, decaf, duration, limit, keep, only, fuzz_options=()):
                 with findings_folder(keep, kind, member) as findings:
                     fuzz = subprocess.run([decaf, "fuzz", role, "--duration", duration, "--findings", findings, "--json", *fuzz_options, "--"] + testee,
                                           capture_output=True, text=True, timeout=limit)
-                return kind, member, conform.returncode, verdicts(conform, fuzz)
-            yield job
+                return conform.returncode, verdicts(conform, fuzz)
+            yield kind, member, job
 
 
 def codecs(decaf, duration, limit, keep, only):
@@ -114,8 +114,8 @@ def clients(decaf, duration, limit, keep, only):
 def servers(decaf, duration, limit, keep, only, size=1):
     """The peer with each combination of up to `size` of a server's choices (1: each alone), and
     all together; then with the limits a receiver may set (repeated tags allowed, a deeper
-    nesting, a smaller body), told to the suite and the fuzzer with the same options: a job per
-    member, each with a peer of its own."""
+    nesting, a smaller body), told to the suite and the fuzzer with the same options: each member's
+    kind, name and job (as for testees), each job with a peer of its own."""
     options = [["--choice", name] for name in listed([decaf, "peer", "--list-choices"])] + [["--refuse-after-body"], ["--timestamp-window", "60s"]]
     combined = [combination for count in range(1, min(size, len(options) - 1) + 1) for combination in itertools.combinations(options, count)]
     members = [([], [])] + [([word for option in combination for word in option], []) for combination in combined]
@@ -123,25 +123,34 @@ def servers(decaf, duration, limit, keep, only, size=1):
     limits = ["--allow-duplicate-tags", "--depth-limit", "8", "--body-limit", "4096"]
     members.append((limits, limits))
     for member, told in members:
-        if not chosen(" ".join(member) or "none", only):
+        name = " ".join(member) or "none"
+        if not chosen(name, only):
             continue
 
-        def job(member=member, told=told):
+        def job(member=member, told=told, name=name):
             peer = subprocess.Popen([decaf, "peer", "--listen", "127.0.0.1:0"] + member, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
             try:
                 # A peer that never says where it listens is a member that cannot run, not a wait for ever.
                 if not select.select([peer.stdout], [], [], 30)[0]:
                     raise RuntimeError("decaf peer said nothing of where it listens within 30 s")
-                address = peer.stdout.readline().split()[-1]
+                line = peer.stdout.readline()
+                if not line.startswith("listening on "):
+                    said = f"said {line.strip()!r}" if line else "ended"
+                    raise RuntimeError(f"decaf peer {said} instead of saying where it listens")
+                address = line.split()[-1]
                 conform = subprocess.run([decaf, "conform", "server", "--json", address] + told, capture_output=True, text=True, timeout=900)
-                with findings_folder(keep, "server", " ".join(member)) as findings:
+                with findings_folder(keep, "server", name) as findings:
                     fuzz = subprocess.run([decaf, "fuzz", "server", address, "--duration", duration, "--findings", findings, "--json"] + told,
                                           capture_output=True, text=True, timeout=limit)
             finally:
                 peer.terminate()
-                peer.wait(timeout=30)
-            return "server", " ".join(member) or "none", conform.returncode, verdicts(conform, fuzz)
-        yield job
+                try:
+                    peer.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    peer.kill()
+                    peer.wait()
+            return conform.returncode, verdicts(conform, fuzz)
+        yield "server", name, job
 
 
 def main():
@@ -172,17 +181,19 @@ def main():
     def sized_servers(*arguments):
         return servers(*arguments, size=args.size)
     roles = {"codec": [codecs], "server": [sized_servers], "client": [clients], "all": [codecs, sized_servers, clients]}[args.role]
-    members = [job for role in roles for job in role(decaf, args.duration, limit, args.keep, args.only)]
+    members = [member for role in roles for member in role(decaf, args.duration, limit, args.keep, args.only)]
     false_verdicts = 0
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        for row in concurrent.futures.as_completed([pool.submit(job) for job in members]):
+        running = {pool.submit(job): (kind, name) for kind, name, job in members}
+        for row in concurrent.futures.as_completed(running):
+            kind, member = running[row]
             try:
-                kind, member, status, (passed, cases, inputs, found) = row.result()
+                status, (passed, cases, inputs, found) = row.result()
             except Exception as error:
                 # A member whose run failed (a conformance run past its deadline, output that is not
                 # a report) is a row of its own and fails the zoo; the other members go on.
                 false_verdicts += 1
-                print(f"| - | a member | did not run to its end: {error} | - | - |", flush=True)
+                print(f"| {kind} | {member} | did not run to its end: {error} | - | - |", flush=True)
                 continue
             false_verdicts += (status != 0) + found
             print(f"| {kind} | {member} | {passed} of {cases} (exit {status}) | {inputs} | {found} |", flush=True)
