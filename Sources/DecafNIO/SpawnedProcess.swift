@@ -66,6 +66,9 @@ public final class SpawnedProcess: Sendable {
     /// This process's ends of the child's pipes.
     public let pipes: Pipes
     private let termination = Mutex<Termination?>(nil)
+    /// Set once the child has ended, just before it is reaped: until then its process ID is its
+    /// own, so whatever runs under this lock while it is unset names the child (`whileUnreaped`).
+    private let reaped = Mutex(false)
     /// Left once the child has ended and been reaped.
     private let running = DispatchGroup()
 
@@ -128,15 +131,19 @@ public final class SpawnedProcess: Sendable {
 
         running.enter()
         Thread { [self] in
-            let ended = Self.reap(processIdentifier)
+            let ended = Self.reap(processIdentifier) { reaped.withLock { $0 = true } }
             termination.withLock { $0 = ended }
             running.leave()
             onExit?(ended)
         }.start()
     }
 
-    /// Waits for `pid` to end, and says how it did.
-    private static func reap(_ pid: pid_t) -> Termination {
+    /// Waits for `pid` to end, calls `ended` while it is still a zombie (its ID not yet free for
+    /// another process or thread to take), then reaps it and says how it ended.
+    private static func reap(_ pid: pid_t, ended: () -> Void) -> Termination {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
+        ended()
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             // Only an interruption is worth another wait; anything else means it is gone.
@@ -167,9 +174,18 @@ public final class SpawnedProcess: Sendable {
         return ended ?? .exited(status: -1)
     }
 
+    /// Runs `body` with the child's process ID while it is the child's (the child runs, or has
+    /// ended and is not yet reaped), so a file under /proc or a signal reaches no other process or
+    /// thread that took the ID after it; nil once the child is reaped. The child is not reaped
+    /// while `body` runs.
+    @discardableResult
+    public func whileUnreaped<T: Sendable>(_ body: (pid_t) -> T) -> T? {
+        reaped.withLock { reaped in reaped ? nil : body(processIdentifier) }
+    }
+
     /// Sends `signal` to the child, while it runs.
     public func signal(_ signal: Int32) {
-        if isRunning { kill(processIdentifier, signal) }
+        whileUnreaped { kill($0, signal) }
     }
 
     /// Sends `signal` to the child's process group: the child, if it runs, and what it started.

@@ -77,6 +77,28 @@ struct SpawnedProcessTests {
         #expect(alone.ended == .signalled(SIGTERM))
     }
 
+    @Test("its process ID stays its own while a reading under it runs: a child that ends meanwhile is reaped only after it; nothing runs once it is")
+    func unreaped() throws {
+        let child = try SpawnedProcess(executable: "/bin/sh", arguments: ["-c", "read line; exit 3"], standardInput: .pipe)
+        let input = try #require(child.pipes.input)
+        let state = child.whileUnreaped { pid in
+            close(input)
+            // The child ends at the end of its input; it stays a zombie under its own ID until this returns.
+            func state() -> String {
+                let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+                return stat.split(separator: ")").last?.split(separator: " ").first.map(String.init) ?? "gone"
+            }
+            let deadline = ContinuousClock.now + .seconds(30)
+            while !["Z", "gone"].contains(state()) && ContinuousClock.now < deadline {}
+            // Time for a reaper that did not wait for this to take the ID: the answer does not depend on it.
+            Thread.sleep(forTimeInterval: 0.2)
+            return state()
+        }
+        #expect(state == "Z")
+        #expect(child.wait(limit: .seconds(30)) == .exited(status: 3))
+        #expect(child.whileUnreaped { $0 } == nil)
+    }
+
     @Test("an environment given is the child's whole environment")
     func environment() throws {
         let child = try SpawnedProcess(executable: "/usr/bin/env", arguments: [], environment: ["ONLY": "this"], standardOutput: .pipe)
