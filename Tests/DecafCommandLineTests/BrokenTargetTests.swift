@@ -88,9 +88,9 @@ struct BrokenTargetTests {
     func stoppedServer() async throws {
         let peer = try RunningChild(decaf: ["peer"])
         let address = String(try await peer.firstLine().dropFirst("listening on ".count))
-        kill(peer.processIdentifier, SIGSTOP)
+        peer.signal(SIGSTOP)
         let outcome = try await Self.timed(["conform", "server", address, "--timeout", "1s"])
-        kill(peer.processIdentifier, SIGCONT)
+        peer.signal(SIGCONT)
         Self.expectOneParagraph(outcome, within: .seconds(4), naming: ["answered nothing within"], "conform server against a stopped server")
         _ = try await peer.stop()
     }

@@ -19,13 +19,13 @@ struct InterruptionTests {
     final class Signalled: Sendable {
         private let instant = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
 
-        /// Sends SIGINT to `process` once.
-        func interrupt(_ process: Int32) {
+        /// Sends SIGINT to `child` once.
+        func interrupt(_ child: RunningChild) {
             let first = instant.withLockedValue { instant in
                 defer { instant = instant ?? .now }
                 return instant == nil
             }
-            if first { kill(process, SIGINT) }
+            if first { child.signal(SIGINT) }
         }
 
         var at: ContinuousClock.Instant? { instant.withLockedValue { $0 } }
@@ -56,7 +56,7 @@ struct InterruptionTests {
         let signalled = Signalled()
         let run = NIOLockedValueBox<RunningChild?>(nil)
         let relay = try await StoppingRelay.start(upstreamPort: Int(address.split(separator: ":").last!)!) { number in
-            if number == 12, let process = run.withLockedValue({ $0 })?.processIdentifier { signalled.interrupt(process) }
+            if number == 12, let child = run.withLockedValue({ $0 }) { signalled.interrupt(child) }
         }
         let child = try RunningChild(decaf: ["conform", "server", "127.0.0.1:\(relay.port)", "--timeout", "2s"] + arguments)
         run.withLockedValue { $0 = child }
@@ -139,7 +139,7 @@ struct InterruptionTests {
         // Interrupted a second after its connection: on the relay's event loop, not this task.
         let relay = try await StoppingRelay.start(upstreamPort: Int(address.split(separator: ":").last!)!) { _ in
             MultiThreadedEventLoopGroup.singleton.next().scheduleTask(in: .seconds(1)) {
-                if let process = run.withLockedValue({ $0 })?.processIdentifier { signalled.interrupt(process) }
+                if let child = run.withLockedValue({ $0 }) { signalled.interrupt(child) }
             }
         }
         let child = try RunningChild(decaf: ["send", "127.0.0.1:\(relay.port)", "--count", "1000000"])

@@ -183,9 +183,9 @@ struct SecondZooTests {
         let said = try await proxy.errorLine(containing: "the most its 256 file descriptors allow", limit: .seconds(30))
         #expect(said.contains("carrying 96 connections"), "\(said)")
         // While the clients wait, the proxy waits too: a spinning accept loop would burn a core.
-        let before = try ProcessTimes(pid: proxy.processIdentifier)
+        let before = try proxy.times()
         try await Task.sleep(for: .seconds(3))
-        let after = try ProcessTimes(pid: proxy.processIdentifier)
+        let after = try proxy.times()
         #expect(after.cpu - before.cpu < .seconds(1), "the proxy used \(after.cpu - before.cpu) of CPU in 3 s while clients waited")
         for client in clients { close(client) }
         clients = []

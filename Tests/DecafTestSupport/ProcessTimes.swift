@@ -1,3 +1,4 @@
+import DecafNIO
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -10,8 +11,9 @@ public struct ProcessTimes: Sendable {
 
     public struct Unreadable: Error {}
 
-    public init(pid: Int32) throws {
-        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+    /// Read while `process` is not yet reaped, so never another process's that took its ID.
+    public init(of process: SpawnedProcess) throws {
+        guard let read = process.whileUnreaped({ try? String(contentsOfFile: "/proc/\($0)/stat", encoding: .utf8) }), let stat = read else { throw Unreadable() }
         // The command name (field 2) may hold spaces; the fields after its closing parenthesis are plain.
         guard let close = stat.lastIndex(of: ")") else { throw Unreadable() }
         let fields = stat[stat.index(after: close)...].split(separator: " ")

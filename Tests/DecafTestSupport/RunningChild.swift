@@ -67,8 +67,16 @@ public final class RunningChild: Sendable {
         return line
     }
 
-    /// The child's process id, to signal it (SIGSTOP, SIGCONT) while it runs.
-    public var processIdentifier: Int32 { process.processIdentifier }
+    /// Sends `signal` (SIGSTOP, SIGCONT, SIGINT) to the child while it is not yet reaped, so no other
+    /// process that took its ID gets it.
+    public func signal(_ signal: Int32) {
+        process.signal(signal)
+    }
+
+    /// The CPU the child has used so far; throws once it is reaped.
+    public func times() throws -> ProcessTimes {
+        try ProcessTimes(of: process)
+    }
 
     /// Sends `signal` and waits for the child to exit; kills it and throws if it has not within
     /// `limit`. Returns how it ended and everything it printed.
