@@ -1,6 +1,5 @@
 import CSpawn
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -65,16 +64,14 @@ public final class SpawnedProcess: Sendable {
     public let processIdentifier: pid_t
     /// This process's ends of the child's pipes.
     public let pipes: Pipes
-    private let termination = Mutex<Termination?>(nil)
-    /// Set once the child has ended, just before it is reaped: until then its process ID is its
-    /// own, so whatever runs under this lock while it is unset names the child (`whileUnreaped`).
-    private let reaped = Mutex(false)
-    /// Left once the child has ended and been reaped.
-    private let running = DispatchGroup()
+    /// Waits for the child's end, and reaps it once it is released (by `stop`, `release`, or the
+    /// end of this object).
+    private let reaper: ChildReaper
 
     /// Starts `executable` (a path, not looked up) with `arguments`, in `directory` when given,
     /// with `environment` (this process's own when nil). `onExit` hears how it ended, on the
-    /// thread that waits for it.
+    /// thread that waits for it. Once ended, the child stays unreaped until it is released (`stop`,
+    /// `release`, or the end of this object), so its process group can be signalled until then.
     public init(executable: String, arguments: [String], environment: [String: String]? = nil, directory: String? = nil,
                 standardInput: Stream = .null, standardOutput: Stream = .null, standardError: Stream = .null,
                 onExit: (@Sendable (Termination) -> Void)? = nil) throws(Failure) {
@@ -128,33 +125,15 @@ public final class SpawnedProcess: Sendable {
         started = true
         processIdentifier = pid
         pipes = Pipes(input: ours[0], output: ours[1], error: ours[2])
-
-        running.enter()
-        Thread { [self] in
-            let ended = Self.reap(processIdentifier) { reaped.withLock { $0 = true } }
-            termination.withLock { $0 = ended }
-            running.leave()
-            onExit?(ended)
-        }.start()
+        reaper = ChildReaper(pid, onExit: onExit)
     }
 
-    /// Waits for `pid` to end, calls `ended` while it is still a zombie (its ID not yet free for
-    /// another process or thread to take), then reaps it and says how it ended.
-    private static func reap(_ pid: pid_t, ended: () -> Void) -> Termination {
-        var info = siginfo_t()
-        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR {}
-        ended()
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            // Only an interruption is worth another wait; anything else means it is gone.
-            if errno != EINTR { return .exited(status: -1) }
-        }
-        let signal = status & 0x7F
-        return signal == 0 ? .exited(status: (status >> 8) & 0xFF) : .signalled(signal)
+    deinit {
+        reaper.release(endingGroup: false)
     }
 
     /// How the child ended; nil while it runs.
-    public var ended: Termination? { termination.withLock { $0 } }
+    public var ended: Termination? { reaper.ended }
 
     /// Whether the child has not ended yet.
     public var isRunning: Bool { ended == nil }
@@ -162,16 +141,13 @@ public final class SpawnedProcess: Sendable {
     /// Waits until the child has ended, at most `limit`; nil if it still runs.
     @discardableResult
     public func wait(limit: Duration) -> Termination? {
-        let (seconds, attoseconds) = max(limit, .zero).components
-        _ = running.wait(timeout: .now() + .seconds(Int(clamping: seconds)) + .nanoseconds(Int(attoseconds / 1_000_000_000)))
-        return ended
+        reaper.wait(limit: limit)
     }
 
     /// Waits until the child has ended.
     @discardableResult
     public func wait() -> Termination {
-        running.wait()
-        return ended ?? .exited(status: -1)
+        reaper.wait()
     }
 
     /// Runs `body` with the child's process ID while it is the child's (the child runs, or has
@@ -180,7 +156,7 @@ public final class SpawnedProcess: Sendable {
     /// while `body` runs.
     @discardableResult
     public func whileUnreaped<T: Sendable>(_ body: (pid_t) -> T) -> T? {
-        reaped.withLock { reaped in reaped ? nil : body(processIdentifier) }
+        reaper.whileUnreaped(body)
     }
 
     /// Sends `signal` to the child, while it runs.
@@ -188,14 +164,22 @@ public final class SpawnedProcess: Sendable {
         whileUnreaped { kill($0, signal) }
     }
 
-    /// Sends `signal` to the child's process group: the child, if it runs, and what it started.
+    /// Sends `signal` to the child's process group (the child, if it runs, and what it started),
+    /// until the child is released: the group's ID is the child's own until then.
     public func signalGroup(_ signal: Int32) {
-        kill(-processIdentifier, signal)
+        whileUnreaped { kill(-$0, signal) }
+    }
+
+    /// Lets the child be reaped once it has ended (at once if it has). With `endingGroup`, what it
+    /// left running in its process group is killed first, however long after its end this comes:
+    /// the group's ID is still its own. Only the first release counts.
+    public func release(endingGroup: Bool = true) {
+        reaper.release(endingGroup: endingGroup)
     }
 
     /// Stops the child: SIGTERM, then SIGKILL when it has not ended within `grace`; returns once it
-    /// has ended. With `group`, the signals go to its process group, and what is left of the group
-    /// is killed at the end, so what it started goes too.
+    /// has ended, and releases it. With `group`, the signals go to its process group, and what is
+    /// left of the group is killed as it is released, so what it started goes too.
     public func stop(grace: Duration = .seconds(1), group: Bool = true) {
         let send = group ? signalGroup : signal
         if isRunning {
@@ -203,7 +187,7 @@ public final class SpawnedProcess: Sendable {
             if wait(limit: grace) == nil { send(SIGKILL) }
             wait()
         }
-        if group { signalGroup(SIGKILL) }
+        release(endingGroup: group)
     }
 
     /// Writes all of `bytes` to `descriptor` (a child's standard input); false when its reader is

@@ -233,10 +233,11 @@ final class ClientTestees {
         for testee in testees where testee.exit == nil { testee.process?.signalGroup(SIGKILL) }
     }
 
-    /// At the case's end: what the testees started and left behind goes with the case, and their
-    /// pipes are closed.
+    /// At the case's end: what the testees started and left behind goes with the case (killed as
+    /// each is released, at once for those that have ended, as the rest end), and their pipes are
+    /// closed.
     func release() {
-        for testee in testees where testee.exit != nil { testee.process?.signalGroup(SIGKILL) }
+        for testee in testees { testee.process?.release() }
         for testee in testees {
             testee.pipes?.close(promise: nil)
             testee.errors?.close(promise: nil)

@@ -77,26 +77,48 @@ struct SpawnedProcessTests {
         #expect(alone.ended == .signalled(SIGTERM))
     }
 
-    @Test("its process ID stays its own while a reading under it runs: a child that ends meanwhile is reaped only after it; nothing runs once it is")
-    func unreaped() throws {
-        let child = try SpawnedProcess(executable: "/bin/sh", arguments: ["-c", "read line; exit 3"], standardInput: .pipe)
-        let input = try #require(child.pipes.input)
-        let state = child.whileUnreaped { pid in
-            close(input)
-            // The child ends at the end of its input; it stays a zombie under its own ID until this returns.
-            func state() -> String {
-                let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-                return stat.split(separator: ")").last?.split(separator: " ").first.map(String.init) ?? "gone"
-            }
-            let deadline = ContinuousClock.now + .seconds(30)
-            while !["Z", "gone"].contains(state()) && ContinuousClock.now < deadline {}
-            // Time for a reaper that did not wait for this to take the ID: the answer does not depend on it.
-            Thread.sleep(forTimeInterval: 0.2)
-            return state()
-        }
-        #expect(state == "Z")
+    /// The state /proc gives process `pid` ("Z" a zombie), or "gone".
+    static func state(of pid: pid_t) -> String {
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        return stat.split(separator: ")").last?.split(separator: " ").first.map(String.init) ?? "gone"
+    }
+
+    /// Whether `descriptor` comes to its end within `limit`: the last holder of a pipe's other end is gone.
+    static func ends(_ descriptor: Int32, within limit: Duration) -> Bool {
+        var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        var byte: UInt8 = 0
+        return poll(&waiting, 1, Int32(limit.components.seconds * 1000)) == 1 && read(descriptor, &byte, 1) == 0
+    }
+
+    @Test("an ended child stays a zombie, its ID its own, until it is released; then nothing runs under its ID and it is reaped")
+    func heldUntilReleased() throws {
+        let child = try SpawnedProcess(executable: "/bin/sh", arguments: ["-c", "exit 3"])
         #expect(child.wait(limit: .seconds(30)) == .exited(status: 3))
+        // Time for a reaper that did not wait for the release to take the ID: the answer does not depend on it.
+        Thread.sleep(forTimeInterval: 0.2)
+        let pid = child.processIdentifier
+        #expect(child.whileUnreaped { Self.state(of: $0) } == "Z")
+        child.release()
         #expect(child.whileUnreaped { $0 } == nil)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while Self.state(of: pid) == "Z" && ContinuousClock.now < deadline {}
+        #expect(Self.state(of: pid) != "Z")
+    }
+
+    @Test("what an ended child left in its group is reached until it is released, and killed as it is, however long after its end")
+    func leftovers() throws {
+        for release in [true, false] {
+            // The sleep left behind holds the output pipe: its end is the sleep's.
+            let child = try SpawnedProcess(executable: "/bin/sh", arguments: ["-c", "sleep 30 & exit 3"], standardOutput: .pipe)
+            let output = try #require(child.pipes.output)
+            defer { close(output) }
+            #expect(child.wait(limit: .seconds(30)) == .exited(status: 3))
+            Thread.sleep(forTimeInterval: 0.2)
+            #expect(!Self.ends(output, within: .zero), "the sleep went with its parent")
+            if release { child.release() } else { child.signalGroup(SIGTERM) }
+            #expect(Self.ends(output, within: .seconds(10)), release ? "released" : "signalled")
+            child.release()
+        }
     }
 
     @Test("an environment given is the child's whole environment")

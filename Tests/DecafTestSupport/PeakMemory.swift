@@ -12,7 +12,7 @@ public final class PeakMemory: Sendable {
 
     public init(of process: SpawnedProcess) {
         Thread { [self] in
-            while let status = process.whileUnreaped({ try? String(contentsOfFile: "/proc/\($0)/status", encoding: .utf8) }) {
+            while process.isRunning, let status = process.whileUnreaped({ try? String(contentsOfFile: "/proc/\($0)/status", encoding: .utf8) }) {
                 if let line = status?.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
                    let kibibytes = Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "") {
                     peak.withLock { $0 = max($0, kibibytes * 1024) }
