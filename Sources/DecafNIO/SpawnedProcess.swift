@@ -159,7 +159,7 @@ public final class SpawnedProcess: Sendable {
         reaper.whileUnreaped(body)
     }
 
-    /// Sends `signal` to the child, while it runs.
+    /// Sends `signal` to the child, until it is reaped.
     public func signal(_ signal: Int32) {
         whileUnreaped { kill($0, signal) }
     }
