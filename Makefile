@@ -113,7 +113,7 @@ testee-c: deps
 	mkdir -p .build
 	$(CC) -std=c11 -O2 -o .build/testee-c tools/reference/testee.c tools/reference/codec.c -lz
 
-## client-c: the C reference client, its receiving half (tools/reference/client.c), into .build/client-c; CC=afl-clang-fast builds one AFL++ instruments.
+## client-c: the C reference client (tools/reference/client.c), into .build/client-c; CC=afl-clang-fast builds one AFL++ instruments.
 client-c: deps
 	mkdir -p .build
 	$(CC) -std=c11 -O2 -o .build/client-c tools/reference/client.c tools/reference/codec.c -lz
