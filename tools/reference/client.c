@@ -1,14 +1,15 @@
 /*
  * A Decaf client in C, speaking the client testee protocol of Specs/conform-client.md, with the
- * frame rules of codec.c: it connects where it is told, sends its VERSION_REQUEST (1.0; BASIC and
- * COMPRESSION), takes the answer in either order (HS-2), acknowledges every DATA, CONTROL,
- * READ_RECEIPT and HEARTBEAT frame once (EX-1, EX-2), delivers a DATA frame once per sequence and
- * timestamp (REPLAY-1), reports an ERROR it is sent, and on bytes that break the protocol reports
- * the error, sends an ERROR and closes (EX-5). It sends the messages it is told to, each resent
+ * frame rules of codec.c: it connects where it is told, sends its VERSION_REQUEST (1.0; BASIC,
+ * COMPRESSION and READ_RECEIPT), takes the answer in either order (HS-2), acknowledges every
+ * DATA, CONTROL, READ_RECEIPT and HEARTBEAT frame once (EX-1, EX-2), delivers a DATA frame once
+ * per sequence and timestamp (REPLAY-1), reports an ERROR it is sent, and on bytes that break the
+ * protocol reports the error, sends an ERROR and closes (EX-5). It sends the messages it is told to, each resent
  * with its sequence and timestamp until acknowledged or given up after the retries (EX-7), again
  * on the next connection when one cuts it off; it sends a HEARTBEAT on an idle connection and
- * connects again when the server stays silent. After any close it connects again with a capped
- * exponential backoff that carries jitter. It offers no READ_RECEIPT. It is the client
+ * connects again when the server stays silent. With READ_RECEIPT agreed it sends a receipt for
+ * each DATA frame delivered and reports the server's (EX-4). After any close it connects again
+ * with a capped exponential backoff that carries jitter. It is the client
  * `decaf fuzz client --coverage` is shown on. Built with a C compiler and zlib:
  *
  *     cc -O2 -o .build/client-c tools/reference/client.c tools/reference/codec.c -lz
@@ -35,7 +36,7 @@
 enum {
     DATA = 0, HEARTBEAT = 1, ACK = 2, CONTROL = 3, READ_RECEIPT = 4,
     VERSION_REQUEST = 0x0001, VERSION_RESPONSE = 0x0002, ERROR_TAG = 0x00E0,
-    OFFERED = 0x0001 | 0x0004, SESSION = 1, REPLAY_KEYS = 4096, READ_SIZE = 65536, TEXT = 0x1001,
+    READ_RECEIPT_FEATURE = 0x0008, RECEIPT = 0x0010, OFFERED = 0x0001 | 0x0004 | READ_RECEIPT_FEATURE, SESSION = 1, REPLAY_KEYS = 4096, READ_SIZE = 65536, TEXT = 0x1001,
     NORMAL = 0, HEARTBEATS = 1, CONTROLS = 2, WINDOW = 64, SILENT_INTERVALS = 3, LINE_LIMIT = 64 << 20,
 };
 
@@ -45,7 +46,8 @@ struct message {
     unsigned char *payload;
     size_t length;
     uint32_t sequence, timestamp;
-    int numbered, in_flight, settled;
+    unsigned type; /* DATA, or READ_RECEIPT for a receipt this client owes the server (EX-4) */
+    int numbered, in_flight, settled, receipted;
     long long sent_at, sends;
 };
 
@@ -67,7 +69,8 @@ static struct {
     size_t replay_count, replay_next;
     struct message *messages;
     size_t message_count, message_capacity;
-    long long heartbeat_ms, next_heartbeat, last_heard, last_sent;
+    long long heartbeat_ms, next_heartbeat, last_heard, last_sent, linger_until;
+    size_t acknowledged, receipts;
     int input_ended;
 } client;
 
@@ -112,7 +115,11 @@ static void lost(void) {
     if (client.ready_since && now_ms() - client.ready_since >= 10000) client.attempt = 0;
     client.ready_since = 0;
     /* What the connection cut off goes out again on the next one, with its sequence and timestamp. */
-    for (size_t i = 0; i < client.message_count; i++) client.messages[i].in_flight = 0;
+    for (size_t i = 0; i < client.message_count; i++) {
+        struct message *m = &client.messages[i];
+        if (m->type == READ_RECEIPT && m->in_flight) m->settled = 1; /* a receipt is for its connection */
+        m->in_flight = 0;
+    }
     reconnect_later();
 }
 
@@ -188,7 +195,7 @@ static void fatal(struct codec_refusal refusal) {
 
 /* Sends message `m` as a DATA frame: the same sequence and timestamp every time (EX-7). */
 static void send_message(struct message *m) {
-    struct codec_header header = {.version_major = 1, .version_minor = client.minor, .msg_type = DATA,
+    struct codec_header header = {.version_major = 1, .version_minor = client.minor, .msg_type = m->type,
                                   .sequence = m->sequence, .timestamp = m->timestamp, .session = SESSION};
     size_t length = 0;
     unsigned char *frame = codec_encode(&header, m->payload, m->length, &length);
@@ -201,10 +208,10 @@ static void send_message(struct message *m) {
 /* Sends the messages waiting, in order, while the window allows, once a handshake has agreed. */
 static void fill(void) {
     size_t in_flight = 0;
-    for (size_t i = 0; i < client.message_count; i++) in_flight += client.messages[i].in_flight;
+    for (size_t i = 0; i < client.message_count; i++) in_flight += client.messages[i].in_flight && client.messages[i].type == DATA;
     for (size_t i = 0; i < client.message_count && client.link == READY && in_flight < WINDOW; i++) {
         struct message *m = &client.messages[i];
-        if (m->settled || m->in_flight) continue;
+        if (m->settled || m->in_flight || m->type != DATA) continue;
         if (!m->numbered) {
             m->sequence = next_sequence(NORMAL);
             m->timestamp = (uint32_t)time(NULL);
@@ -217,24 +224,32 @@ static void fill(void) {
     }
 }
 
-/* Tells the application message `m` is settled: `event` is "acknowledged" or "failed". */
+/* Tells the application message `m` is settled: `event` is "acknowledged" or "failed" (a
+ * receipt of this client's is settled without a word). */
 static void settle(struct message *m, const char *event, const char *reason) {
     m->settled = 1;
     m->in_flight = 0;
     free(m->payload);
     m->payload = NULL;
+    if (m->type == READ_RECEIPT) return;
     printf("{\"event\":\"%s\",\"id\":\"%s\"", event, m->id);
     if (reason) printf(",\"reason\":\"%s\"", reason);
     printf("}\n");
     fflush(stdout);
 }
 
-/* Once the input has ended and every message is settled, the client's work is done. */
+/* Once the input has ended and every message is settled, the client's work is done; with read
+ * receipts agreed, it waits an ACK timeout for those still to come. */
 static void finish_if_settled(void) {
     if (!client.input_ended) return;
     for (size_t i = 0; i < client.message_count; i++) {
-        if (!client.messages[i].settled) return;
+        if (!client.messages[i].settled && client.messages[i].type == DATA) return;
     }
+    if (client.features & READ_RECEIPT_FEATURE && client.receipts < client.acknowledged && client.link == READY && !client.linger_until) {
+        client.linger_until = now_ms() + client.ack_timeout_ms;
+        return;
+    }
+    if (client.linger_until && now_ms() < client.linger_until && client.receipts < client.acknowledged) return;
     if (client.fd >= 0) close(client.fd);
     exit(0);
 }
@@ -242,7 +257,7 @@ static void finish_if_settled(void) {
 /* Gives every message still waiting up, for `reason`, and ends. */
 static void give_up_all(const char *reason) {
     for (size_t i = 0; i < client.message_count; i++) {
-        if (!client.messages[i].settled) settle(&client.messages[i], "failed", reason);
+        if (!client.messages[i].settled && client.messages[i].type == DATA) settle(&client.messages[i], "failed", reason);
     }
     if (client.fd >= 0) close(client.fd);
     exit(0);
@@ -254,10 +269,49 @@ static void acknowledgement(uint32_t sequence) {
     for (size_t i = 0; i < client.message_count; i++) {
         struct message *m = &client.messages[i];
         if (m->in_flight && m->sequence == sequence) {
+            if (m->type == DATA) client.acknowledged++;
             settle(m, "acknowledged", NULL);
             fill();
             finish_if_settled();
             return;
+        }
+    }
+}
+
+/* Adds a message or receipt to send, `payload` its TLV bytes, and sends what the window allows. */
+static struct message *submit(unsigned type, char *id, unsigned char *payload, size_t length) {
+    if (client.message_count == client.message_capacity) {
+        size_t capacity = client.message_capacity ? client.message_capacity * 2 : 16;
+        struct message *grown = realloc(client.messages, capacity * sizeof *grown);
+        if (!grown) {
+            fprintf(stderr, "client-c: out of memory\n");
+            exit(1);
+        }
+        client.messages = grown;
+        client.message_capacity = capacity;
+    }
+    struct message *m = &client.messages[client.message_count++];
+    *m = (struct message){.type = type, .id = id, .payload = payload, .length = length};
+    return m;
+}
+
+/* A READ_RECEIPT the server sent: each RECEIPT field names a message of this client's that was
+ * read, once acknowledged (EX-4). */
+static void receipted(const struct codec_frame *frame) {
+    size_t at = 0;
+    unsigned tag;
+    const unsigned char *value;
+    uint32_t length;
+    while (codec_next_field(frame->payload, frame->payload_length, &at, &tag, &value, &length)) {
+        if (tag != RECEIPT || length != 4) continue;
+        uint32_t sequence = codec_be32(value);
+        for (size_t i = 0; i < client.message_count; i++) {
+            struct message *m = &client.messages[i];
+            if (m->type != DATA || !m->numbered || m->sequence != sequence || !m->settled || m->receipted) continue;
+            m->receipted = 1;
+            client.receipts++;
+            printf("{\"event\":\"receipt\",\"id\":\"%s\"}\n", m->id);
+            fflush(stdout);
         }
     }
 }
@@ -276,6 +330,19 @@ static void deliver(const struct codec_frame *frame) {
     for (size_t i = 0; i < frame->payload_length; i++) putchar(digits[frame->payload[i] >> 4]), putchar(digits[frame->payload[i] & 15]);
     printf("\"}\n");
     fflush(stdout);
+    if (client.features & READ_RECEIPT_FEATURE && client.link == READY) {
+        unsigned char *body = malloc(10);
+        if (!body) return;
+        codec_put16(body, RECEIPT);
+        codec_put32(body + 2, 4);
+        codec_put32(body + 6, frame->header.sequence);
+        struct message *m = submit(READ_RECEIPT, NULL, body, 10);
+        m->sequence = next_sequence(NORMAL);
+        m->timestamp = (uint32_t)time(NULL);
+        m->numbered = 1;
+        m->in_flight = 1;
+        send_message(m);
+    }
 }
 
 /* A VERSION_RESPONSE (HS-2) or an ERROR (EX-5) among a CONTROL frame's top-level fields. */
@@ -328,6 +395,7 @@ static void receive_frame(const struct codec_frame *frame) {
         if (client.fd < 0) return;
         if (h->msg_type == DATA) deliver(frame);
         if (h->msg_type == CONTROL) control(frame);
+        if (h->msg_type == READ_RECEIPT) receipted(frame);
         return;
     default:
         return; /* FRAME-4, EX-3 */
@@ -485,18 +553,7 @@ static void asked(const char *line) {
         free(payload);
         return;
     }
-    if (client.message_count == client.message_capacity) {
-        size_t capacity = client.message_capacity ? client.message_capacity * 2 : 16;
-        struct message *grown = realloc(client.messages, capacity * sizeof *grown);
-        if (!grown) {
-            fprintf(stderr, "client-c: out of memory\n");
-            exit(1);
-        }
-        client.messages = grown;
-        client.message_capacity = capacity;
-    }
-    struct message *m = &client.messages[client.message_count++];
-    *m = (struct message){.id = strndup(id, id_length), .payload = payload, .length = (size_t)length};
+    submit(DATA, strndup(id, id_length), payload, (size_t)length);
     fill();
 }
 
@@ -544,6 +601,7 @@ static long long deadline(long long now) {
     if (client.link == DOWN && client.reconnect_at < next) next = client.reconnect_at;
     if (client.link == OPEN && client.request_sent + client.ack_timeout_ms < next) next = client.request_sent + client.ack_timeout_ms;
     if (client.link != DOWN && client.heartbeat_ms && client.next_heartbeat < next) next = client.next_heartbeat;
+    if (client.linger_until && client.linger_until < next) next = client.linger_until;
     for (size_t i = 0; i < client.message_count; i++) {
         const struct message *m = &client.messages[i];
         if (m->in_flight && m->sent_at + client.ack_timeout_ms < next) next = m->sent_at + client.ack_timeout_ms;
