@@ -47,7 +47,8 @@ struct message {
     size_t length;
     uint32_t sequence, timestamp;
     unsigned type; /* DATA, or READ_RECEIPT for a receipt this client owes the server (EX-4) */
-    int numbered, in_flight, settled, receipted;
+    int numbered, in_flight, settled;
+    int awaits_receipt; /* acknowledged with READ_RECEIPT agreed, and the server's receipt not yet come */
     long long sent_at, sends;
 };
 
@@ -70,7 +71,6 @@ static struct {
     struct message *messages;
     size_t message_count, message_capacity;
     long long heartbeat_ms, next_heartbeat, last_heard, last_sent, linger_until;
-    size_t acknowledged, receipts;
     int input_ended;
 } client;
 
@@ -238,6 +238,14 @@ static void settle(struct message *m, const char *event, const char *reason) {
     fflush(stdout);
 }
 
+/* Whether a message acknowledged still waits for the server's READ_RECEIPT. */
+static int receipts_awaited(void) {
+    for (size_t i = 0; i < client.message_count; i++) {
+        if (client.messages[i].awaits_receipt) return 1;
+    }
+    return 0;
+}
+
 /* Once the input has ended and every message is settled, the client's work is done; with read
  * receipts agreed, it waits an ACK timeout for those still to come. */
 static void finish_if_settled(void) {
@@ -245,11 +253,11 @@ static void finish_if_settled(void) {
     for (size_t i = 0; i < client.message_count; i++) {
         if (!client.messages[i].settled && client.messages[i].type == DATA) return;
     }
-    if (client.features & READ_RECEIPT_FEATURE && client.receipts < client.acknowledged && client.link == READY && !client.linger_until) {
+    if (client.features & READ_RECEIPT_FEATURE && receipts_awaited() && client.link == READY && !client.linger_until) {
         client.linger_until = now_ms() + client.ack_timeout_ms;
         return;
     }
-    if (client.linger_until && now_ms() < client.linger_until && client.receipts < client.acknowledged) return;
+    if (client.linger_until && now_ms() < client.linger_until && receipts_awaited()) return;
     if (client.fd >= 0) close(client.fd);
     exit(0);
 }
@@ -269,7 +277,7 @@ static void acknowledgement(uint32_t sequence) {
     for (size_t i = 0; i < client.message_count; i++) {
         struct message *m = &client.messages[i];
         if (m->in_flight && m->sequence == sequence) {
-            if (m->type == DATA) client.acknowledged++;
+            m->awaits_receipt = m->type == DATA && client.features & READ_RECEIPT_FEATURE;
             settle(m, "acknowledged", NULL);
             fill();
             finish_if_settled();
@@ -278,8 +286,16 @@ static void acknowledgement(uint32_t sequence) {
     }
 }
 
-/* Adds a message or receipt to send, `payload` its TLV bytes, and sends what the window allows. */
+/* Adds a message or receipt to send, `payload` its TLV bytes, after dropping those settled and
+ * owed nothing more, so what is kept stays within what is still under way. */
 static struct message *submit(unsigned type, char *id, unsigned char *payload, size_t length) {
+    size_t kept = 0;
+    for (size_t i = 0; i < client.message_count; i++) {
+        struct message *m = &client.messages[i];
+        if (m->settled && !m->awaits_receipt) free(m->id);
+        else client.messages[kept++] = *m;
+    }
+    client.message_count = kept;
     if (client.message_count == client.message_capacity) {
         size_t capacity = client.message_capacity ? client.message_capacity * 2 : 16;
         struct message *grown = realloc(client.messages, capacity * sizeof *grown);
@@ -307,9 +323,8 @@ static void receipted(const struct codec_frame *frame) {
         uint32_t sequence = codec_be32(value);
         for (size_t i = 0; i < client.message_count; i++) {
             struct message *m = &client.messages[i];
-            if (m->type != DATA || !m->numbered || m->sequence != sequence || !m->settled || m->receipted) continue;
-            m->receipted = 1;
-            client.receipts++;
+            if (!m->awaits_receipt || m->sequence != sequence) continue;
+            m->awaits_receipt = 0;
             printf("{\"event\":\"receipt\",\"id\":\"%s\"}\n", m->id);
             fflush(stdout);
         }
